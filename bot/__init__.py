@@ -1,0 +1,1 @@
+"""Paper Club: a reading-group bot."""

@@ -1,0 +1,155 @@
+"""Settings, read once from the environment (and an optional .env file), validated, frozen."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import time
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from dotenv import dotenv_values
+
+from bot.schedule_text import ScheduleTextError, parse_days, parse_hhmm
+
+DEFAULT_API_URL = "https://slack.com/api/"
+
+# Every variable the bot reads, with a one-line meaning; the README lists them all (a test checks).
+VARIABLES: dict[str, str] = {
+    "SLACK_BOT_TOKEN": "Bot token (xoxb-...). Without Slack tokens the bot runs on the console.",
+    "SLACK_APP_TOKEN": "App-level token (xapp-...) with connections:write, for Socket Mode.",
+    "SLACK_SIGNING_SECRET": "Signing secret, for HTTP mode (POST /slack/events).",
+    "SLACK_API_URL": f"Web API base URL (default {DEFAULT_API_URL}; GovSlack differs).",
+    "PAPERCLUB_DATABASE_URL": "SQLAlchemy URL (default: SQLite file paperclub.db here).",
+    "PAPERCLUB_CHANNEL": "Channel id that follows the reading list from the start.",
+    "PAPERCLUB_POST_TIME": "Local time of the daily post, HH:MM (default 09:00).",
+    "PAPERCLUB_TIMEZONE": "IANA time zone of the post time (default UTC).",
+    "PAPERCLUB_DAYS": "Days to post: mon-fri (default), daily, or a list like mon,wed,fri.",
+    "PAPERCLUB_ADMINS": "Comma-separated user ids allowed to run admin commands.",
+    "PAPERCLUB_HTTP_PORT": "Port of the HTTP mode server (default 3000).",
+    "PAPERCLUB_LOG_LEVEL": "Logging level: DEBUG, INFO (default), WARNING, ERROR.",
+}
+
+_SLACK_ID = re.compile(r"^[A-Z0-9]{2,20}$")
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed; the message names the variable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot is told from outside; tokens never show in repr."""
+
+    slack_bot_token: str | None = field(default=None, repr=False)
+    slack_app_token: str | None = field(default=None, repr=False)
+    slack_signing_secret: str | None = field(default=None, repr=False)
+    slack_api_url: str = DEFAULT_API_URL
+    database_url: str = "sqlite:///paperclub.db"
+    channel: str | None = None
+    post_time: time = time(9, 0)
+    timezone: str = "UTC"
+    days: frozenset[int] = frozenset({1, 2, 3, 4, 5})
+    admins: tuple[str, ...] = ()
+    http_port: int = 3000
+    log_level: str = "INFO"
+
+    @property
+    def has_slack(self) -> bool:
+        """True when a bot token is set, so Slack (not the console) is the platform."""
+        return bool(self.slack_bot_token)
+
+
+def load_settings(
+    *, environ: Mapping[str, str] | None = None, env_file: Path | None = None
+) -> Settings:
+    """Read the settings once: .env first, the real environment wins."""
+    source = dict(os.environ) if environ is None else dict(environ)
+    path = env_file if env_file is not None else Path.cwd() / ".env"
+    merged: dict[str, str] = {}
+    if path.is_file():
+        merged.update({k: v for k, v in dotenv_values(path).items() if v is not None})
+    merged.update(source)
+    return _validate(values={k: v.strip() for k, v in merged.items() if k in VARIABLES})
+
+
+def _validate(*, values: Mapping[str, str]) -> Settings:
+    """Turn raw strings into typed settings, naming the variable on any error."""
+
+    def get(name: str) -> str | None:
+        """An empty variable counts as unset."""
+        return values.get(name) or None
+
+    bot_token = get("SLACK_BOT_TOKEN")
+    if bot_token and not bot_token.startswith("xoxb-"):
+        raise ConfigError("SLACK_BOT_TOKEN should start with xoxb- (the Bot User OAuth Token).")
+    app_token = get("SLACK_APP_TOKEN")
+    if app_token and not app_token.startswith("xapp-"):
+        raise ConfigError("SLACK_APP_TOKEN should start with xapp- (an app-level token).")
+    api_url = get("SLACK_API_URL") or DEFAULT_API_URL
+    if not re.match(r"^https?://[^\s/]+", api_url):
+        raise ConfigError(f"SLACK_API_URL must be an http(s) URL, got {api_url!r}.")
+    if not api_url.endswith("/"):
+        api_url += "/"
+    channel = get("PAPERCLUB_CHANNEL")
+    if channel and not _SLACK_ID.match(channel):
+        raise ConfigError(
+            f"PAPERCLUB_CHANNEL must be a channel id like C0123ABCD, got {channel!r} "
+            "(in Slack: channel details, bottom of the About tab)."
+        )
+    try:
+        post_time = parse_hhmm(text=get("PAPERCLUB_POST_TIME") or "09:00")
+    except ScheduleTextError as exc:
+        raise ConfigError(f"PAPERCLUB_POST_TIME: {exc}") from None
+    try:
+        days = parse_days(text=get("PAPERCLUB_DAYS") or "mon-fri")
+    except ScheduleTextError as exc:
+        raise ConfigError(f"PAPERCLUB_DAYS: {exc}") from None
+    tz = get("PAPERCLUB_TIMEZONE") or "UTC"
+    try:
+        ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"PAPERCLUB_TIMEZONE must be an IANA name like Europe/Berlin, got {tz!r}."
+        ) from None
+    admins = tuple(a.strip() for a in (get("PAPERCLUB_ADMINS") or "").split(",") if a.strip())
+    bad = [a for a in admins if not _SLACK_ID.match(a)]
+    if bad:
+        raise ConfigError(f"PAPERCLUB_ADMINS must be user ids like U0123ABCD, got {bad[0]!r}.")
+    port_text = get("PAPERCLUB_HTTP_PORT") or "3000"
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ConfigError(f"PAPERCLUB_HTTP_PORT must be a port number, got {port_text!r}.")
+    level = (get("PAPERCLUB_LOG_LEVEL") or "INFO").upper()
+    if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
+        raise ConfigError(f"PAPERCLUB_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR: {level!r}.")
+    return Settings(
+        slack_bot_token=bot_token,
+        slack_app_token=app_token,
+        slack_signing_secret=get("SLACK_SIGNING_SECRET"),
+        slack_api_url=api_url,
+        database_url=_database_url(text=get("PAPERCLUB_DATABASE_URL")),
+        channel=channel,
+        post_time=post_time,
+        timezone=tz,
+        days=days,
+        admins=admins,
+        http_port=int(port_text),
+        log_level=level,
+    )
+
+
+def _database_url(*, text: str | None) -> str:
+    """Default to paperclub.db in the working directory, made absolute so chdir can't move it."""
+    if not text:
+        return f"sqlite:///{Path.cwd() / 'paperclub.db'}"
+    if "://" not in text:
+        raise ConfigError(
+            "PAPERCLUB_DATABASE_URL must be a URL like sqlite:///paperclub.db or "
+            f"postgresql+psycopg://user@host/db, got {text!r}."
+        )
+    if text.startswith(("postgres://", "postgresql://")):
+        # Hosting providers hand out these; psycopg 3 is the driver we ship.
+        text = "postgresql+psycopg://" + text.split("://", 1)[1]
+    return text

@@ -1,0 +1,1 @@
+"""The SQLAlchemy edge: schema, engine, store and full-text search per dialect."""

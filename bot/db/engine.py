@@ -1,0 +1,44 @@
+"""Engines with the pragmas SQLite needs to be a safe, shared store."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+def is_sqlite(*, url: str) -> bool:
+    """True when the URL names a SQLite database."""
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def make_engine(*, url: str, write: bool = True) -> Engine:
+    """An engine for the URL; on SQLite, WAL, foreign keys, a busy timeout and, for writers,
+    BEGIN IMMEDIATE."""
+    if not is_sqlite(url=url):
+        return create_engine(url, pool_pre_ping=True, future=True)
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        """Set the pragmas every connection needs."""
+        # pysqlite's own BEGIN is off so that _on_begin decides how a transaction starts.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        # FULL: an acknowledged vote must survive a power cut, not only a crash.
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        """Take the write lock up front: a deferred transaction that later writes can deadlock
+        with another writer, and busy_timeout cannot resolve that."""
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine

@@ -1,0 +1,136 @@
+"""Typed SQLAlchemy 2 models; Alembic migrations are the only way this schema reaches a database."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Named constraints, so migrations can refer to them on every dialect.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base with the naming convention."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class PaperRow(Base):
+    """A paper and its place in a queue."""
+
+    __tablename__ = "papers"
+    __table_args__ = (Index("ix_papers_status_position", "status", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    title: Mapped[str] = mapped_column(String(300))
+    authors: Mapped[list[str]] = mapped_column(JSON, default=list)
+    abstract: Mapped[str] = mapped_column(Text, default="")
+    url: Mapped[str | None] = mapped_column(String(2000))
+    arxiv_id: Mapped[str | None] = mapped_column(String(40), unique=True)
+    doi: Mapped[str | None] = mapped_column(String(300), unique=True)
+    fingerprint: Mapped[str] = mapped_column(String(64), unique=True)
+    source: Mapped[str] = mapped_column(String(500), default="")
+    added_by: Mapped[str | None] = mapped_column(String(64))
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    position: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="queued")
+    # The channel whose queue holds the paper; NULL is the list every channel draws from.
+    channel: Mapped[str | None] = mapped_column(String(64))
+
+
+class ChannelRow(Base):
+    """A channel that follows the list, with its schedule."""
+
+    __tablename__ = "channels"
+    __table_args__ = (UniqueConstraint("platform", "channel_id", name="uq_channels_platform_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    team_id: Mapped[str] = mapped_column(String(32), default="")
+    channel_id: Mapped[str] = mapped_column(String(64))
+    post_time: Mapped[str] = mapped_column(String(5))
+    timezone: Mapped[str] = mapped_column(String(64))
+    weekdays: Mapped[str] = mapped_column(String(40))
+    paused: Mapped[bool] = mapped_column(Boolean, default=False)
+    empty_notice_sent: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class PostRow(Base):
+    """One paper in one channel on one local date; the row is written before Slack is called."""
+
+    __tablename__ = "posts"
+    __table_args__ = (
+        UniqueConstraint("channel_id", "local_date", name="uq_posts_channel_date"),
+        Index("ix_posts_channel_ts", "channel_id", "ts"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"), index=True)
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id", ondelete="CASCADE"))
+    local_date: Mapped[date] = mapped_column(Date)
+    state: Mapped[str] = mapped_column(String(16), default="pending")
+    ts: Mapped[str | None] = mapped_column(String(32))
+    permalink: Mapped[str | None] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class VoteRow(Base):
+    """One person's current vote on a post."""
+
+    __tablename__ = "votes"
+    __table_args__ = (UniqueConstraint("post_id", "user_id", name="uq_votes_post_user"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    post_id: Mapped[int] = mapped_column(ForeignKey("posts.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(String(64))
+    value: Mapped[int] = mapped_column(SmallInteger)
+    # What set the vote (button, or the reaction name), so removing that reaction withdraws it.
+    source: Mapped[str] = mapped_column(String(80), default="button")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CommentRow(Base):
+    """A reply in a post's thread."""
+
+    __tablename__ = "comments"
+    __table_args__ = (UniqueConstraint("channel_id", "ts", name="uq_comments_channel_ts"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    post_id: Mapped[int] = mapped_column(ForeignKey("posts.id", ondelete="CASCADE"), index=True)
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(String(64))
+    ts: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    edited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ProcessedEventRow(Base):
+    """An event id already applied: Slack delivers at least once, we apply once."""
+
+    __tablename__ = "processed_events"
+
+    event_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -1,0 +1,248 @@
+"""ports.Store over SQLAlchemy: one instance per unit of work, bound to one session."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, time
+
+from sqlalchemy import ColumnElement, Engine, and_, case, func, or_, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.db.engine import make_engine
+from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
+from bot.domain import (
+    Channel,
+    CommentView,
+    NewPaper,
+    Paper,
+    PaperRecord,
+    PaperStatus,
+    PostView,
+    Schedule,
+    VoteCount,
+)
+from bot.schedule_text import parse_days
+
+_RECORD_CHUNK = 500
+
+
+def utc(*, value: datetime) -> datetime:
+    """SQLite hands back naive datetimes; everything we store is UTC."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def to_paper(*, row: PaperRow) -> Paper:
+    """Domain paper from a row."""
+    return Paper(
+        id=row.id,
+        title=row.title,
+        abstract=row.abstract,
+        authors=tuple(row.authors or ()),
+        url=row.url,
+        arxiv_id=row.arxiv_id,
+        doi=row.doi,
+        source=row.source,
+        added_by=row.added_by,
+        added_at=utc(value=row.added_at),
+        position=row.position,
+        status=PaperStatus(row.status),
+        channel=row.channel,
+    )
+
+
+def to_channel(*, row: ChannelRow) -> Channel:
+    """Domain channel from a row."""
+    hours, minutes = (int(part) for part in row.post_time.split(":"))
+    return Channel(
+        id=row.id,
+        platform=row.platform,
+        team_id=row.team_id,
+        channel_id=row.channel_id,
+        schedule=Schedule(
+            post_time=time(hours, minutes),
+            timezone=row.timezone,
+            weekdays=parse_days(text=row.weekdays),
+        ),
+        paused=row.paused,
+        empty_notice_sent=row.empty_notice_sent,
+    )
+
+
+class SqlStore:
+    """The Store of one session; the unit of work commits or rolls back around it."""
+
+    def __init__(self, *, session: Session) -> None:
+        """Bind to a session whose transaction the caller owns."""
+        self.session = session
+
+    def known_keys(self) -> set[str]:
+        """Every dedupe key already stored (arxiv:, doi:, fp: prefixed)."""
+        keys: set[str] = set()
+        rows = self.session.execute(select(PaperRow.arxiv_id, PaperRow.doi, PaperRow.fingerprint))
+        for arxiv_id, doi, fingerprint in rows:
+            keys.add(f"fp:{fingerprint}")
+            if arxiv_id:
+                keys.add(f"arxiv:{arxiv_id}")
+            if doi:
+                keys.add(f"doi:{doi}")
+        return keys
+
+    def max_position(self) -> int:
+        """The highest queue position used so far (0 when empty)."""
+        return int(self.session.scalar(select(func.coalesce(func.max(PaperRow.position), 0))) or 0)
+
+    def insert_papers(self, *, papers: Sequence[NewPaper]) -> int:
+        """Insert papers, skipping any whose key another writer stored meanwhile; the count kept."""
+        if not papers:
+            return 0
+        rows = [
+            {
+                "title": p.draft.title,
+                "authors": list(p.draft.authors),
+                "abstract": p.draft.abstract,
+                "url": p.draft.url,
+                "arxiv_id": p.draft.arxiv_id,
+                "doi": p.draft.doi,
+                "fingerprint": p.fingerprint,
+                "source": p.source,
+                "added_by": p.added_by,
+                "added_at": p.added_at,
+                "position": p.position,
+                "status": PaperStatus.QUEUED.value,
+                "channel": p.channel,
+            }
+            for p in papers
+        ]
+        dialect = self.session.get_bind().dialect.name
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        table = Base.metadata.tables["papers"]
+        # DO NOTHING: a paper another replica imported a moment ago is "already known", not an
+        # error; RETURNING counts only the rows that went in.
+        statement = insert(table).on_conflict_do_nothing().returning(table.c.id)
+        return len(self.session.execute(statement, rows).all())
+
+    def _queue_filter(self, *, channel: str | None) -> ColumnElement[bool]:
+        """Which papers wait for a channel: its own and the shared list."""
+        owner: ColumnElement[bool] = PaperRow.channel.is_(None)
+        if channel is not None:
+            owner = or_(owner, PaperRow.channel == channel)
+        return and_(PaperRow.status == PaperStatus.QUEUED.value, owner)
+
+    def queued(self, *, channel: str | None, limit: int) -> list[Paper]:
+        """The next queued papers for a channel (its own, then the shared list) in order."""
+        query = (
+            select(PaperRow)
+            .where(self._queue_filter(channel=channel))
+            .order_by(PaperRow.position, PaperRow.id)
+            .limit(limit)
+        )
+        return [to_paper(row=row) for row in self.session.scalars(query)]
+
+    def count_queued(self, *, channel: str | None) -> int:
+        """How many papers wait in a channel's queue."""
+        query = (
+            select(func.count()).select_from(PaperRow).where(self._queue_filter(channel=channel))
+        )
+        return int(self.session.scalar(query) or 0)
+
+    def channels(self) -> list[Channel]:
+        """Every channel that follows the list."""
+        rows = self.session.scalars(select(ChannelRow).order_by(ChannelRow.id))
+        return [to_channel(row=row) for row in rows]
+
+    def paper_records(self) -> Iterator[PaperRecord]:
+        """Every paper with its posts, votes and live comments, in id order."""
+        last_id = 0
+        while True:
+            rows = list(
+                self.session.scalars(
+                    select(PaperRow)
+                    .where(PaperRow.id > last_id)
+                    .order_by(PaperRow.id)
+                    .limit(_RECORD_CHUNK)
+                )
+            )
+            if not rows:
+                return
+            posts = self._post_views(paper_ids=[row.id for row in rows])
+            for row in rows:
+                yield PaperRecord(paper=to_paper(row=row), posts=tuple(posts.get(row.id, ())))
+            last_id = rows[-1].id
+
+    def _post_views(self, *, paper_ids: list[int]) -> dict[int, list[PostView]]:
+        """Posts of these papers with vote counts and live comments, keyed by paper id."""
+        up = func.coalesce(func.sum(case((VoteRow.value > 0, 1), else_=0)), 0)
+        down = func.coalesce(func.sum(case((VoteRow.value < 0, 1), else_=0)), 0)
+        votes = {
+            post_id: VoteCount(up=int(u), down=int(d))
+            for post_id, u, d in self.session.execute(
+                select(VoteRow.post_id, up, down)
+                .join(PostRow, PostRow.id == VoteRow.post_id)
+                .where(PostRow.paper_id.in_(paper_ids))
+                .group_by(VoteRow.post_id)
+            )
+        }
+        comments: dict[int, list[CommentView]] = defaultdict(list)
+        for comment in self.session.scalars(
+            select(CommentRow)
+            .join(PostRow, PostRow.id == CommentRow.post_id)
+            .where(PostRow.paper_id.in_(paper_ids), CommentRow.deleted.is_(False))
+            .order_by(CommentRow.ts)
+        ):
+            comments[comment.post_id].append(
+                CommentView(
+                    user=comment.user_id,
+                    ts=comment.ts,
+                    text=comment.text,
+                    edited=comment.edited_at is not None,
+                )
+            )
+        result: dict[int, list[PostView]] = defaultdict(list)
+        for post, channel_id in self.session.execute(
+            select(PostRow, ChannelRow.channel_id)
+            .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
+            .where(PostRow.paper_id.in_(paper_ids))
+            .order_by(PostRow.local_date)
+        ):
+            result[post.paper_id].append(
+                PostView(
+                    channel=channel_id,
+                    date=post.local_date,
+                    ts=post.ts,
+                    permalink=post.permalink,
+                    votes=votes.get(post.id, VoteCount()),
+                    comments=tuple(comments.get(post.id, ())),
+                )
+            )
+        return result
+
+
+class Database:
+    """Engines and sessions for one database URL; calling it opens a unit of work."""
+
+    def __init__(self, *, url: str) -> None:
+        """Create the writer and reader engines (they differ only on SQLite)."""
+        self.url = url
+        self.engine: Engine = make_engine(url=url, write=True)
+        self.read_engine: Engine = (
+            make_engine(url=url, write=False)
+            if self.engine.dialect.name == "sqlite"
+            else self.engine
+        )
+        self._writer = sessionmaker(self.engine, expire_on_commit=False)
+        self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
+
+    @contextmanager
+    def __call__(self, *, write: bool = True) -> Iterator[SqlStore]:
+        """One transaction: commit when the block ends normally, roll back otherwise."""
+        with (self._writer if write else self._reader)() as session, session.begin():
+            yield SqlStore(session=session)
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+        if self.read_engine is not self.engine:
+            self.read_engine.dispose()

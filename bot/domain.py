@@ -1,0 +1,160 @@
+"""Plain data the core passes around: papers, channels, posts, votes, comments, hits."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+
+
+class PaperStatus(enum.StrEnum):
+    """Where a paper stands in its queue."""
+
+    QUEUED = "queued"
+    POSTED = "posted"
+    SKIPPED = "skipped"
+
+
+class PostState(enum.StrEnum):
+    """A post's life: the intent is recorded before Slack is called."""
+
+    PENDING = "pending"
+    POSTED = "posted"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class PaperDraft:
+    """A paper as a parser read it, before it has an id; `origin` is file:line."""
+
+    title: str
+    abstract: str = ""
+    authors: tuple[str, ...] = ()
+    url: str | None = None
+    arxiv_id: str | None = None
+    doi: str | None = None
+    origin: str = ""
+    title_derived: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """An entry a parser could not turn into a paper, and why."""
+
+    origin: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """A stored paper."""
+
+    id: int
+    title: str
+    abstract: str
+    authors: tuple[str, ...]
+    url: str | None
+    arxiv_id: str | None
+    doi: str | None
+    source: str
+    added_by: str | None
+    added_at: datetime
+    position: int
+    status: PaperStatus
+    channel: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """When a channel gets its paper: local time, IANA zone, ISO weekdays (1=Mon)."""
+
+    post_time: time
+    timezone: str
+    weekdays: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Channel:
+    """A channel that follows the reading list."""
+
+    id: int
+    platform: str
+    team_id: str
+    channel_id: str
+    schedule: Schedule
+    paused: bool = False
+    empty_notice_sent: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """One paper posted (or about to be posted) to one channel on one local date."""
+
+    id: int
+    paper_id: int
+    channel_id: str
+    local_date: date
+    state: PostState
+    ts: str | None = None
+    permalink: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoteCount:
+    """Thumbs up and down on a post."""
+
+    up: int = 0
+    down: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CommentView:
+    """A comment as shown and exported."""
+
+    user: str
+    ts: str
+    text: str
+    edited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PostView:
+    """A post with what the group said about it."""
+
+    channel: str
+    date: date
+    ts: str | None
+    permalink: str | None
+    votes: VoteCount
+    comments: tuple[CommentView, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PaperRecord:
+    """A paper with every post of it: the unit of export."""
+
+    paper: Paper
+    posts: tuple[PostView, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What an import did: counts, and each rejection with its origin."""
+
+    added: int
+    known: int
+    rejected: tuple[Rejection, ...]
+    known_origins: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NewPaper:
+    """A deduplicated draft with everything the store needs to keep it."""
+
+    draft: PaperDraft
+    fingerprint: str
+    source: str
+    added_by: str | None
+    added_at: datetime
+    position: int
+    channel: str | None = None

@@ -1,0 +1,31 @@
+"""Logging set-up, with a filter that keeps Slack secrets out of every log line."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+# Tokens (xoxb-, xoxp-, xapp-, xoxe-...) and signing secrets never reach a log, whoever logs them.
+_SECRET = re.compile(r"\b(xox[abepr]|xapp)-[A-Za-z0-9-]+")
+
+
+class RedactSecrets(logging.Filter):
+    """Replace anything shaped like a Slack token with a marker."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message in place; never drop it."""
+        message = record.getMessage()
+        redacted = _SECRET.sub(lambda m: m.group(1) + "-***", message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
+def configure_logging(*, level: str) -> None:
+    """Log to stderr at the level asked, with secrets redacted."""
+    handler = logging.StreamHandler()
+    handler.addFilter(RedactSecrets())
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)

@@ -1,0 +1,1 @@
+"""Use cases, one module per capability; no I/O of their own."""

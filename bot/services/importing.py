@@ -1,0 +1,92 @@
+"""Bring parsed drafts into the store: dedupe, place at the end of the queue, report."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from bot.domain import ImportReport, NewPaper, PaperDraft, Rejection
+from bot.ingest.keys import dedupe_keys, fingerprint
+from bot.ports import UnitOfWork
+
+# Column limits of the schema; a longer value is clipped, not a reason to lose the paper.
+TITLE_MAX = 300
+URL_MAX = 2000
+DOI_MAX = 300
+
+Progress = Callable[[int, int], None]
+
+
+def _fit(*, draft: PaperDraft) -> PaperDraft:
+    """Clip fields to what the schema holds; an over-long URL is dropped rather than cut."""
+    title = draft.title if len(draft.title) <= TITLE_MAX else draft.title[: TITLE_MAX - 1] + "…"
+    url = draft.url if draft.url and len(draft.url) <= URL_MAX else None
+    doi = draft.doi if draft.doi and len(draft.doi) <= DOI_MAX else None
+    return replace(draft, title=title, url=url, doi=doi)
+
+
+def import_drafts(
+    *,
+    uow: UnitOfWork,
+    drafts: Sequence[PaperDraft],
+    now: datetime,
+    added_by: str | None = None,
+    channel: str | None = None,
+    rejected: Sequence[Rejection] = (),
+    progress: Progress | None = None,
+    batch_size: int = 1000,
+) -> ImportReport:
+    """Add every new draft at the end of the queue; each batch is one transaction."""
+    with uow() as store:
+        known = store.known_keys()
+        position = store.max_position()
+    rejections = list(rejected)
+    known_origins: list[str] = []
+    added = 0
+    batch: list[NewPaper] = []
+
+    def flush() -> None:
+        """Write the batch; rows another writer stored meanwhile count as known."""
+        nonlocal added
+        if not batch:
+            return
+        with uow() as store:
+            kept = store.insert_papers(papers=batch)
+        added += kept
+        known_origins.extend(["(stored meanwhile)"] * (len(batch) - kept))
+        batch.clear()
+
+    for done, raw in enumerate(drafts, start=1):
+        draft = _fit(draft=raw)
+        if not draft.title.strip():
+            rejections.append(Rejection(origin=draft.origin, reason="no title or abstract"))
+        else:
+            keys = dedupe_keys(draft=draft)
+            if known.intersection(keys):
+                known_origins.append(draft.origin)
+            else:
+                known.update(keys)
+                position += 1
+                batch.append(
+                    NewPaper(
+                        draft=draft,
+                        fingerprint=fingerprint(title=draft.title, abstract=draft.abstract),
+                        source=draft.origin,
+                        added_by=added_by,
+                        added_at=now,
+                        position=position,
+                        channel=channel,
+                    )
+                )
+                if len(batch) >= batch_size:
+                    flush()
+        if progress is not None:
+            progress(done, len(drafts))
+    flush()
+    return ImportReport(
+        added=added,
+        known=len(known_origins),
+        rejected=tuple(rejections),
+        known_origins=tuple(known_origins),
+    )
