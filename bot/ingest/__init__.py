@@ -1,0 +1,93 @@
+"""Pure parsers that turn reading-list files into paper drafts plus rejections.
+
+Nothing here reads files or talks to the network: callers pass the path (only used
+to name origins) and the decoded text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from bot.ingest.atom import parse_atom
+from bot.ingest.bibtex import parse_bibtex
+from bot.ingest.csvfmt import parse_csv
+from bot.ingest.drafts import Parsed
+from bot.ingest.jsonfmt import parse_json
+from bot.ingest.reference import draft_from_reference
+from bot.ingest.text import parse_text
+
+__all__ = ["FORMATS", "Parsed", "detect_format", "draft_from_reference", "parse"]
+
+FORMATS = ("text", "json", "csv", "bibtex", "atom")
+
+
+class _Parser(Protocol):
+    """What every format's parser is: keyword path and text in, drafts and rejections out."""
+
+    def __call__(self, *, path: str, text: str) -> Parsed:
+        """Parse one file's text."""
+        ...
+
+
+_PARSERS: dict[str, _Parser] = {
+    "text": parse_text,
+    "json": parse_json,
+    "csv": parse_csv,
+    "bibtex": parse_bibtex,
+    "atom": parse_atom,
+}
+_EXTENSIONS = {
+    ".txt": "text",
+    ".text": "text",
+    ".md": "text",
+    ".markdown": "text",
+    ".json": "json",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".bib": "bibtex",
+    ".bibtex": "bibtex",
+    ".atom": "atom",
+    ".xml": "atom",
+    ".rss": "atom",
+}
+_FEED_RE = re.compile(r"<(?:[\w.-]+:)?(?:feed|rss|RDF)[\s>]")
+_BIBTEX_RE = re.compile(r"^\s*@[A-Za-z]+\s*[{(]", re.MULTILINE)
+_JSON_START_RE = re.compile(r'\s*(?:\[\s*[\[{"\]\d-]|\[\s*$|\{\s*["}]|\{\s*$)')
+_CSV_HEADER_RE = re.compile(
+    r"^\W*(?:title|abstract|authors?|url|link|arxiv(?:_?id)?|doi|name|summary)\W*$", re.I
+)
+
+
+def _looks_like_csv(*, text: str) -> bool:
+    """Whether the first line is a delimited header naming at least one known column."""
+    header = next((line for line in text.splitlines() if line.strip()), "")
+    cells = re.split(r"[,;\t]", header)
+    return len(cells) > 1 and any(_CSV_HEADER_RE.match(cell) for cell in cells)
+
+
+def detect_format(*, path: str, text: str) -> str:
+    """The format of a file: by its extension, else by sniffing its content."""
+    name = path.lower()
+    for extension, fmt in _EXTENSIONS.items():
+        if name.endswith(extension):
+            return fmt
+    head = text.lstrip("\ufeff \t\r\n")[:4096]
+    if head.startswith("<") and (_FEED_RE.search(head) or head.startswith("<?xml")):
+        return "atom"
+    if _JSON_START_RE.match(head):
+        return "json"
+    if _BIBTEX_RE.search(head):
+        return "bibtex"
+    if _looks_like_csv(text=head):
+        return "csv"
+    return "text"
+
+
+def parse(*, path: str, text: str, fmt: str = "auto") -> Parsed:
+    """Drafts and rejections for one file's text in `fmt` (one of FORMATS, or "auto")."""
+    if fmt == "auto":
+        fmt = detect_format(path=path, text=text)
+    if fmt not in _PARSERS:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    return _PARSERS[fmt](path=path, text=text)

@@ -1,0 +1,116 @@
+"""CSV with a header row: columns found by name, whatever their order or case."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+
+from bot.domain import PaperDraft, Rejection
+from bot.ingest.drafts import Parsed, build_draft, file_problem, origin_at, split_authors
+
+_COLUMNS = {
+    "title": ("title", "name", "paper", "paper_title"),
+    "authors": ("authors", "author", "by"),
+    "abstract": ("abstract", "summary", "description"),
+    "url": ("url", "link", "href"),
+    "arxiv_id": ("arxiv_id", "arxiv", "arxivid", "eprint"),
+    "doi": ("doi",),
+}
+# Columns that can name a paper on their own; "authors" alone cannot.
+_NAMING = frozenset({"title", "abstract", "url", "arxiv_id", "doi"})
+_DELIMITERS = ",;\t"
+
+
+def _delimiter(*, text: str) -> str:
+    """The delimiter the header line uses most: comma, semicolon or tab."""
+    header = next((line for line in text.splitlines() if line.strip()), "")
+    header = re.sub(r'"[^"]*"', "", header)
+    return max(_DELIMITERS, key=header.count)
+
+
+def _column_map(*, header: list[str]) -> dict[str, int]:
+    """Which column index holds each known field."""
+    names = [re.sub(r"[\s-]+", "_", cell.strip().strip("\ufeff").lower()) for cell in header]
+    found: dict[str, int] = {}
+    for field, aliases in _COLUMNS.items():
+        for alias in aliases:
+            if alias in names:
+                found[field] = names.index(alias)
+                break
+    return found
+
+
+def _rows(*, text: str) -> Iterator[tuple[int, list[str] | csv.Error]]:
+    """(first physical line, cells or the error) of each record; quoted newlines kept."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text=text), strict=True)
+    done = 0
+    while True:
+        try:
+            row: list[str] | csv.Error = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            row = error
+        yield done + 1, row
+        if reader.line_num == done:
+            return
+        done = reader.line_num
+
+
+def _record(
+    *, row: list[str], columns: dict[str, int], width: int, origin: str
+) -> PaperDraft | Rejection:
+    """A draft from one data row, or a rejection when it is wider than the header."""
+    if len(row) > width and any(cell.strip() for cell in row[width:]):
+        return Rejection(
+            origin=origin, reason=f"row has {len(row)} fields but the header has {width}"
+        )
+
+    def cell(*, field: str) -> str:
+        """The row's text in `field`'s column; "" when it has no such column or cell."""
+        index = columns.get(field)
+        return row[index] if index is not None and index < len(row) else ""
+
+    return build_draft(
+        origin=origin,
+        title=cell(field="title"),
+        abstract=cell(field="abstract"),
+        authors=split_authors(text=cell(field="authors")),
+        url=cell(field="url"),
+        arxiv_id=cell(field="arxiv_id"),
+        doi=cell(field="doi"),
+    )
+
+
+def parse_csv(*, path: str, text: str) -> Parsed:
+    """Drafts and rejections for a CSV file with a header row."""
+    problem = file_problem(path=path, text=text)
+    if problem is not None:
+        return [], [problem]
+    drafts: list[PaperDraft] = []
+    rejections: list[Rejection] = []
+    columns: dict[str, int] | None = None
+    width = 0
+    for line, row in _rows(text=text):
+        origin = origin_at(path=path, line=line)
+        if isinstance(row, csv.Error):
+            rejections.append(Rejection(origin=origin, reason=f"broken CSV row: {row}"))
+            continue
+        if not any(cell.strip() for cell in row):
+            continue
+        if columns is None:
+            columns, width = _column_map(header=row), len(row)
+            if not set(columns) & _NAMING:
+                found = ", ".join(cell.strip() for cell in row)
+                found = found if len(found) <= 200 else found[:199] + "…"
+                reason = f"CSV has no 'title' or 'abstract' column (columns: {found})"
+                return [], [Rejection(origin=origin, reason=reason)]
+            continue
+        result = _record(row=row, columns=columns, width=width, origin=origin)
+        if isinstance(result, PaperDraft):
+            drafts.append(result)
+        else:
+            rejections.append(result)
+    return drafts, rejections

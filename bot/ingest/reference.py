@@ -1,0 +1,47 @@
+"""One reference a user typed (an arXiv id or URL, a DOI, a link, a title) as a draft."""
+
+from __future__ import annotations
+
+import re
+
+from bot.domain import PaperDraft
+from bot.ingest.arxiv import canonical_arxiv_id
+from bot.ingest.doi import normalise_doi
+from bot.ingest.drafts import build_draft
+
+# Slack sends links as <https://x|shown text> or <https://x>.
+_SLACK_LINK_RE = re.compile(r"<((?:https?://|www\.)[^|>\s]+)(?:\|[^>]*)?>", re.IGNORECASE)
+_URL_RE = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_SENTENCE_RE = re.compile(r"[.!?]\s+[A-Z]")
+# Words left behind when the id they introduced has been taken out of the text.
+_LEFTOVER_RE = re.compile(r"(?:\s*(?:arxiv|doi)\s*:|\s*[-–—|:,;(\[])+\s*$", re.IGNORECASE)
+# Longer than this, or more than one sentence, and the text is an abstract, not a title.
+_LONGEST_TITLE = 200
+
+
+def draft_from_reference(*, text: str, origin: str) -> PaperDraft | None:
+    """A draft for one typed reference, or None when the text names no paper."""
+    text = _SLACK_LINK_RE.sub(r"\1", text).strip()
+    arxiv_id = doi = url = ""
+    kept: list[str] = []
+    for token in text.split():
+        bare = token.strip(".,;()[]<>\"'")
+        if not arxiv_id and (found := canonical_arxiv_id(text=token)):
+            arxiv_id = found
+        elif not doi and (found := normalise_doi(text=token)):
+            doi = found
+        elif not url and _URL_RE.fullmatch(bare):
+            url = bare
+        else:
+            kept.append(token)
+    rest = _LEFTOVER_RE.sub("", " ".join(kept)).strip()
+    is_abstract = len(rest) > _LONGEST_TITLE or _SENTENCE_RE.search(rest) is not None
+    result = build_draft(
+        origin=origin,
+        title="" if is_abstract else rest,
+        abstract=rest if is_abstract else "",
+        url=url,
+        arxiv_id=arxiv_id,
+        doi=doi,
+    )
+    return result if isinstance(result, PaperDraft) else None
