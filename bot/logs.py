@@ -29,3 +29,5 @@ def configure_logging(*, level: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # bibtexparser logs every block it cannot parse; the import report already names them.
+    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)

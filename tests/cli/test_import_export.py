@@ -1,0 +1,117 @@
+"""`paperclub import`, `queue` and `export` end to end, through the real CLI and a real file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.conftest import Runner
+from tests.conftest import SAMPLE
+
+SAMPLE_ENTRIES = 21
+
+
+def test_sample_list_imports_once(paperclub: Runner) -> None:
+    first = json.loads(paperclub("import", str(SAMPLE), "--json").stdout)
+    assert first == {"added": SAMPLE_ENTRIES, "known": 0, "rejected": []}
+    second = paperclub("import", str(SAMPLE))
+    assert f"Added 0 papers; {SAMPLE_ENTRIES} already known; 0 rejected." in second.stdout
+    assert "Nothing new" in second.stdout
+
+
+def test_every_sample_entry_has_a_sensible_title(paperclub: Runner) -> None:
+    paperclub("import", str(SAMPLE))
+    papers = json.loads(paperclub("export", "--format", "json").stdout)
+    assert len(papers) == SAMPLE_ENTRIES
+    for paper in papers:
+        assert 0 < len(paper["title"]) <= 90, paper["title"]
+        assert "\\" not in paper["title"] and "$" not in paper["title"]
+        assert paper["status"] == "queued" and paper["posts"] == []
+    texts = " ".join(p["abstract"] for p in papers)
+    assert "highly-constrained" in texts and "\\-" not in texts
+
+
+def test_json_export_round_trips(paperclub: Runner, tmp_path: Path) -> None:
+    paperclub("import", str(SAMPLE))
+    out = tmp_path / "export.json"
+    paperclub("export", "--format", "json", "-o", str(out))
+    exported = json.loads(out.read_text())
+
+    again = paperclub("import", str(out), "--json")
+    assert json.loads(again.stdout)["added"] == 0  # same database: all known
+
+    other = {"PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'other.db'}"}
+    paperclub("import", str(out), **other)
+    paperclub("export", "-o", str(tmp_path / "again.json"), **other)
+    reimported = json.loads((tmp_path / "again.json").read_text())
+    keep = ("title", "authors", "abstract", "url", "arxiv_id", "doi", "status", "posts")
+    assert [{k: p[k] for k in keep} for p in reimported] == [
+        {k: p[k] for k in keep} for p in exported
+    ]
+
+
+def test_queue_lists_in_order(paperclub: Runner) -> None:
+    paperclub("import", str(SAMPLE))
+    [view] = json.loads(paperclub("queue", "--json", "--limit", "3").stdout)
+    assert view["channel"] is None and view["total"] == SAMPLE_ENTRIES
+    assert [p["position"] for p in view["papers"]] == [1, 2, 3]
+    text = paperclub("queue", "--limit", "2").stdout
+    assert f"the shared reading list: {SAMPLE_ENTRIES} queued" in text
+    assert "… and 19 more" in text
+
+
+def test_queue_per_channel(paperclub: Runner, tmp_path: Path) -> None:
+    listing = tmp_path / "mine.json"
+    listing.write_text(json.dumps([{"title": "Only for C0TEAM", "abstract": "x"}]))
+    paperclub("import", str(listing), "--channel", "C0TEAM")
+    paperclub("import", str(SAMPLE))
+    [view] = json.loads(paperclub("queue", "--json", "--channel", "C0TEAM").stdout)
+    assert view["total"] == SAMPLE_ENTRIES + 1
+    assert view["papers"][0]["title"] == "Only for C0TEAM"
+
+
+def test_export_csv_and_bibtex(paperclub: Runner) -> None:
+    paperclub("import", str(SAMPLE))
+    csv_text = paperclub("export", "--format", "csv").stdout
+    assert csv_text.splitlines()[0].startswith("id,title,authors")
+    assert len(csv_text.strip().splitlines()) >= SAMPLE_ENTRIES + 1
+    bib = paperclub("export", "--format", "bibtex").stdout
+    assert bib.count("@misc{") == SAMPLE_ENTRIES
+
+
+def test_rejections_name_file_and_line(paperclub: Runner, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('[\n  {"title": "Fine", "abstract": "ok"},\n  {"abstract": ""}\n]\n')
+    report = json.loads(paperclub("import", str(bad), "--json").stdout)
+    assert report["added"] == 1
+    [rejection] = report["rejected"]
+    assert rejection["origin"].startswith(f"{bad}:")
+    assert rejection["reason"]
+
+
+def test_bad_input_gets_a_message_not_a_traceback(paperclub: Runner, tmp_path: Path) -> None:
+    missing = paperclub("import", str(tmp_path / "nope.txt"), check=False)
+    assert missing.returncode == 1 and "no such file" in missing.stderr
+    folder = paperclub("import", str(tmp_path), check=False)
+    assert folder.returncode == 1 and "is a folder" in folder.stderr
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(bytes(range(256)) * 4)
+    paperclub("import", str(junk))  # read as Latin-1 text, nothing crashes
+    broken = tmp_path / "broken.json"
+    broken.write_text('[{"title": "x",')
+    out = paperclub("import", str(broken))
+    assert "rejected" in out.stdout and "broken.json:1" in out.stdout
+    nowhere = paperclub("export", "-o", str(tmp_path / "no" / "dir.json"), check=False)
+    assert nowhere.returncode == 1 and "does not exist" in nowhere.stderr
+
+
+def test_bad_settings_name_the_variable(paperclub: Runner) -> None:
+    done = paperclub("queue", check=False, PAPERCLUB_TIMEZONE="Mars/Olympus")
+    assert done.returncode == 2
+    assert "PAPERCLUB_TIMEZONE" in done.stderr
+
+
+def test_run_without_tokens_says_what_is_missing(paperclub: Runner) -> None:
+    done = paperclub("run", "--mode", "socket", check=False)
+    assert done.returncode != 0
+    assert "SLACK_BOT_TOKEN" in done.stderr
