@@ -97,6 +97,8 @@ class Post:
     state: PostState
     ts: str | None = None
     permalink: str | None = None
+    claimed_by: str | None = None
+    claimed_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,3 +160,34 @@ class NewPaper:
     added_at: datetime
     position: int
     channel: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Recap:
+    """One line about yesterday's paper, opening today's post."""
+
+    title: str
+    permalink: str | None
+    votes: VoteCount
+    comments: int
+
+
+@dataclass(frozen=True, slots=True)
+class PaperCard:
+    """Everything a platform needs to show a daily post; the same for Slack and the console."""
+
+    paper: Paper
+    post_id: int
+    local_date: date
+    votes: VoteCount
+    remaining: int
+    added_by_name: str | None = None
+    recap: Recap | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PostedMessage:
+    """Where a platform put a message."""
+
+    ts: str
+    permalink: str | None = None

@@ -4,10 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime
+from datetime import date, datetime
 from typing import Protocol
 
-from bot.domain import Channel, NewPaper, Paper, PaperRecord
+from bot.domain import (
+    Channel,
+    NewPaper,
+    Paper,
+    PaperCard,
+    PaperRecord,
+    PaperStatus,
+    Post,
+    PostedMessage,
+    Recap,
+    Schedule,
+    VoteCount,
+)
 
 
 class Clock(Protocol):
@@ -47,6 +59,102 @@ class Store(Protocol):
 
     def paper_records(self) -> Iterator[PaperRecord]:
         """Every paper with its posts, votes and live comments, in id order."""
+        ...
+
+    def paper(self, *, paper_id: int) -> Paper | None:
+        """One paper by id."""
+        ...
+
+    def set_paper_status(self, *, paper_id: int, status: PaperStatus) -> None:
+        """Move a paper between queued, posted and skipped."""
+        ...
+
+    def channel(self, *, platform: str, channel_id: str) -> Channel | None:
+        """A followed channel, or None."""
+        ...
+
+    def save_channel(
+        self, *, platform: str, team_id: str, channel_id: str, schedule: Schedule
+    ) -> Channel:
+        """Follow a channel with this schedule (or change its schedule)."""
+        ...
+
+    def add_channel_if_missing(
+        self, *, platform: str, team_id: str, channel_id: str, schedule: Schedule
+    ) -> Channel:
+        """Follow a channel unless it already is followed (its own schedule then stays)."""
+        ...
+
+    def set_channel_flags(
+        self, *, channel: Channel, paused: bool | None = None, empty_notice_sent: bool | None = None
+    ) -> None:
+        """Pause/resume a channel, or note that it was told its queue is empty."""
+        ...
+
+    def post_on(self, *, channel: Channel, local_date: date) -> Post | None:
+        """The channel's post of that local date, in any state."""
+        ...
+
+    def claim_post(
+        self, *, channel: Channel, local_date: date, paper_id: int, owner: str, now: datetime
+    ) -> Post | None:
+        """Record the intent to post; None when the channel already has a post that day."""
+        ...
+
+    def take_over(self, *, post: Post, owner: str, now: datetime) -> bool:
+        """Move a pending post's claim to `owner`, if nobody took it over meanwhile."""
+        ...
+
+    def mark_posted(self, *, post_id: int, ts: str, permalink: str | None) -> None:
+        """The post is in the channel: keep its ts and permalink."""
+        ...
+
+    def release_post(self, *, post: Post) -> None:
+        """Slack refused the post outright: forget the intent, the paper goes back to the queue."""
+        ...
+
+    def pending_posts(self) -> list[tuple[Post, Channel]]:
+        """Posts whose intent is recorded but whose message ts is not."""
+        ...
+
+    def vote_count(self, *, post_id: int) -> VoteCount:
+        """Thumbs up and down on a post."""
+        ...
+
+    def recap_before(self, *, channel: Channel, local_date: date) -> Recap | None:
+        """The channel's latest posted paper before that date, with its votes and comments."""
+        ...
+
+
+class ChatError(Exception):
+    """A platform refused or failed a call; `posted_nothing` is True only when it surely did not
+    post (so retrying cannot double a message)."""
+
+    def __init__(self, *, code: str, hint: str, posted_nothing: bool) -> None:
+        """Keep the platform's error code and a hint for the operator."""
+        super().__init__(f"{code}: {hint}")
+        self.code = code
+        self.hint = hint
+        self.posted_nothing = posted_nothing
+
+
+class Chat(Protocol):
+    """What the core asks of a chat platform."""
+
+    def post_paper(self, *, channel: str, card: PaperCard) -> PostedMessage:
+        """Post a daily paper, carrying its post id and date as message metadata."""
+        ...
+
+    def find_post(self, *, channel: str, post_id: int, since: datetime) -> PostedMessage | None:
+        """Look in the channel's history for a daily post with this id (after a crash)."""
+        ...
+
+    def send_notice(self, *, channel: str, text: str) -> None:
+        """Say something to the whole channel."""
+        ...
+
+    def is_admin(self, *, user: str) -> bool:
+        """Whether the platform says this user administers the workspace."""
         ...
 
 

@@ -20,38 +20,60 @@ from bot.domain import (
 from bot.export_formats import render
 
 PAPER = Paper(
-    id=7, title="Bubbles in {pipelines}", abstract="We study bubbles.", authors=("Ana Silva", "Bo Li"),
-    url="https://arxiv.org/abs/2401.00001", arxiv_id="2401.00001", doi="10.1/x", source="t:1",
-    added_by="cli", added_at=datetime(2026, 1, 1, tzinfo=UTC), position=1,
+    id=7,
+    title="Bubbles in {pipelines}",
+    abstract="We study bubbles.",
+    authors=("Ana Silva", "Bo Li"),
+    url="https://arxiv.org/abs/2401.00001",
+    arxiv_id="2401.00001",
+    doi="10.1/x",
+    source="t:1",
+    added_by="cli",
+    added_at=datetime(2026, 1, 1, tzinfo=UTC),
+    position=1,
     status=PaperStatus.POSTED,
-)  # fmt: skip
+)
 RECORD = PaperRecord(
     paper=PAPER,
     posts=(
         PostView(
-            channel="C1", date=date(2026, 1, 5), ts="1.0001", permalink="https://x/p1",
+            channel="C1",
+            date=date(2026, 1, 5),
+            ts="1.0001",
+            permalink="https://x/p1",
             votes=VoteCount(up=3, down=1),
             comments=(CommentView(user="U2", ts="2.0001", text="nice", edited=True),),
         ),
     ),
-)  # fmt: skip
+)
 
 
 def test_json_shape() -> None:
     [obj] = json.loads(render(records=[RECORD], fmt="json"))
     assert set(obj) == {
-        "id", "title", "authors", "abstract", "url", "arxiv_id", "doi", "status", "added_at",
+        "id",
+        "title",
+        "authors",
+        "abstract",
+        "url",
+        "arxiv_id",
+        "doi",
+        "status",
+        "added_at",
         "posts",
-    }  # fmt: skip
+    }
     assert obj["authors"] == ["Ana Silva", "Bo Li"]
     assert obj["status"] == "posted"
     assert obj["posts"] == [
         {
-            "channel": "C1", "date": "2026-01-05", "ts": "1.0001", "permalink": "https://x/p1",
+            "channel": "C1",
+            "date": "2026-01-05",
+            "ts": "1.0001",
+            "permalink": "https://x/p1",
             "votes": {"up": 3, "down": 1},
             "comments": [{"user": "U2", "ts": "2.0001", "text": "nice", "edited": True}],
         }
-    ]  # fmt: skip
+    ]
 
 
 def test_csv_round_trips_fields() -> None:

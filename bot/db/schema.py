@@ -93,6 +93,9 @@ class PostRow(Base):
     ts: Mapped[str | None] = mapped_column(String(32))
     permalink: Mapped[str | None] = mapped_column(String(500))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Who is posting it and since when: a lease, so a crashed poster's claim can be taken over.
+    claimed_by: Mapped[str | None] = mapped_column(String(200))
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class VoteRow(Base):

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime, time
 
 from sqlalchemy import ColumnElement, Engine, and_, case, func, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.db.convert import to_channel, to_paper
 from bot.db.engine import make_engine
+from bot.db.posts import PostsStore
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
 from bot.domain import (
     Channel,
@@ -21,57 +22,13 @@ from bot.domain import (
     PaperRecord,
     PaperStatus,
     PostView,
-    Schedule,
     VoteCount,
 )
-from bot.schedule_text import parse_days
 
 _RECORD_CHUNK = 500
 
 
-def utc(*, value: datetime) -> datetime:
-    """SQLite hands back naive datetimes; everything we store is UTC."""
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
-def to_paper(*, row: PaperRow) -> Paper:
-    """Domain paper from a row."""
-    return Paper(
-        id=row.id,
-        title=row.title,
-        abstract=row.abstract,
-        authors=tuple(row.authors or ()),
-        url=row.url,
-        arxiv_id=row.arxiv_id,
-        doi=row.doi,
-        source=row.source,
-        added_by=row.added_by,
-        added_at=utc(value=row.added_at),
-        position=row.position,
-        status=PaperStatus(row.status),
-        channel=row.channel,
-    )
-
-
-def to_channel(*, row: ChannelRow) -> Channel:
-    """Domain channel from a row."""
-    hours, minutes = (int(part) for part in row.post_time.split(":"))
-    return Channel(
-        id=row.id,
-        platform=row.platform,
-        team_id=row.team_id,
-        channel_id=row.channel_id,
-        schedule=Schedule(
-            post_time=time(hours, minutes),
-            timezone=row.timezone,
-            weekdays=parse_days(text=row.weekdays),
-        ),
-        paused=row.paused,
-        empty_notice_sent=row.empty_notice_sent,
-    )
-
-
-class SqlStore:
+class SqlStore(PostsStore):
     """The Store of one session; the unit of work commits or rolls back around it."""
 
     def __init__(self, *, session: Session) -> None:

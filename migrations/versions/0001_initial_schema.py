@@ -149,6 +149,8 @@ def upgrade() -> None:
         sa.Column("ts", sa.String(length=32), nullable=True),
         sa.Column("permalink", sa.String(length=500), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("claimed_by", sa.String(length=200), nullable=True),
+        sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(
             ["channel_id"],
             ["channels.id"],

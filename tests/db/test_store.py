@@ -19,9 +19,13 @@ def _new(n: int, **fields: str) -> NewPaper:
     """A distinct paper number n."""
     draft = PaperDraft(title=f"Paper {n}", abstract=f"About topic {n}.", origin=f"t:{n}", **fields)
     return NewPaper(
-        draft=draft, fingerprint=f"{n:064x}", source=draft.origin, added_by="U1",
-        added_at=NOW, position=n,
-    )  # fmt: skip
+        draft=draft,
+        fingerprint=f"{n:064x}",
+        source=draft.origin,
+        added_by="U1",
+        added_at=NOW,
+        position=n,
+    )
 
 
 def _post(database: Database) -> tuple[int, int]:
@@ -29,15 +33,25 @@ def _post(database: Database) -> tuple[int, int]:
     with database() as store:
         store.insert_papers(papers=[_new(1)])
         channel = ChannelRow(
-            platform="slack", team_id="T1", channel_id="C1", post_time="09:00",
-            timezone="UTC", weekdays="mon,tue,wed,thu,fri", paused=False, empty_notice_sent=False,
-        )  # fmt: skip
+            platform="slack",
+            team_id="T1",
+            channel_id="C1",
+            post_time="09:00",
+            timezone="UTC",
+            weekdays="mon,tue,wed,thu,fri",
+            paused=False,
+            empty_notice_sent=False,
+        )
         store.session.add(channel)
         store.session.flush()
         post = PostRow(
-            paper_id=1, channel_id=channel.id, local_date=date(2026, 1, 5), state="posted",
-            ts="1.000100", created_at=NOW,
-        )  # fmt: skip
+            paper_id=1,
+            channel_id=channel.id,
+            local_date=date(2026, 1, 5),
+            state="posted",
+            ts="1.000100",
+            created_at=NOW,
+        )
         store.session.add(post)
         store.session.flush()
         return channel.id, post.id
@@ -63,9 +77,12 @@ def test_one_post_per_channel_per_day(any_database: Database) -> None:
     with pytest.raises(IntegrityError), any_database() as store:
         store.session.add(
             PostRow(
-                paper_id=1, channel_id=channel_id, local_date=date(2026, 1, 5), state="pending",
+                paper_id=1,
+                channel_id=channel_id,
+                local_date=date(2026, 1, 5),
+                state="pending",
                 created_at=NOW,
-            )  # fmt: skip
+            )
         )
         store.session.flush()
 
@@ -83,9 +100,14 @@ def test_fts_follows_papers_and_comments(database: Database) -> None:
     with database() as store:
         store.session.add(
             CommentRow(
-                post_id=post_id, channel_id=channel_id, user_id="U2", ts="2.000100",
-                text="Pipeline bubbles everywhere", created_at=NOW, deleted=False,
-            )  # fmt: skip
+                post_id=post_id,
+                channel_id=channel_id,
+                user_id="U2",
+                ts="2.000100",
+                text="Pipeline bubbles everywhere",
+                created_at=NOW,
+                deleted=False,
+            )
         )
 
     def hits(table: str, query: str) -> int:

@@ -1,0 +1,66 @@
+"""Rows to domain objects; SQLite hands back naive datetimes, everything stored is UTC."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time
+
+from bot.db.schema import ChannelRow, PaperRow, PostRow
+from bot.domain import Channel, Paper, PaperStatus, Post, PostState, Schedule
+from bot.schedule_text import parse_days
+
+
+def utc(*, value: datetime) -> datetime:
+    """A stored datetime as an aware UTC one."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def to_paper(*, row: PaperRow) -> Paper:
+    """Domain paper from a row."""
+    return Paper(
+        id=row.id,
+        title=row.title,
+        abstract=row.abstract,
+        authors=tuple(row.authors or ()),
+        url=row.url,
+        arxiv_id=row.arxiv_id,
+        doi=row.doi,
+        source=row.source,
+        added_by=row.added_by,
+        added_at=utc(value=row.added_at),
+        position=row.position,
+        status=PaperStatus(row.status),
+        channel=row.channel,
+    )
+
+
+def to_channel(*, row: ChannelRow) -> Channel:
+    """Domain channel from a row."""
+    hours, minutes = (int(part) for part in row.post_time.split(":"))
+    return Channel(
+        id=row.id,
+        platform=row.platform,
+        team_id=row.team_id,
+        channel_id=row.channel_id,
+        schedule=Schedule(
+            post_time=time(hours, minutes),
+            timezone=row.timezone,
+            weekdays=parse_days(text=row.weekdays),
+        ),
+        paused=row.paused,
+        empty_notice_sent=row.empty_notice_sent,
+    )
+
+
+def to_post(*, row: PostRow, channel_id: str) -> Post:
+    """Domain post from a row and its channel's platform id."""
+    return Post(
+        id=row.id,
+        paper_id=row.paper_id,
+        channel_id=channel_id,
+        local_date=row.local_date,
+        state=PostState(row.state),
+        ts=row.ts,
+        permalink=row.permalink,
+        claimed_by=row.claimed_by,
+        claimed_at=utc(value=row.claimed_at) if row.claimed_at else None,
+    )

@@ -1,0 +1,204 @@
+"""Store methods for channels and daily posts: the rows the exactly-once promise rests on."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import case, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from bot.db.convert import to_channel, to_paper, to_post
+from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
+from bot.domain import (
+    Channel,
+    Paper,
+    PaperStatus,
+    Post,
+    PostState,
+    Recap,
+    Schedule,
+    VoteCount,
+)
+from bot.schedule_text import days_to_text
+
+
+class PostsStore:
+    """Channels and posts; mixed into SqlStore, which owns the session."""
+
+    session: Session
+
+    def paper(self, *, paper_id: int) -> Paper | None:
+        """One paper by id."""
+        row = self.session.get(PaperRow, paper_id)
+        return to_paper(row=row) if row else None
+
+    def set_paper_status(self, *, paper_id: int, status: PaperStatus) -> None:
+        """Move a paper between queued, posted and skipped."""
+        self.session.execute(
+            update(PaperRow).where(PaperRow.id == paper_id).values(status=status.value)
+        )
+
+    def _channel_row(self, *, platform: str, channel_id: str) -> ChannelRow | None:
+        """The row of a followed channel."""
+        return self.session.scalar(
+            select(ChannelRow).where(
+                ChannelRow.platform == platform, ChannelRow.channel_id == channel_id
+            )
+        )
+
+    def channel(self, *, platform: str, channel_id: str) -> Channel | None:
+        """A followed channel, or None."""
+        row = self._channel_row(platform=platform, channel_id=channel_id)
+        return to_channel(row=row) if row else None
+
+    def save_channel(
+        self, *, platform: str, team_id: str, channel_id: str, schedule: Schedule
+    ) -> Channel:
+        """Follow a channel with this schedule (or change its schedule)."""
+        row = self._channel_row(platform=platform, channel_id=channel_id)
+        if row is None:
+            row = ChannelRow(
+                platform=platform,
+                team_id=team_id,
+                channel_id=channel_id,
+                paused=False,
+                empty_notice_sent=False,
+            )
+            self.session.add(row)
+        row.post_time = schedule.post_time.strftime("%H:%M")
+        row.timezone = schedule.timezone
+        row.weekdays = days_to_text(days=schedule.weekdays)
+        row.team_id = team_id or row.team_id
+        self.session.flush()
+        return to_channel(row=row)
+
+    def add_channel_if_missing(
+        self, *, platform: str, team_id: str, channel_id: str, schedule: Schedule
+    ) -> Channel:
+        """Follow a channel unless it already is followed (its own schedule then stays)."""
+        row = self._channel_row(platform=platform, channel_id=channel_id)
+        if row is not None:
+            return to_channel(row=row)
+        return self.save_channel(
+            platform=platform, team_id=team_id, channel_id=channel_id, schedule=schedule
+        )
+
+    def set_channel_flags(
+        self, *, channel: Channel, paused: bool | None = None, empty_notice_sent: bool | None = None
+    ) -> None:
+        """Pause/resume a channel, or note that it was told its queue is empty."""
+        values: dict[str, bool] = {}
+        if paused is not None:
+            values["paused"] = paused
+        if empty_notice_sent is not None:
+            values["empty_notice_sent"] = empty_notice_sent
+        if values:
+            self.session.execute(
+                update(ChannelRow).where(ChannelRow.id == channel.id).values(**values)
+            )
+
+    def post_on(self, *, channel: Channel, local_date: date) -> Post | None:
+        """The channel's post of that local date, in any state."""
+        row = self.session.scalar(
+            select(PostRow).where(
+                PostRow.channel_id == channel.id, PostRow.local_date == local_date
+            )
+        )
+        return to_post(row=row, channel_id=channel.channel_id) if row else None
+
+    def claim_post(
+        self, *, channel: Channel, local_date: date, paper_id: int, owner: str, now: datetime
+    ) -> Post | None:
+        """Record the intent to post; None when the channel already has a post that day."""
+        row = PostRow(
+            paper_id=paper_id,
+            channel_id=channel.id,
+            local_date=local_date,
+            state=PostState.PENDING.value,
+            created_at=now,
+            claimed_by=owner,
+            claimed_at=now,
+        )
+        try:
+            # A savepoint: losing the race to another process must not end our transaction.
+            with self.session.begin_nested():
+                self.session.add(row)
+        except IntegrityError:
+            return None
+        return to_post(row=row, channel_id=channel.channel_id)
+
+    def take_over(self, *, post: Post, owner: str, now: datetime) -> bool:
+        """Move a pending post's claim to `owner`, if nobody took it over meanwhile."""
+        claimed = (
+            PostRow.claimed_by.is_(None)
+            if post.claimed_by is None
+            else (PostRow.claimed_by == post.claimed_by)
+        )
+        result = self.session.execute(
+            update(PostRow)
+            .where(PostRow.id == post.id, PostRow.state == PostState.PENDING.value, claimed)
+            .values(claimed_by=owner, claimed_at=now)
+        )
+        return bool(getattr(result, "rowcount", 0))
+
+    def mark_posted(self, *, post_id: int, ts: str, permalink: str | None) -> None:
+        """The post is in the channel: keep its ts and permalink."""
+        self.session.execute(
+            update(PostRow)
+            .where(PostRow.id == post_id)
+            .values(state=PostState.POSTED.value, ts=ts, permalink=permalink)
+        )
+
+    def release_post(self, *, post: Post) -> None:
+        """Slack refused the post outright: forget the intent, the paper goes back to the queue."""
+        self.session.execute(delete(PostRow).where(PostRow.id == post.id))
+        self.set_paper_status(paper_id=post.paper_id, status=PaperStatus.QUEUED)
+
+    def pending_posts(self) -> list[tuple[Post, Channel]]:
+        """Posts whose intent is recorded but whose message ts is not."""
+        rows = self.session.execute(
+            select(PostRow, ChannelRow)
+            .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
+            .where(PostRow.state == PostState.PENDING.value)
+            .order_by(PostRow.id)
+        )
+        return [
+            (to_post(row=post, channel_id=channel.channel_id), to_channel(row=channel))
+            for post, channel in rows
+        ]
+
+    def vote_count(self, *, post_id: int) -> VoteCount:
+        """Thumbs up and down on a post."""
+        up = func.coalesce(func.sum(case((VoteRow.value > 0, 1), else_=0)), 0)
+        down = func.coalesce(func.sum(case((VoteRow.value < 0, 1), else_=0)), 0)
+        ups, downs = self.session.execute(select(up, down).where(VoteRow.post_id == post_id)).one()
+        return VoteCount(up=int(ups), down=int(downs))
+
+    def recap_before(self, *, channel: Channel, local_date: date) -> Recap | None:
+        """The channel's latest posted paper before that date, with its votes and comments."""
+        found = self.session.execute(
+            select(PostRow, PaperRow.title)
+            .join(PaperRow, PaperRow.id == PostRow.paper_id)
+            .where(
+                PostRow.channel_id == channel.id,
+                PostRow.local_date < local_date,
+                PostRow.state == PostState.POSTED.value,
+            )
+            .order_by(PostRow.local_date.desc())
+            .limit(1)
+        ).first()
+        if found is None:
+            return None
+        post, title = found
+        comments = self.session.scalar(
+            select(func.count())
+            .select_from(CommentRow)
+            .where(CommentRow.post_id == post.id, CommentRow.deleted.is_(False))
+        )
+        return Recap(
+            title=title,
+            permalink=post.permalink,
+            votes=self.vote_count(post_id=post.id),
+            comments=int(comments or 0),
+        )

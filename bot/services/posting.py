@@ -1,0 +1,221 @@
+"""The daily post, exactly once per channel and local date, whatever crashes meanwhile.
+
+Step by step:
+1. In one transaction, insert the post row (state pending, claimed by this process) before
+   anything is sent; UNIQUE(channel, local_date) lets only one process win the day, and the
+   paper leaves the queue in the same transaction.
+2. Call the platform with the post id and date as message metadata.
+3. In a second transaction, record the message ts: the post is done.
+A crash after 1 leaves a pending row. Whoever finds it (a restart, the minute sweep, another
+replica) takes the claim over only when its lease ran out or its owner is known dead, then
+looks in the channel's history for the metadata before posting: a message that reached
+Slack before the crash is recorded, never sent again.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.domain import Channel, PaperCard, PaperStatus, Post
+from bot.ports import Chat, ChatError, Store, UnitOfWork
+from bot.services.schedule import is_due, local_now
+
+log = logging.getLogger(__name__)
+
+# Longer than one chat.postMessage with its retries can take, so a live poster keeps its claim.
+LEASE = timedelta(minutes=2)
+EMPTY_QUEUE_TEXT = (
+    "The reading list is empty, so there is no paper today. Add papers on the server with "
+    "`paperclub import FILE` (a reading list, BibTeX, CSV, JSON or an arXiv feed); "
+    "the next post goes out at the usual time once there is one."
+)
+
+
+class Outcome(enum.StrEnum):
+    """What one attempt to post did."""
+
+    POSTED = "posted"
+    RECOVERED = "recovered"
+    ALREADY = "already"
+    NOT_DUE = "not_due"
+    PAUSED = "paused"
+    EMPTY = "empty"
+    BUSY = "busy"
+    FAILED = "failed"
+    UNKNOWN_CHANNEL = "unknown_channel"
+
+
+@dataclass(frozen=True, slots=True)
+class PostResult:
+    """The outcome, the post concerned, and the platform error when there was one."""
+
+    outcome: Outcome
+    post: Post | None = None
+    error: ChatError | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Poster:
+    """Who is posting: the platform, this process's claim name and how to tell a dead claim."""
+
+    uow: UnitOfWork
+    chat: Chat
+    platform: str
+    owner: str
+    owner_alive: Callable[[str], bool]
+    lease: timedelta = LEASE
+
+
+def _card(*, store: Store, channel: Channel, post: Post) -> PaperCard:
+    """The card of a claimed post: its paper, live votes, what is left, yesterday's recap."""
+    paper = store.paper(paper_id=post.paper_id)
+    if paper is None:  # a foreign key guarantees it; say so loudly if that ever breaks
+        raise LookupError(f"post {post.id} names paper {post.paper_id}, which is gone")
+    return PaperCard(
+        paper=paper,
+        post_id=post.id,
+        local_date=post.local_date,
+        votes=store.vote_count(post_id=post.id),
+        remaining=store.count_queued(channel=channel.channel_id),
+        added_by_name=paper.added_by if paper.added_by not in (None, "cli") else None,
+        recap=store.recap_before(channel=channel, local_date=post.local_date),
+    )
+
+
+def _claim_stale(*, poster: Poster, post: Post, now: datetime) -> bool:
+    """A claim may be taken over when its lease ran out or its owner is dead. Our own live claim
+    is not stale: another thread of this process may be posting it right now."""
+    if post.claimed_by is None or post.claimed_at is None:
+        return True
+    if post.claimed_by == poster.owner:
+        return now - post.claimed_at > poster.lease
+    return now - post.claimed_at > poster.lease or not poster.owner_alive(post.claimed_by)
+
+
+def post_today(
+    *, poster: Poster, channel_id: str, now: datetime, force: bool = False
+) -> PostResult:
+    """Post the channel's paper of its local today, if due (or forced) and not yet posted."""
+    notify_empty = False
+    with poster.uow() as store:
+        channel = store.channel(platform=poster.platform, channel_id=channel_id)
+        if channel is None:
+            return PostResult(outcome=Outcome.UNKNOWN_CHANNEL)
+        today = local_now(schedule=channel.schedule, now=now).date()
+        if not force and channel.paused:
+            return PostResult(outcome=Outcome.PAUSED)
+        if not force and is_due(schedule=channel.schedule, now=now) is None:
+            return PostResult(outcome=Outcome.NOT_DUE)
+        post = store.post_on(channel=channel, local_date=today)
+        if post is not None:
+            if post.ts is not None:
+                return PostResult(outcome=Outcome.ALREADY, post=post)
+            if not _claim_stale(poster=poster, post=post, now=now):
+                return PostResult(outcome=Outcome.BUSY, post=post)
+            if not store.take_over(post=post, owner=poster.owner, now=now):
+                return PostResult(outcome=Outcome.BUSY, post=post)
+            recovering = True
+        else:
+            head = store.queued(channel=channel.channel_id, limit=1)
+            if not head:
+                notify_empty = not channel.empty_notice_sent
+                store.set_channel_flags(channel=channel, empty_notice_sent=True)
+            else:
+                post = store.claim_post(
+                    channel=channel,
+                    local_date=today,
+                    paper_id=head[0].id,
+                    owner=poster.owner,
+                    now=now,
+                )
+                if post is None:
+                    return PostResult(outcome=Outcome.BUSY)
+                store.set_paper_status(paper_id=head[0].id, status=PaperStatus.POSTED)
+            recovering = False
+        card = _card(store=store, channel=channel, post=post) if post is not None else None
+    if card is None or post is None:
+        if notify_empty:
+            _notify(poster=poster, channel_id=channel_id, text=EMPTY_QUEUE_TEXT)
+        return PostResult(outcome=Outcome.EMPTY)
+    return _deliver(poster=poster, channel=channel, post=post, card=card, recovering=recovering)
+
+
+def _deliver(
+    *, poster: Poster, channel: Channel, post: Post, card: PaperCard, recovering: bool
+) -> PostResult:
+    """Send a claimed post (after looking for it in history when recovering) and record it."""
+    try:
+        if recovering:
+            since = post.claimed_at or datetime.combine(post.local_date, datetime.min.time())
+            found = poster.chat.find_post(
+                channel=channel.channel_id, post_id=post.id, since=since - timedelta(days=2)
+            )
+            if found is not None:
+                with poster.uow() as store:
+                    store.mark_posted(post_id=post.id, ts=found.ts, permalink=found.permalink)
+                log.info("post %s was already in %s; recorded it", post.id, channel.channel_id)
+                return PostResult(outcome=Outcome.RECOVERED, post=post)
+        message = poster.chat.post_paper(channel=channel.channel_id, card=card)
+    except ChatError as error:
+        log.error(
+            "could not post to channel %s: %s (%s)", channel.channel_id, error.code, error.hint
+        )
+        if error.posted_nothing and not recovering:
+            with poster.uow() as store:
+                store.release_post(post=post)
+        return PostResult(outcome=Outcome.FAILED, post=post, error=error)
+    with poster.uow() as store:
+        store.mark_posted(post_id=post.id, ts=message.ts, permalink=message.permalink)
+        store.set_channel_flags(channel=channel, empty_notice_sent=False)
+    return PostResult(outcome=Outcome.POSTED, post=post)
+
+
+def _notify(*, poster: Poster, channel_id: str, text: str) -> None:
+    """Tell a channel something; a failure is logged, never raised into the scheduler."""
+    try:
+        poster.chat.send_notice(channel=channel_id, text=text)
+    except ChatError as error:
+        log.error("could not notify channel %s: %s (%s)", channel_id, error.code, error.hint)
+
+
+def post_due(*, poster: Poster, now: datetime) -> dict[str, PostResult]:
+    """The sweep: resolve pending posts of earlier days, then post every channel that is due."""
+    resolve_stale_days(poster=poster, now=now)
+    with poster.uow(write=False) as store:
+        channels = [c.channel_id for c in store.channels() if c.platform == poster.platform]
+    return {cid: post_today(poster=poster, channel_id=cid, now=now) for cid in channels}
+
+
+def resolve_stale_days(*, poster: Poster, now: datetime) -> None:
+    """Pending posts of days already over: record them if Slack has them, else requeue the paper.
+    An earlier day is never posted late."""
+    with poster.uow(write=False) as store:
+        pending = [
+            (post, channel)
+            for post, channel in store.pending_posts()
+            if channel.platform == poster.platform
+            and post.local_date < local_now(schedule=channel.schedule, now=now).date()
+        ]
+    for post, channel in pending:
+        if not _claim_stale(poster=poster, post=post, now=now):
+            continue
+        with poster.uow() as store:
+            if not store.take_over(post=post, owner=poster.owner, now=now):
+                continue
+        try:
+            since = datetime.combine(post.local_date, datetime.min.time(), tzinfo=now.tzinfo)
+            found = poster.chat.find_post(
+                channel=channel.channel_id, post_id=post.id, since=since - timedelta(days=1)
+            )
+        except ChatError as error:
+            log.warning("cannot check history of %s yet: %s", channel.channel_id, error.code)
+            continue
+        with poster.uow() as store:
+            if found is not None:
+                store.mark_posted(post_id=post.id, ts=found.ts, permalink=found.permalink)
+            else:
+                store.release_post(post=post)

@@ -1,0 +1,43 @@
+"""Fixtures for service tests: a migrated database, the sample list, an in-memory chat."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time
+
+import pytest
+
+from bot import ingest
+from bot.db.store import Database
+from bot.domain import Schedule
+from bot.services import importing
+from bot.services.posting import Poster
+from tests.conftest import SAMPLE
+from tests.services.memory_chat import MemoryChat
+
+WEEKDAYS = Schedule(post_time=time(9, 0), timezone="Europe/Berlin", weekdays=frozenset(range(1, 6)))
+
+
+def load_sample(database: Database) -> int:
+    """Import the sample reading list; returns how many were added."""
+    drafts, _ = ingest.parse(path=str(SAMPLE), text=SAMPLE.read_text(), fmt="auto")
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    return importing.import_drafts(uow=database, drafts=drafts, now=now).added
+
+
+def follow(database: Database, channel: str = "C1", schedule: Schedule = WEEKDAYS) -> None:
+    """Make a channel follow the list."""
+    with database() as store:
+        store.save_channel(platform="slack", team_id="T1", channel_id=channel, schedule=schedule)
+
+
+@pytest.fixture
+def chat() -> MemoryChat:
+    """A fresh in-memory chat."""
+    return MemoryChat()
+
+
+def make_poster(database: Database, chat: MemoryChat, owner: str = "host:1:a") -> Poster:
+    """A poster whose other owners are all dead unless said otherwise."""
+    return Poster(
+        uow=database, chat=chat, platform="slack", owner=owner, owner_alive=lambda _o: False
+    )

@@ -1,0 +1,60 @@
+"""An in-memory Chat platform for service tests (like errbot's test backend): it keeps what was
+posted and can be told to fail, before or after the message lands."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.domain import PaperCard, PostedMessage
+from bot.ports import ChatError
+
+
+@dataclass
+class MemoryChat:
+    """Messages per channel; `fail_next` makes the next post fail (optionally after landing)."""
+
+    posts: dict[str, list[PaperCard]] = field(default_factory=dict)
+    notices: dict[str, list[str]] = field(default_factory=dict)
+    admins: set[str] = field(default_factory=set)
+    failures: list[tuple[str, bool, bool]] = field(default_factory=list)
+    _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _by_post: dict[int, PostedMessage] = field(default_factory=dict)
+
+    def fail_next(self, *, code: str, posted_nothing: bool, after_effect: bool = False) -> None:
+        """The next post_paper raises ChatError(code); after_effect: the message lands first."""
+        self.failures.append((code, posted_nothing, after_effect))
+
+    def post_paper(self, *, channel: str, card: PaperCard) -> PostedMessage:
+        """Keep the card; fail as told."""
+        with self._lock:
+            failure = self.failures.pop(0) if self.failures else None
+            if failure and not failure[2]:
+                raise ChatError(code=failure[0], hint="test", posted_nothing=failure[1])
+            message = PostedMessage(ts=f"{next(self._ts)}.000100", permalink=None)
+            self.posts.setdefault(channel, []).append(card)
+            self._by_post[card.post_id] = message
+            if failure:
+                raise ChatError(code=failure[0], hint="test", posted_nothing=failure[1])
+            return message
+
+    def find_post(
+        self, *, channel: str, post_id: int, since: datetime | None
+    ) -> PostedMessage | None:
+        """What a history search with metadata finds."""
+        return self._by_post.get(post_id)
+
+    def send_notice(self, *, channel: str, text: str) -> None:
+        """Keep the notice."""
+        self.notices.setdefault(channel, []).append(text)
+
+    def is_admin(self, *, user: str) -> bool:
+        """Admins are whoever the test says."""
+        return user in self.admins
+
+    def count(self, channel: str) -> int:
+        """How many daily posts a channel got."""
+        return len(self.posts.get(channel, []))
