@@ -191,3 +191,33 @@ class PostedMessage:
 
     ts: str
     permalink: str | None = None
+
+
+# Around each matched word in a snippet; renderers turn them into bold (and escape the rest).
+HIGHLIGHT_OPEN = "\x02"
+HIGHLIGHT_CLOSE = "\x03"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One search result: the paper, where it was posted, and why it matched."""
+
+    paper: Paper
+    snippet: str
+    from_comment: bool
+    score: float
+    comment_user: str | None = None
+    channel: str | None = None
+    post_date: date | None = None
+    permalink: str | None = None
+    votes: VoteCount = VoteCount()
+    comments: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchPage:
+    """A page of hits, with how many there are in all."""
+
+    hits: tuple[SearchHit, ...]
+    total: int
+    offset: int
