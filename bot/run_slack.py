@@ -1,0 +1,128 @@
+"""Run on Slack: Socket Mode (the default) or HTTP mode, with the scheduler beside it."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+
+from slack_bolt import App
+from slack_bolt.adapter.socket_mode import SocketModeHandler
+from slack_sdk.errors import SlackApiError
+from waitress.server import create_server
+
+from bot.config import Settings
+from bot.db.store import Database
+from bot.ports import Clock
+from bot.runner import default_schedule, make_poster, start_scheduler, wait_for_signal
+from bot.scheduler import PostScheduler
+from bot.services.posting import Poster
+from bot.slack.app import PLATFORM, SlackDeps, build_app
+from bot.slack.chat import SlackChat, make_client
+from bot.slack.errors import chat_error
+from bot.slack.http import make_wsgi_app
+
+log = logging.getLogger("paperclub")
+
+
+class SlackStartError(RuntimeError):
+    """Slack refused to let the bot start (bad token, unreachable API)."""
+
+
+@dataclass
+class SlackBot:
+    """The wired Slack edge: Bolt app, Chat, poster; the scheduler once started."""
+
+    app: App
+    chat: SlackChat
+    poster: Poster
+    database: Database
+    team_id: str
+    schedulers: list[PostScheduler] = field(default_factory=list)
+
+    def reschedule(self) -> None:
+        """A schedule changed: rebuild the jobs from the database."""
+        with self.database(write=False) as store:
+            channels = store.channels()
+        for scheduler in self.schedulers:
+            scheduler.rebuild(channels=channels)
+
+
+def build_slack_bot(*, settings: Settings, database: Database, clock: Clock, mode: str) -> SlackBot:
+    """Check the token, follow PAPERCLUB_CHANNEL, and build the App on our clients."""
+    client = make_client(token=settings.slack_bot_token, base_url=settings.slack_api_url)
+    post_client = make_client(
+        token=settings.slack_bot_token, base_url=settings.slack_api_url, idempotent_only=True
+    )
+    try:
+        identity = client.auth_test()
+    except SlackApiError as exc:
+        error = chat_error(error=exc)
+        raise SlackStartError(f"Slack refused the bot token: {error.code} ({error.hint})") from None
+    team_id = str(identity.get("team_id", ""))
+    chat = SlackChat(client=client, post_client=post_client)
+    poster = make_poster(database=database, chat=chat, platform=PLATFORM)
+    defaults = default_schedule(settings=settings)
+    if settings.channel:
+        with database() as store:
+            store.add_channel_if_missing(
+                platform=PLATFORM, team_id=team_id, channel_id=settings.channel, schedule=defaults
+            )
+    holder: list[SlackBot] = []
+    deps = SlackDeps(
+        uow=database, chat=chat, poster=poster, clock=clock, admins=settings.admins,
+        defaults=defaults, on_reschedule=lambda: holder[0].reschedule(),
+    )  # fmt: skip
+    secret = settings.slack_signing_secret if mode == "http" else None
+    app = build_app(client=client, signing_secret=secret, deps=deps)
+    bot = SlackBot(app=app, chat=chat, poster=poster, database=database, team_id=team_id)
+    holder.append(bot)
+    return bot
+
+
+def run_slack(*, settings: Settings, database: Database, mode: str, clock: Clock) -> int:
+    """Connect to Slack, schedule, serve until SIGTERM/SIGINT."""
+    try:
+        bot = build_slack_bot(settings=settings, database=database, clock=clock, mode=mode)
+    except SlackStartError as exc:
+        log.error("%s", exc)
+        return 1
+    log.info("connected to Slack workspace %s", bot.team_id)
+    stop = wait_for_signal()
+    bot.schedulers.append(start_scheduler(poster=bot.poster, database=database, clock=clock))
+    try:
+        if mode == "http":
+            serve_http(app=bot.app, settings=settings, stop=stop)
+        else:
+            handler = SocketModeHandler(
+                bot.app, app_token=settings.slack_app_token, web_client=bot.app.client
+            )
+            handler.connect()  # type: ignore[no-untyped-call]
+            log.info("Socket Mode connected; Paper Club is running")
+            stop.wait()
+            handler.close()  # type: ignore[no-untyped-call]
+    finally:
+        for scheduler in bot.schedulers:
+            scheduler.shutdown()
+    log.info("stopped cleanly")
+    return 0
+
+
+ALL_INTERFACES = "0.0.0.0"  # noqa: S104 - Slack must reach it; terminate TLS in front
+
+
+def serve_http(
+    *, app: App, settings: Settings, stop: threading.Event, host: str = ALL_INTERFACES
+) -> None:
+    """Serve POST /slack/events with waitress until the stop event is set."""
+    server = create_server(
+        make_wsgi_app(app=app, signing_secret=settings.slack_signing_secret or ""),
+        host=host,
+        port=settings.http_port,
+        threads=8,
+    )
+    thread = threading.Thread(target=server.run, name="http", daemon=True)
+    thread.start()
+    log.info("HTTP mode: listening on port %s (POST /slack/events)", settings.http_port)
+    stop.wait()
+    server.close()

@@ -1,0 +1,157 @@
+"""ports.Chat over slack_sdk's WebClient."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+from urllib.error import URLError
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_handlers import (
+    ConnectionErrorRetryHandler,
+    RateLimitErrorRetryHandler,
+    ServerErrorRetryHandler,
+)
+
+from bot.domain import PaperCard, PostedMessage
+from bot.ports import ChatError
+from bot.slack import blocks, ids
+from bot.slack.errors import chat_error, connection_error
+
+log = logging.getLogger(__name__)
+
+POST_ATTEMPTS = 3
+
+
+def make_client(*, token: str | None, base_url: str, idempotent_only: bool = False) -> WebClient:
+    """A WebClient for SLACK_API_URL with Slack's retry handlers.
+
+    `idempotent_only` leaves out the server-error and connection retries: a chat.postMessage
+    that timed out may have posted, so the poster looks in history before trying again.
+    """
+    handlers: list[Any] = [RateLimitErrorRetryHandler(max_retry_count=5)]
+    if not idempotent_only:
+        handlers += [ConnectionErrorRetryHandler(), ServerErrorRetryHandler(max_retry_count=2)]
+    return WebClient(token=token, base_url=base_url, timeout=15, retry_handlers=handlers)
+
+
+class SlackChat:
+    """The Chat port for Slack: posts, history look-ups, notices, admin checks."""
+
+    def __init__(
+        self,
+        *,
+        client: WebClient,
+        post_client: WebClient,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        """`client` retries everything; `post_client` only what cannot double a message."""
+        self.client = client
+        self.post_client = post_client
+        self.sleep = sleep
+
+    def post_paper(self, *, channel: str, card: PaperCard) -> PostedMessage:
+        """Post a daily paper with metadata; on an unknown outcome, check history, then retry."""
+        text, message_blocks = blocks.paper_message(card=card)
+        metadata = {
+            "event_type": ids.METADATA_EVENT_TYPE,
+            "event_payload": {
+                "post_id": card.post_id,
+                "paper_id": card.paper.id,
+                "date": card.local_date.isoformat(),
+            },
+        }
+        for attempt in range(1, POST_ATTEMPTS + 1):
+            try:
+                response = self.post_client.chat_postMessage(
+                    channel=channel,
+                    text=text,
+                    blocks=message_blocks,
+                    metadata=metadata,
+                    unfurl_links=False,
+                    unfurl_media=False,
+                )
+                ts = str(response["ts"])
+                return PostedMessage(ts=ts, permalink=self._permalink(channel=channel, ts=ts))
+            except SlackApiError as exc:
+                error = chat_error(error=exc)
+            except (URLError, TimeoutError, OSError) as exc:
+                error = connection_error(error=exc)
+            if error.posted_nothing or attempt == POST_ATTEMPTS:
+                raise error
+            log.warning("posting to %s failed (%s); checking history", channel, error.code)
+            self.sleep(float(attempt))
+            found = self.find_post(channel=channel, post_id=card.post_id, since=None)
+            if found is not None:
+                return found
+        raise AssertionError("unreachable: the loop returns or raises")
+
+    def _permalink(self, *, channel: str, ts: str) -> str | None:
+        """The message's permalink; a failure here must not fail the post."""
+        try:
+            return str(self.client.chat_getPermalink(channel=channel, message_ts=ts)["permalink"])
+        except (SlackApiError, URLError, OSError) as exc:
+            log.warning("no permalink for %s/%s: %s", channel, ts, exc)
+            return None
+
+    def find_post(
+        self, *, channel: str, post_id: int, since: datetime | None
+    ) -> PostedMessage | None:
+        """Page through recent history for the daily post carrying this post id."""
+        cursor: str | None = None
+        oldest = f"{since.timestamp():.6f}" if since else "0"
+        try:
+            for _page in range(20):
+                response = self.client.conversations_history(
+                    channel=channel,
+                    oldest=oldest,
+                    limit=200,
+                    include_all_metadata=True,
+                    cursor=cursor,
+                )
+                messages: list[dict[str, Any]] = response.get("messages", [])
+                for message in messages:
+                    metadata = message.get("metadata") or {}
+                    payload = metadata.get("event_payload") or {}
+                    if metadata.get("event_type") == ids.METADATA_EVENT_TYPE and str(
+                        payload.get("post_id")
+                    ) == str(post_id):
+                        ts = str(message["ts"])
+                        return PostedMessage(
+                            ts=ts, permalink=self._permalink(channel=channel, ts=ts)
+                        )
+                cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
+                if not cursor:
+                    return None
+        except SlackApiError as exc:
+            raise chat_error(error=exc) from None
+        except (URLError, OSError) as exc:
+            raise connection_error(error=exc) from None
+        return None
+
+    def send_notice(self, *, channel: str, text: str) -> None:
+        """Say something to the whole channel."""
+        try:
+            self.client.chat_postMessage(
+                channel=channel, text=text, blocks=blocks.notice(text=text)
+            )
+        except SlackApiError as exc:
+            raise chat_error(error=exc) from None
+        except (URLError, OSError) as exc:
+            raise connection_error(error=exc) from None
+
+    def is_admin(self, *, user: str) -> bool:
+        """Workspace admins and owners, per users.info; anyone unknown is not."""
+        try:
+            info = self.client.users_info(user=user)["user"]
+        except (SlackApiError, URLError, OSError) as exc:
+            log.warning("users.info failed for %s: %s", user, exc)
+            return False
+        return bool(info.get("is_admin") or info.get("is_owner") or info.get("is_primary_owner"))
+
+
+__all__ = ["ChatError", "SlackChat", "make_client"]

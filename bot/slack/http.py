@@ -1,0 +1,120 @@
+"""HTTP mode: POST /slack/events (events, commands, interactivity) and GET /healthz, as WSGI
+for waitress, a production server. Every request's signature and timestamp are checked by Bolt
+(401 otherwise)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import parse_qsl
+
+from slack_bolt import App, BoltRequest
+from slack_bolt.request.internals import build_context
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 1_000_000
+# Slack's own tolerance: a request older (or newer) than five minutes may be a replay.
+MAX_SKEW_SECONDS = 300
+StartResponse = Callable[..., Any]
+
+
+class FormSafeRequest(BoltRequest):
+    """A BoltRequest that keeps slash commands whose text mentions "payload".
+
+    Bolt reads any form body containing the text "payload" as an interactivity payload and,
+    finding no `payload` field, drops the whole body: `/paperclub search payload` would be lost.
+    """
+
+    def __init__(self, *, body: str, headers: dict[str, str]) -> None:
+        """Parse as Bolt does, then re-parse form bodies that Bolt emptied by mistake."""
+        super().__init__(body=body, headers=dict(headers))
+        if not self.body and body and not body.lstrip().startswith("{"):
+            fields = dict(parse_qsl(body, keep_blank_values=True))
+            if "payload" not in fields and fields:
+                self.body = fields
+                self.context = build_context(self.context, self.body)
+
+
+def is_signed(*, data: bytes, headers: dict[str, str], key: bytes, now: float) -> bool:
+    """Slack's v0 signature over the raw bytes, with a fresh timestamp.
+
+    On bytes, not text: slack_sdk's verifier decodes first and raises on a body that is not
+    UTF-8, which would turn a forged request into a 500 instead of a 401.
+    """
+    stamp = headers.get("x-slack-request-timestamp", "")
+    given = headers.get("x-slack-signature", "")
+    if not stamp.isdigit() or abs(now - int(stamp)) > MAX_SKEW_SECONDS or not key:
+        return False
+    digest = hmac.new(key, b"v0:" + stamp.encode() + b":" + data, hashlib.sha256).hexdigest()
+    return hmac.compare_digest("v0=" + digest, given)
+
+
+def _headers(*, environ: dict[str, Any]) -> dict[str, str]:
+    """Request headers from a WSGI environ."""
+    headers = {
+        key[5:].replace("_", "-").lower(): str(value)
+        for key, value in environ.items()
+        if key.startswith("HTTP_")
+    }
+    if environ.get("CONTENT_TYPE"):
+        headers["content-type"] = str(environ["CONTENT_TYPE"])
+    return headers
+
+
+def _send(
+    start_response: StartResponse, status: int, body: str, headers: Iterable[tuple[str, str]] = ()
+) -> list[bytes]:
+    """Start a response and return its body."""
+    reasons = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
+               405: "Method Not Allowed", 413: "Payload Too Large"}  # fmt: skip
+    data = body.encode()
+    extra = [(k, v) for k, v in headers if k.lower() != "content-length"]
+    if not any(k.lower() == "content-type" for k, _ in extra):
+        extra.append(("Content-Type", "text/plain; charset=utf-8"))
+    start_response(
+        f"{status} {reasons.get(status, 'Error')}",
+        [*extra, ("Content-Length", str(len(data)))],
+    )
+    return [data]
+
+
+def make_wsgi_app(
+    *, app: App, signing_secret: str, path: str = "/slack/events"
+) -> Callable[..., list[bytes]]:
+    """The WSGI callable serving Slack's requests and the health check."""
+    key = signing_secret.encode()
+
+    def wsgi(environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
+        """Route one HTTP request."""
+        route, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
+        if route == "/healthz":
+            return _send(start_response, 200, "ok")
+        if route != path:
+            return _send(start_response, 404, "not found")
+        if method != "POST":
+            return _send(start_response, 405, "use POST")
+        try:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return _send(start_response, 400, "bad content length")
+        if length > MAX_BODY:
+            return _send(start_response, 413, "too large")
+        data = environ["wsgi.input"].read(length)
+        headers = _headers(environ=environ)
+        # Verify the bytes before parsing, so a forged request is a 401 whatever its body.
+        if not is_signed(data=data, headers=headers, key=key, now=time.time()):
+            return _send(start_response, 401, "invalid signature or stale timestamp")
+        try:
+            request = FormSafeRequest(body=data.decode("utf-8"), headers=headers)
+        except ValueError:  # UnicodeDecodeError and JSONDecodeError are both ValueErrors
+            return _send(start_response, 400, "the body is neither UTF-8 JSON nor a form")
+        response = app.dispatch(request)
+        answer = [(k, v) for k, values in response.headers.items() for v in values]
+        return _send(start_response, response.status, response.body or "", answer)
+
+    return wsgi

@@ -1,0 +1,36 @@
+"""Every Block Kit action_id and block_id, once; and the vote buttons' value format."""
+
+from __future__ import annotations
+
+import re
+
+# action_ids (the listeners match on these)
+VOTE_UP = "paperclub_vote_up"
+VOTE_DOWN = "paperclub_vote_down"
+SEARCH_MORE = "paperclub_search_more"
+
+# block_ids (unique within one message)
+POST_BLOCK = "paperclub_post"
+VOTE_BLOCK = "paperclub_votes"
+
+# message metadata event_type of a daily post (found again after a crash)
+METADATA_EVENT_TYPE = "paperclub_post"
+
+# A post id is a positive 64-bit integer, written in plain decimal.
+_MAX_POST_ID = 2**63 - 1
+_POST_ID_RE = re.compile(r"[1-9][0-9]{0,18}")
+
+
+def encode_post_id(*, post_id: int) -> str:
+    """The vote buttons' value for a post: its id in decimal; ValueError outside 1..2**63-1."""
+    if isinstance(post_id, bool) or not 1 <= post_id <= _MAX_POST_ID:
+        raise ValueError(f"not a post id: {post_id!r}")
+    return str(post_id)
+
+
+def decode_post_id(*, value: object) -> int | None:
+    """The post id a vote button's value carries; None for anything else, never raising."""
+    if not isinstance(value, str) or not _POST_ID_RE.fullmatch(value):
+        return None
+    post_id = int(value)
+    return post_id if post_id <= _MAX_POST_ID else None

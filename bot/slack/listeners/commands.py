@@ -1,0 +1,41 @@
+"""The /paperclub slash command."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from slack_bolt import Ack, App, Respond
+
+from bot.services import commands
+from bot.slack import blocks
+
+if TYPE_CHECKING:
+    from bot.slack.app import SlackDeps
+
+COMMAND = "/paperclub"
+PLATFORM = "slack"
+
+
+def register(*, app: App, deps: SlackDeps) -> None:
+    """Listen for /paperclub."""
+
+    @app.command(COMMAND)
+    def on_paperclub(ack: Ack, command: dict[str, Any], respond: Respond) -> None:
+        """Ack within Slack's 3 seconds, answer through response_url."""
+        ack()
+        call = commands.Invocation(
+            uow=deps.uow,
+            chat=deps.chat,
+            poster=deps.poster,
+            platform=PLATFORM,
+            team_id=str(command.get("team_id", "")),
+            channel_id=str(command.get("channel_id", "")),
+            user=str(command.get("user_id", "")),
+            admins=deps.admins,
+            defaults=deps.defaults,
+            now=deps.clock.now(),
+        )
+        reply = commands.handle(call=call, text=str(command.get("text", "")))
+        if reply.reschedule:
+            deps.on_reschedule()
+        respond(text=reply.text, blocks=blocks.notice(text=reply.text), response_type="ephemeral")

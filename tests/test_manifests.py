@@ -1,0 +1,31 @@
+"""The Slack app manifests ask for what the bot uses, and both modes agree."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _values(text: str, key: str) -> set[str]:
+    """Items listed under `key:` (a YAML list of plain scalars)."""
+    block = re.search(rf"^\s*{key}:\n((?:\s+- .*\n)+)", text, flags=re.MULTILINE)
+    assert block, key
+    return {line.split("- ", 1)[1].split("#")[0].strip() for line in block.group(1).splitlines()}
+
+
+def test_manifests_list_the_scopes_events_and_command() -> None:
+    socket = (ROOT / "manifest.yml").read_text()
+    http = (ROOT / "manifest-http.yml").read_text()
+    for text in (socket, http):
+        assert {"chat:write", "commands", "channels:history", "reactions:read", "users:read"} <= (
+            _values(text, "bot")
+        )
+        assert {"message.channels", "reaction_added", "reaction_removed"} <= _values(
+            text, "bot_events"
+        )
+        assert "command: /paperclub" in text
+    assert _values(socket, "bot") == _values(http, "bot")
+    assert "socket_mode_enabled: true" in socket and "socket_mode_enabled: false" in http
+    assert http.count("/slack/events") == 3
