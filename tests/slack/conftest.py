@@ -1,0 +1,189 @@
+"""Scenario harness: the real bot wiring (Bolt, slack_sdk, SQLite) against the fake Slack,
+over Socket Mode or over signed HTTP requests to a real waitress server."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, time
+from typing import Any
+
+import pytest
+
+from bot.config import Settings
+from bot.db.store import Database
+from bot.run_slack import SlackBot, build_slack_bot, serve_http
+from bot.services import posting
+from tests.fakeslack import (
+    FakeSlack,
+    command_body,
+    signed_request,
+    slash_command_payload,
+    socket_mode_app,
+)
+from tests.services.conftest import load_sample
+
+SECRET = "test-signing-secret"
+CHANNEL = "C0001"
+ADMIN = "U0ADMIN"
+MEMBER = "U0001"
+# Monday 5 Jan 2026, 09:00 in Berlin.
+MONDAY_9 = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)
+
+
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, at: datetime) -> None:
+        """Start at `at`."""
+        self.at = at
+
+    def now(self) -> datetime:
+        """The instant the test set."""
+        return self.at
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeSlack]:
+    """A running fake workspace: #general with the bot in it, an admin and a member."""
+    # Message timestamps start the day before the tests' Monday, as a real history would.
+    with FakeSlack(ts_base=int(MONDAY_9.timestamp()) - 86_400) as slack:
+        slack.add_channel(CHANNEL, "general")
+        slack.add_user(ADMIN, "ana", is_admin=True)
+        slack.add_user(MEMBER, "bo")
+        yield slack
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def settings(fake: FakeSlack, sqlite_url: str) -> Settings:
+    """Settings as the environment would give them, pointed at the fake."""
+    return Settings(
+        slack_bot_token=fake.bot_token,
+        slack_app_token=fake.app_token,
+        slack_signing_secret=SECRET,
+        slack_api_url=fake.base_url,
+        database_url=sqlite_url,
+        channel=CHANNEL,
+        post_time=time(9, 0),
+        timezone="Europe/Berlin",
+        days=frozenset(range(1, 6)),
+        http_port=free_port(),
+    )
+
+
+@dataclass
+class Harness:
+    """A running bot in one mode, and how to talk to it as Slack would."""
+
+    bot: SlackBot
+    fake: FakeSlack
+    clock: FakeClock
+    mode: str
+    settings: Settings
+
+    def sweep(self) -> dict[str, posting.PostResult]:
+        """What the scheduler does every minute, at the test's time."""
+        return posting.post_due(poster=self.bot.poster, now=self.clock.now())
+
+    def command(self, text: str, *, user: str = ADMIN, **fields: str) -> str:
+        """Send /paperclub TEXT the way this mode does; return the text of the reply."""
+        url = self.fake.new_response_url()
+        payload = slash_command_payload(text=text, user_id=user, response_url=url, **fields)
+        if self.mode == "socket":
+            envelope = self.fake.push("slash_commands", dict(payload))
+            self.fake.wait_ack(envelope)
+        else:
+            status, _ = self.post(command_body(payload))
+            assert status == 200
+        return str(self.fake.wait_response(url, timeout=10)["text"])
+
+    def post(self, body: Any, **kwargs: Any) -> tuple[int, bytes]:
+        """A signed request to the HTTP endpoint."""
+        url = f"http://127.0.0.1:{self.settings.http_port}/slack/events"
+        return signed_request(url, body, kwargs.pop("secret", SECRET), **kwargs)
+
+    def posts(self) -> list[dict[str, Any]]:
+        """Daily posts in the channel (messages carrying our metadata)."""
+        return [m for m in self.fake.messages(CHANNEL) if m.get("metadata")]
+
+
+@pytest.fixture(params=["socket", "http"])
+def harness(
+    request: pytest.FixtureRequest, fake: FakeSlack, settings: Settings, sqlite_url: str
+) -> Iterator[Harness]:
+    """The bot running in Socket Mode or HTTP mode, with the sample list imported."""
+    yield from _running(mode=request.param, fake=fake, settings=settings, url=sqlite_url)
+
+
+def _running(*, mode: str, fake: FakeSlack, settings: Settings, url: str) -> Iterator[Harness]:
+    """Build and serve a bot until the test ends."""
+    database = Database(url=url)
+    load_sample(database)
+    clock = FakeClock(MONDAY_9)
+    bot = build_slack_bot(settings=settings, database=database, clock=clock, mode=mode)
+    harness = Harness(bot=bot, fake=fake, clock=clock, mode=mode, settings=settings)
+    try:
+        if mode == "socket":
+            with socket_mode_app(bot.app, fake):
+                yield harness
+        else:
+            stop = threading.Event()
+            server = threading.Thread(
+                target=serve_http,
+                kwargs={"app": bot.app, "settings": settings, "stop": stop, "host": "127.0.0.1"},
+            )
+            server.start()
+            _wait_listening(settings.http_port)
+            try:
+                yield harness
+            finally:
+                stop.set()
+                server.join(timeout=10)
+    finally:
+        database.dispose()
+
+
+def _wait_listening(port: int) -> None:
+    """Block until the HTTP server accepts connections."""
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return
+        except OSError:
+            threading.Event().wait(0.025)
+    raise TimeoutError(f"nothing listens on {port}")
+
+
+@pytest.fixture
+def make_bot(
+    fake: FakeSlack, settings: Settings, sqlite_url: str
+) -> Iterator[Callable[..., SlackBot]]:
+    """More bots on the same database (a restart, a second replica), without a transport."""
+    databases: list[Database] = []
+
+    def build(**changes: Any) -> SlackBot:
+        database = Database(url=sqlite_url)
+        databases.append(database)
+        clock = changes.pop("clock", FakeClock(MONDAY_9))
+        return build_slack_bot(
+            settings=replace(settings, **changes), database=database, clock=clock, mode="socket"
+        )
+
+    yield build
+    for database in databases:
+        database.dispose()
+
+
+@pytest.fixture
+def http_harness(fake: FakeSlack, settings: Settings, sqlite_url: str) -> Iterator[Harness]:
+    """The bot in HTTP mode only."""
+    yield from _running(mode="http", fake=fake, settings=settings, url=sqlite_url)

@@ -1,0 +1,74 @@
+"""`paperclub run` as a real process against the fake Slack: the post arrives, SIGTERM is clean,
+and a restart the same day posts nothing more."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.conftest import ROOT, SAMPLE
+from tests.fakeslack import FakeSlack
+from tests.slack.conftest import CHANNEL
+
+
+def _env(fake: FakeSlack, db: Path, mode: str) -> dict[str, str]:
+    """The environment an operator would set, pointed at the fake."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERCLUB_"))}
+    return base | {
+        "PYTHONPATH": str(ROOT),
+        "SLACK_BOT_TOKEN": fake.bot_token,
+        "SLACK_APP_TOKEN": fake.app_token,
+        "SLACK_API_URL": fake.base_url,
+        "PAPERCLUB_DATABASE_URL": f"sqlite:///{db}",
+        "PAPERCLUB_CHANNEL": CHANNEL,
+        # Midnight, every day: the post is due as soon as the bot starts (the catch-up path).
+        "PAPERCLUB_POST_TIME": "00:00",
+        "PAPERCLUB_DAYS": "daily",
+        "PAPERCLUB_LOG_LEVEL": "INFO",
+    }
+
+
+def _posts(fake: FakeSlack) -> list[dict[str, object]]:
+    """Daily posts the fake received."""
+    return [m for m in fake.messages(CHANNEL) if m.get("metadata")]
+
+
+def _run_until_posted(fake: FakeSlack, env: dict[str, str], cwd: Path, *, expect: int) -> str:
+    """Start `paperclub run`, wait for `expect` posts and one sweep, SIGTERM it; its stderr."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "run"], env=env, cwd=cwd,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(_posts(fake)) < expect:
+            assert process.poll() is None, process.communicate()[1]
+            time.sleep(0.1)
+        fake.wait_connected(timeout=20)
+        time.sleep(1)  # a second sweep would have doubled the post by now, if it could
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 0, stderr
+    return stderr
+
+
+def test_run_posts_then_stops_cleanly_and_restarts_without_doubling(tmp_path: Path) -> None:
+    db = tmp_path / "club.db"
+    with FakeSlack() as fake:
+        fake.add_channel(CHANNEL, "general")
+        env = _env(fake, db, "socket")
+        subprocess.run(
+            [sys.executable, "-m", "bot", "import", str(SAMPLE)], env=env, cwd=tmp_path, check=True,
+            capture_output=True,
+        )  # fmt: skip
+        first = _run_until_posted(fake, env, tmp_path, expect=1)
+        assert len(_posts(fake)) == 1
+        assert "stopped cleanly" in first
+        assert fake.bot_token not in first and fake.app_token not in first
+        _run_until_posted(fake, env, tmp_path, expect=1)
+        assert len(_posts(fake)) == 1
