@@ -30,6 +30,8 @@ VARIABLES: dict[str, str] = {
     "PAPERCLUB_ADMINS": "Comma-separated user ids allowed to run admin commands.",
     "PAPERCLUB_HTTP_PORT": "Port of the HTTP mode server (default 3000).",
     "PAPERCLUB_LOG_LEVEL": "Logging level: DEBUG, INFO (default), WARNING, ERROR.",
+    "PAPERCLUB_UP_REACTIONS": "Reactions that vote 👍 (default +1,thumbsup; skin tones count).",
+    "PAPERCLUB_DOWN_REACTIONS": "Reactions that vote 👎 (default -1,thumbsdown).",
 }
 
 _SLACK_ID = re.compile(r"^[A-Z0-9]{2,20}$")
@@ -55,6 +57,8 @@ class Settings:
     admins: tuple[str, ...] = ()
     http_port: int = 3000
     log_level: str = "INFO"
+    up_reactions: frozenset[str] = frozenset({"+1", "thumbsup"})
+    down_reactions: frozenset[str] = frozenset({"-1", "thumbsdown"})
 
     @property
     def has_slack(self) -> bool:
@@ -124,7 +128,19 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
     level = (get("PAPERCLUB_LOG_LEVEL") or "INFO").upper()
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         raise ConfigError(f"PAPERCLUB_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR: {level!r}.")
+    up = _reactions(
+        name="PAPERCLUB_UP_REACTIONS", text=get("PAPERCLUB_UP_REACTIONS") or "+1,thumbsup"
+    )
+    down = _reactions(
+        name="PAPERCLUB_DOWN_REACTIONS", text=get("PAPERCLUB_DOWN_REACTIONS") or "-1,thumbsdown"
+    )
+    if up & down:
+        raise ConfigError(
+            f"PAPERCLUB_UP_REACTIONS and PAPERCLUB_DOWN_REACTIONS share {sorted(up & down)[0]!r}."
+        )
     return Settings(
+        up_reactions=up,
+        down_reactions=down,
         slack_bot_token=bot_token,
         slack_app_token=app_token,
         slack_signing_secret=get("SLACK_SIGNING_SECRET"),
@@ -138,6 +154,15 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         http_port=int(port_text),
         log_level=level,
     )
+
+
+def _reactions(*, name: str, text: str) -> frozenset[str]:
+    """Reaction names, with or without colons: `+1,thumbsup` or `:+1:, :thumbsup:`."""
+    names = frozenset(part.strip().strip(":") for part in text.split(",") if part.strip(":, "))
+    bad = [n for n in names if not re.fullmatch(r"[a-z0-9_+\-']+", n)]
+    if not names or bad:
+        raise ConfigError(f"{name} must be reaction names like +1,thumbsup, got {text!r}.")
+    return names
 
 
 def _database_url(*, text: str | None) -> str:

@@ -221,3 +221,19 @@ class SearchPage:
     hits: tuple[SearchHit, ...]
     total: int
     offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoteState:
+    """A person's current vote (+1 or -1) and what set it (button, or a reaction's name)."""
+
+    value: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommentState:
+    """What is stored for a comment ts: its text, or that it was deleted."""
+
+    text: str
+    deleted: bool

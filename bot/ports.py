@@ -9,6 +9,7 @@ from typing import Protocol
 
 from bot.domain import (
     Channel,
+    CommentState,
     NewPaper,
     Paper,
     PaperCard,
@@ -19,6 +20,7 @@ from bot.domain import (
     Recap,
     Schedule,
     VoteCount,
+    VoteState,
 )
 
 
@@ -125,6 +127,56 @@ class Store(Protocol):
         """The channel's latest posted paper before that date, with its votes and comments."""
         ...
 
+    def mark_event(self, *, event_id: str, now: datetime) -> bool:
+        """Record an event id; False when it was applied before (a retry or a redelivery)."""
+        ...
+
+    def post_by_ts(self, *, platform: str, channel_id: str, ts: str) -> Post | None:
+        """The daily post that is this message, if it is one."""
+        ...
+
+    def post_by_id(self, *, post_id: int) -> Post | None:
+        """A post by id."""
+        ...
+
+    def vote_of(self, *, post_id: int, user: str) -> VoteState | None:
+        """A person's current vote on a post."""
+        ...
+
+    def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
+        """Set (or change) a person's one vote on a post."""
+        ...
+
+    def clear_vote(self, *, post_id: int, user: str) -> None:
+        """Withdraw a person's vote."""
+        ...
+
+    def comment_at(self, *, post: Post, ts: str) -> CommentState | None:
+        """The comment with this ts in the post's channel, live or deleted."""
+        ...
+
+    def add_comment(
+        self,
+        *,
+        post: Post,
+        user: str,
+        ts: str,
+        text: str,
+        now: datetime,
+        deleted: bool = False,
+        edited: bool = False,
+    ) -> bool:
+        """Store a comment; False when one with this ts exists."""
+        ...
+
+    def edit_comment(self, *, post: Post, ts: str, text: str, now: datetime) -> None:
+        """Replace a live comment's text."""
+        ...
+
+    def delete_comment(self, *, post: Post, ts: str) -> None:
+        """Mark a comment deleted and forget its text."""
+        ...
+
 
 class ChatError(Exception):
     """A platform refused or failed a call; `posted_nothing` is True only when it surely did not
@@ -155,6 +207,14 @@ class Chat(Protocol):
 
     def is_admin(self, *, user: str) -> bool:
         """Whether the platform says this user administers the workspace."""
+        ...
+
+    def update_post(self, *, channel: str, ts: str, card: PaperCard) -> None:
+        """Redraw a daily post (its vote counts changed)."""
+        ...
+
+    def display_name(self, *, user: str) -> str:
+        """How to call a person in a message (their display name, else the id)."""
         ...
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Hashable
+from dataclasses import dataclass
 
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
@@ -16,9 +17,11 @@ from bot.db.store import Database
 from bot.ports import Clock
 from bot.runner import default_schedule, make_poster, start_scheduler, wait_for_signal
 from bot.scheduler import PostScheduler
+from bot.services import posting
 from bot.services.posting import Poster
 from bot.slack.app import PLATFORM, SlackDeps, build_app
 from bot.slack.chat import SlackChat, make_client
+from bot.slack.coalesce import Coalescer
 from bot.slack.errors import chat_error
 from bot.slack.http import make_wsgi_app
 
@@ -38,14 +41,14 @@ class SlackBot:
     poster: Poster
     database: Database
     team_id: str
-    schedulers: list[PostScheduler] = field(default_factory=list)
+    schedulers: list[PostScheduler]
+    coalescer: Coalescer
 
-    def reschedule(self) -> None:
-        """A schedule changed: rebuild the jobs from the database."""
-        with self.database(write=False) as store:
-            channels = store.channels()
+    def close(self) -> None:
+        """Stop the schedulers (waiting for a post in flight) and send the last vote redraws."""
         for scheduler in self.schedulers:
-            scheduler.rebuild(channels=channels)
+            scheduler.shutdown()
+        self.coalescer.close()
 
 
 def build_slack_bot(*, settings: Settings, database: Database, clock: Clock, mode: str) -> SlackBot:
@@ -68,16 +71,33 @@ def build_slack_bot(*, settings: Settings, database: Database, clock: Clock, mod
             store.add_channel_if_missing(
                 platform=PLATFORM, team_id=team_id, channel_id=settings.channel, schedule=defaults
             )
-    holder: list[SlackBot] = []
+    schedulers: list[PostScheduler] = []
+
+    def reschedule() -> None:
+        """A schedule changed: rebuild the jobs from the database."""
+        with database(write=False) as store:
+            channels = store.channels()
+        for scheduler in schedulers:
+            scheduler.rebuild(channels=channels)
+
+    def redraw(post_id: Hashable) -> None:
+        """Redraw a post with its current counts (coalesced: Tier 3 allows ~50 a minute)."""
+        found = posting.card_of_post(uow=database, platform=PLATFORM, post_id=int(str(post_id)))
+        if found is not None and found[0].ts is not None:
+            chat.update_post(channel=found[0].channel_id, ts=found[0].ts, card=found[1])
+
+    coalescer = Coalescer(flush=redraw, interval=1.0)
     deps = SlackDeps(
         uow=database, chat=chat, poster=poster, clock=clock, admins=settings.admins,
-        defaults=defaults, on_reschedule=lambda: holder[0].reschedule(),
+        defaults=defaults, on_reschedule=reschedule, refresh_post=coalescer.touch,
+        up_reactions=settings.up_reactions, down_reactions=settings.down_reactions,
     )  # fmt: skip
     secret = settings.slack_signing_secret if mode == "http" else None
-    app = build_app(client=client, signing_secret=secret, deps=deps)
-    bot = SlackBot(app=app, chat=chat, poster=poster, database=database, team_id=team_id)
-    holder.append(bot)
-    return bot
+    return SlackBot(
+        app=build_app(client=client, signing_secret=secret, deps=deps),
+        chat=chat, poster=poster, database=database, team_id=team_id,
+        schedulers=schedulers, coalescer=coalescer,
+    )  # fmt: skip
 
 
 def run_slack(*, settings: Settings, database: Database, mode: str, clock: Clock) -> int:
@@ -102,8 +122,7 @@ def run_slack(*, settings: Settings, database: Database, mode: str, clock: Clock
             stop.wait()
             handler.close()  # type: ignore[no-untyped-call]
     finally:
-        for scheduler in bot.schedulers:
-            scheduler.shutdown()
+        bot.close()
     log.info("stopped cleanly")
     return 0
 

@@ -10,6 +10,7 @@ from sqlalchemy import ColumnElement, Engine, and_, case, func, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.db.activity import ActivityStore
 from bot.db.convert import to_channel, to_paper
 from bot.db.engine import make_engine
 from bot.db.posts import PostsStore
@@ -28,7 +29,7 @@ from bot.domain import (
 _RECORD_CHUNK = 500
 
 
-class SqlStore(PostsStore):
+class SqlStore(PostsStore, ActivityStore):
     """The Store of one session; the unit of work commits or rolls back around it."""
 
     def __init__(self, *, session: Session) -> None:

@@ -81,9 +81,22 @@ def _card(*, store: Store, channel: Channel, post: Post) -> PaperCard:
         local_date=post.local_date,
         votes=store.vote_count(post_id=post.id),
         remaining=store.count_queued(channel=channel.channel_id),
-        added_by_name=paper.added_by if paper.added_by not in (None, "cli") else None,
+        # Each platform names people its own way (Slack asks users.info); the core keeps ids.
+        added_by_name=None,
         recap=store.recap_before(channel=channel, local_date=post.local_date),
     )
+
+
+def card_of_post(*, uow: UnitOfWork, platform: str, post_id: int) -> tuple[Post, PaperCard] | None:
+    """A delivered post and its card as it should look now (fresh vote counts), to redraw it."""
+    with uow(write=False) as store:
+        post = store.post_by_id(post_id=post_id)
+        if post is None or post.ts is None:
+            return None
+        channel = store.channel(platform=platform, channel_id=post.channel_id)
+        if channel is None:
+            return None
+        return post, _card(store=store, channel=channel, post=post)
 
 
 def _claim_stale(*, poster: Poster, post: Post, now: datetime) -> bool:

@@ -11,7 +11,7 @@ from slack_sdk import WebClient
 from bot.domain import Schedule
 from bot.ports import Chat, Clock, UnitOfWork
 from bot.services.posting import Poster
-from bot.slack.listeners import commands, events
+from bot.slack.listeners import commands, events, messages, votes
 from bot.slack.listeners.commands import PLATFORM
 
 __all__ = ["PLATFORM", "SlackDeps", "build_app"]
@@ -28,6 +28,9 @@ class SlackDeps:
     admins: tuple[str, ...]
     defaults: Schedule
     on_reschedule: Callable[[], None]
+    refresh_post: Callable[[int], None]
+    up_reactions: frozenset[str]
+    down_reactions: frozenset[str]
 
 
 def build_app(*, client: WebClient, signing_secret: str | None, deps: SlackDeps) -> App:
@@ -37,8 +40,13 @@ def build_app(*, client: WebClient, signing_secret: str | None, deps: SlackDeps)
         signing_secret=signing_secret or "",
         # Socket Mode requests carry no signature; HTTP mode always has a secret (runner checks).
         request_verification_enabled=bool(signing_secret),
-        process_before_response=False,
+        # Bolt acks events before their listener runs unless this is on; we want the reverse
+        # (an acknowledged vote or comment is on disk). Commands stay fast through lazy
+        # listeners: the ack goes out at once and the work runs after it.
+        process_before_response=True,
     )
     commands.register(app=app, deps=deps)
-    events.register(app=app)
+    votes.register(app=app, deps=deps)
+    messages.register(app=app, deps=deps)
+    events.register(app=app)  # last: the catch-all
     return app

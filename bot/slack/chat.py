@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 from urllib.error import URLError
@@ -25,6 +27,8 @@ from bot.slack.errors import chat_error, connection_error
 log = logging.getLogger(__name__)
 
 POST_ATTEMPTS = 3
+NAME_TTL_SECONDS = 3600
+USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
 
 
 def make_client(*, token: str | None, base_url: str, idempotent_only: bool = False) -> WebClient:
@@ -53,10 +57,18 @@ class SlackChat:
         self.client = client
         self.post_client = post_client
         self.sleep = sleep
+        self._names: dict[str, tuple[str, float]] = {}
+
+    def _named(self, *, card: PaperCard) -> PaperCard:
+        """The card with the adder's display name, when a Slack user added the paper."""
+        adder = card.paper.added_by
+        if card.added_by_name or not adder or not USER_ID.match(adder):
+            return card
+        return replace(card, added_by_name=self.display_name(user=adder))
 
     def post_paper(self, *, channel: str, card: PaperCard) -> PostedMessage:
         """Post a daily paper with metadata; on an unknown outcome, check history, then retry."""
-        text, message_blocks = blocks.paper_message(card=card)
+        text, message_blocks = blocks.paper_message(card=self._named(card=card))
         metadata = {
             "event_type": ids.METADATA_EVENT_TYPE,
             "event_payload": {
@@ -143,6 +155,35 @@ class SlackChat:
             raise chat_error(error=exc) from None
         except (URLError, OSError) as exc:
             raise connection_error(error=exc) from None
+
+    def update_post(self, *, channel: str, ts: str, card: PaperCard) -> None:
+        """Redraw a daily post with fresh counts (chat.update is idempotent, so it is retried)."""
+        text, message_blocks = blocks.paper_message(card=self._named(card=card))
+        try:
+            self.client.chat_update(channel=channel, ts=ts, text=text, blocks=message_blocks)
+        except SlackApiError as exc:
+            raise chat_error(error=exc) from None
+        except (URLError, OSError) as exc:
+            raise connection_error(error=exc) from None
+
+    def display_name(self, *, user: str) -> str:
+        """A person's display name (cached for an hour); the id when Slack cannot say."""
+        now = time.monotonic()
+        cached = self._names.get(user)
+        if cached is not None and now - cached[1] < NAME_TTL_SECONDS:
+            return cached[0]
+        try:
+            info = self.client.users_info(user=user)["user"]
+        except (SlackApiError, URLError, OSError) as exc:
+            log.warning("users.info failed for %s: %s", user, exc)
+            return cached[0] if cached else user
+        profile = info.get("profile") or {}
+        name = str(
+            profile.get("display_name") or profile.get("real_name") or info.get("real_name")
+            or info.get("name") or user
+        )  # fmt: skip
+        self._names[user] = (name, now)
+        return name
 
     def is_admin(self, *, user: str) -> bool:
         """Workspace admins and owners, per users.info; anyone unknown is not."""

@@ -39,6 +39,14 @@ class FormSafeRequest(BoltRequest):
                 self.body = fields
                 self.context = build_context(self.context, self.body)
 
+    def to_copyable(self) -> BoltRequest:
+        """Lazy listeners get a copy re-parsed from the raw body: keep our parse there too."""
+        copy = super().to_copyable()
+        if not copy.body and self.body:
+            copy.body = dict(self.body)
+            copy.context = build_context(copy.context, copy.body)
+        return copy
+
 
 def is_signed(*, data: bytes, headers: dict[str, str], key: bytes, now: float) -> bool:
     """Slack's v0 signature over the raw bytes, with a fresh timestamp.

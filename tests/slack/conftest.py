@@ -18,7 +18,11 @@ from bot.run_slack import SlackBot, build_slack_bot, serve_http
 from bot.services import posting
 from tests.fakeslack import (
     FakeSlack,
+    block_actions_payload,
     command_body,
+    event_body,
+    event_envelope_payload,
+    interactive_body,
     signed_request,
     slash_command_payload,
     socket_mode_app,
@@ -106,6 +110,30 @@ class Harness:
             assert status == 200
         return str(self.fake.wait_response(url, timeout=10)["text"])
 
+    def event(self, event: dict[str, Any], *, event_id: str | None = None, retry: int = 0) -> str:
+        """Deliver one event as this mode does (retry > 0: a redelivery); its event id."""
+        payload = event_envelope_payload(event, event_id=event_id)
+        if self.mode == "socket":
+            envelope = self.fake.push("events_api", payload, retry_attempt=retry,
+                                      retry_reason="timeout" if retry else "")  # fmt: skip
+            self.fake.wait_ack(envelope)
+        else:
+            body = event_body(payload, retry_num=retry or None,
+                              retry_reason="http_timeout" if retry else None)  # fmt: skip
+            status, _ = self.post(body)
+            assert status == 200
+        return str(payload["event_id"])
+
+    def click(self, action_id: str, *, user: str, message_ts: str, value: str) -> None:
+        """Click a button on a message, as this mode delivers it."""
+        payload = block_actions_payload(action_id, value, user_id=user, message_ts=message_ts,
+                                        channel_id=CHANNEL)  # fmt: skip
+        if self.mode == "socket":
+            self.fake.wait_ack(self.fake.push("interactive", payload))
+        else:
+            status, _ = self.post(interactive_body(payload))
+            assert status == 200
+
     def post(self, body: Any, **kwargs: Any) -> tuple[int, bytes]:
         """A signed request to the HTTP endpoint."""
         url = f"http://127.0.0.1:{self.settings.http_port}/slack/events"
@@ -149,6 +177,7 @@ def _running(*, mode: str, fake: FakeSlack, settings: Settings, url: str) -> Ite
                 stop.set()
                 server.join(timeout=10)
     finally:
+        bot.close()
         database.dispose()
 
 
@@ -169,16 +198,21 @@ def make_bot(
 ) -> Iterator[Callable[..., SlackBot]]:
     """More bots on the same database (a restart, a second replica), without a transport."""
     databases: list[Database] = []
+    bots: list[SlackBot] = []
 
     def build(**changes: Any) -> SlackBot:
         database = Database(url=sqlite_url)
         databases.append(database)
         clock = changes.pop("clock", FakeClock(MONDAY_9))
-        return build_slack_bot(
+        bot = build_slack_bot(
             settings=replace(settings, **changes), database=database, clock=clock, mode="socket"
         )
+        bots.append(bot)
+        return bot
 
     yield build
+    for bot in bots:
+        bot.close()
     for database in databases:
         database.dispose()
 

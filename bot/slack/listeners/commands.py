@@ -19,10 +19,12 @@ PLATFORM = "slack"
 def register(*, app: App, deps: SlackDeps) -> None:
     """Listen for /paperclub."""
 
-    @app.command(COMMAND)
-    def on_paperclub(ack: Ack, command: dict[str, Any], respond: Respond) -> None:
-        """Ack within Slack's 3 seconds, answer through response_url."""
+    def acknowledge(ack: Ack) -> None:
+        """Ack at once: Slack wants an answer within 3 seconds."""
         ack()
+
+    def answer(command: dict[str, Any], respond: Respond) -> None:
+        """Run the subcommand after the ack and answer through response_url."""
         call = commands.Invocation(
             uow=deps.uow,
             chat=deps.chat,
@@ -39,3 +41,5 @@ def register(*, app: App, deps: SlackDeps) -> None:
         if reply.reschedule:
             deps.on_reschedule()
         respond(text=reply.text, blocks=blocks.notice(text=reply.text), response_type="ephemeral")
+
+    app.command(COMMAND)(ack=acknowledge, lazy=[answer])

@@ -1,0 +1,67 @@
+"""Messages: replies in a daily post's thread are comments; every other message is acked."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from slack_bolt import Ack, App
+
+from bot.services import comments
+from bot.slack.listeners.commands import PLATFORM
+
+if TYPE_CHECKING:
+    from bot.slack.app import SlackDeps
+
+# Subtypes that are a person's words in a thread (a broadcast reply is still a reply).
+REPLY_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
+
+
+def register(*, app: App, deps: SlackDeps) -> None:
+    """One listener for every message subtype, so none is ever answered 404."""
+
+    @app.event("message")
+    def on_message(ack: Ack, body: dict[str, Any], event: dict[str, Any]) -> None:
+        """Store, then ack: an acknowledged comment is on disk."""
+        apply(deps=deps, event=event, event_id=_event_id(body=body, event=event))
+        ack()
+
+
+def _event_id(*, body: dict[str, Any], event: dict[str, Any]) -> str:
+    """Slack's event id (the same on every retry); a stand-in built from the event otherwise."""
+    fallback = f"{event.get('channel')}:{event.get('event_ts')}:{event.get('subtype')}"
+    return str(body.get("event_id") or fallback)
+
+
+def apply(*, deps: SlackDeps, event: dict[str, Any], event_id: str) -> None:
+    """Route a message event to the comment it creates, edits or deletes, if any."""
+    subtype = event.get("subtype")
+    channel = str(event.get("channel", ""))
+    now = deps.clock.now()
+    if subtype in REPLY_SUBTYPES and event.get("thread_ts") and _by_a_person(event):
+        comments.reply(
+            uow=deps.uow, platform=PLATFORM, channel_id=channel, event_id=event_id, now=now,
+            thread_ts=str(event["thread_ts"]), ts=str(event.get("ts", "")),
+            user=str(event.get("user", "")), text=str(event.get("text", "")),
+        )  # fmt: skip
+    elif subtype == "message_changed":
+        message = event.get("message") or {}
+        if message.get("thread_ts") and _by_a_person(message):
+            comments.edit(
+                uow=deps.uow, platform=PLATFORM, channel_id=channel, event_id=event_id, now=now,
+                thread_ts=str(message["thread_ts"]), ts=str(message.get("ts", "")),
+                user=str(message.get("user", "")), text=str(message.get("text", "")),
+            )  # fmt: skip
+    elif subtype == "message_deleted":
+        previous = event.get("previous_message") or {}
+        if previous.get("thread_ts"):
+            comments.delete(
+                uow=deps.uow, platform=PLATFORM, channel_id=channel, event_id=event_id, now=now,
+                thread_ts=str(previous["thread_ts"]),
+                ts=str(event.get("deleted_ts") or previous.get("ts", "")),
+                user=str(previous.get("user", "")),
+            )  # fmt: skip
+
+
+def _by_a_person(message: dict[str, Any]) -> bool:
+    """Bots' messages (ours included) are not comments."""
+    return bool(message.get("user")) and not message.get("bot_id")

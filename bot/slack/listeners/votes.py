@@ -1,0 +1,66 @@
+"""Vote buttons and emoji reactions on daily posts."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from slack_bolt import Ack, App
+
+from bot.services import voting
+from bot.slack import ids
+from bot.slack.listeners.commands import PLATFORM
+
+if TYPE_CHECKING:
+    from bot.slack.app import SlackDeps
+
+
+def register(*, app: App, deps: SlackDeps) -> None:
+    """Listen for the two vote buttons and for reactions."""
+
+    def on_button(ack: Ack, body: dict[str, Any], action: dict[str, Any]) -> None:
+        """Store the vote, then ack: an acknowledged vote is on disk."""
+        post_id = ids.decode_post_id(value=action.get("value"))
+        user = str((body.get("user") or {}).get("id", ""))
+        value = 1 if action.get("action_id") == ids.VOTE_UP else -1
+        outcome = voting.NOTHING
+        if post_id is not None and user:
+            # A click has no event id; its action_ts is unique per click, so a redelivery
+            # of the same click is recognised.
+            event_id = f"click:{post_id}:{user}:{action.get('action_ts', '')}"
+            outcome = voting.click(
+                uow=deps.uow, post_id=post_id, user=user, value=value,
+                event_id=event_id, now=deps.clock.now(),
+            )  # fmt: skip
+        if outcome.changed and outcome.post_id is not None:
+            deps.refresh_post(outcome.post_id)  # only queues a coalesced redraw
+        ack()
+
+    app.action(ids.VOTE_UP)(on_button)
+    app.action(ids.VOTE_DOWN)(on_button)
+
+    def on_reaction(ack: Ack, body: dict[str, Any], event: dict[str, Any]) -> None:
+        """A reaction counts as a vote on a daily post; anywhere else it is ignored."""
+        item = event.get("item") or {}
+        outcome = voting.NOTHING
+        if item.get("type") == "message" and event.get("user"):
+            outcome = voting.react(
+                uow=deps.uow,
+                platform=PLATFORM,
+                channel_id=str(item.get("channel", "")),
+                message_ts=str(item.get("ts", "")),
+                user=str(event["user"]),
+                reaction=str(event.get("reaction", "")),
+                added=event.get("type") == "reaction_added",
+                event_id=str(
+                    body.get("event_id") or f"{event.get('type')}:{event.get('event_ts')}"
+                ),
+                now=deps.clock.now(),
+                up=deps.up_reactions,
+                down=deps.down_reactions,
+            )
+        if outcome.changed and outcome.post_id is not None:
+            deps.refresh_post(outcome.post_id)  # only queues a coalesced redraw
+        ack()
+
+    app.event("reaction_added")(on_reaction)
+    app.event("reaction_removed")(on_reaction)
