@@ -31,3 +31,6 @@ def configure_logging(*, level: str) -> None:
     root.setLevel(level)
     # bibtexparser logs every block it cannot parse; the import report already names them.
     logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
+    # A line per migration step and per scheduler run drowns what matters, unless debugging.
+    for chatty in ("alembic", "apscheduler"):
+        logging.getLogger(chatty).setLevel(level if level == "DEBUG" else "WARNING")

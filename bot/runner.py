@@ -107,13 +107,12 @@ def run(*, settings: Settings, mode: str) -> int:
     try:
         upgrade(engine=database.engine)
         if chosen == "console":
-            print(
-                "paperclub: the database is ready, but no Slack tokens are set. Set "
-                "SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET "
-                "(HTTP mode); see the README's 'Connect to Slack'.",
-                file=sys.stderr,
-            )
-            return 2
+            from bot.run_console import run_console
+
+            if settings.log_level == "INFO":
+                # The terminal is the user interface here; only problems go to the log.
+                logging.getLogger().setLevel(logging.WARNING)
+            return run_console(settings=settings, database=database, clock=SystemClock())
         from bot.run_slack import run_slack
 
         return run_slack(settings=settings, database=database, mode=chosen, clock=SystemClock())

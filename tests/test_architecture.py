@@ -55,7 +55,10 @@ def test_core_imports_no_edge_library() -> None:
 
 def test_core_imports_no_edge_module() -> None:
     """The core never reaches into our own edges either."""
-    edges = ("bot.db", "bot.slack", "bot.console", "bot.scheduler", "bot.cli", "bot.runner")
+    edges = (
+        "bot.db", "bot.slack", "bot.console", "bot.scheduler", "bot.cli", "bot.runner",
+        "bot.run_slack", "bot.run_console", "rich",
+    )  # fmt: skip
     assert _violations(_files(*CORE), edges) == []
 
 
@@ -63,6 +66,12 @@ def test_slack_and_db_do_not_import_each_other() -> None:
     """bot/slack and bot/db meet only in the composition root."""
     assert _violations(_files("slack"), ("bot.db", "sqlalchemy")) == []
     assert _violations(_files("db"), ("bot.slack", "slack_bolt", "slack_sdk")) == []
+
+
+def test_console_is_one_more_platform() -> None:
+    """bot/console implements the ports without the database or Slack."""
+    forbidden = ("bot.db", "bot.slack", "sqlalchemy", "slack_bolt", "slack_sdk")
+    assert _violations(_files("console"), forbidden) == []
 
 
 def test_settings_are_read_only_in_config() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from bot.domain import Paper, PaperCard, Recap, VoteCount
+from bot.paper_links import paper_links
 from bot.slack import ids
 
 Block = dict[str, Any]
@@ -99,16 +100,7 @@ def _link(*, url: str, label: str, limit: int = LABEL_MAX) -> str:
 
 def _paper_link(*, paper: Paper) -> tuple[str, str] | None:
     """(mrkdwn-safe url, raw label): arXiv abstract page, else doi.org, else its URL; else None."""
-    candidates: list[tuple[str, str]] = []
-    if paper.arxiv_id and (arxiv_id := paper.arxiv_id.strip()):
-        abs_url = "https://arxiv.org/abs/" + quote(arxiv_id, safe="/.", errors="replace")
-        candidates.append((abs_url, f"arXiv:{arxiv_id}"))
-    if paper.doi and (doi := paper.doi.strip()):
-        doi_url = "https://doi.org/" + quote(doi, safe="/()._-:;", errors="replace")
-        candidates.append((doi_url, f"doi:{doi}"))
-    if paper.url:
-        candidates.append((paper.url, re.sub(r"^https?://", "", paper.url.strip(), flags=re.I)))
-    for raw, label in candidates:
+    for raw, label in paper_links(paper=paper):
         if safe := _url(raw):
             return safe, label
     return None

@@ -1,0 +1,70 @@
+"""Pure terminal rendering of what Slack shows as blocks: the daily post and replies."""
+
+from __future__ import annotations
+
+import textwrap
+
+from rich.markup import escape
+from rich.panel import Panel
+
+from bot.domain import PaperCard, VoteCount
+from bot.paper_links import paper_links
+
+ABSTRACT_SHOWN = 1200
+AUTHORS_SHOWN = 6
+
+
+def votes_line(*, votes: VoteCount) -> str:
+    """'👍 3 · 👎 1'."""
+    return f"👍 {votes.up} · 👎 {votes.down}"
+
+
+def paper_panel(*, card: PaperCard, channel: str) -> Panel:
+    """The daily post as a panel: the same content as the Slack message."""
+    paper = card.paper
+    lines: list[str] = []
+    if card.recap is not None:
+        recap = card.recap
+        lines.append(
+            f"[dim]Yesterday: {escape(recap.title)} — {votes_line(votes=recap.votes)} · "
+            f"💬 {recap.comments}[/dim]\n"
+        )
+    if paper.authors:
+        names = list(paper.authors)
+        shown = ", ".join(names if len(names) <= AUTHORS_SHOWN else names[:3])
+        lines.append(f"[italic]{escape(shown)}{' et al.' if len(names) > AUTHORS_SHOWN else ''}[/]")
+    abstract = paper.abstract or "No abstract on file."
+    if len(abstract) > ABSTRACT_SHOWN:
+        abstract = textwrap.shorten(abstract, width=ABSTRACT_SHOWN, placeholder=" …")
+    lines.append(escape(abstract))
+    links = paper_links(paper=paper)
+    if links:
+        lines.append(f"📄 {escape(links[0][0])}")
+    queue = f"{card.remaining} more in the queue" if card.remaining else "last paper in the queue"
+    lines.append(f"[dim]{queue}[/dim]")
+    lines.append(f"{votes_line(votes=card.votes)}   [dim](type +1 or -1 to vote)[/dim]")
+    return Panel(
+        "\n".join(lines),
+        title=f"[bold]{escape(paper.title)}[/bold]",
+        subtitle=f"#{channel} · {card.local_date.isoformat()}",
+        title_align="left",
+    )
+
+
+def mrkdwn_to_rich(*, text: str) -> str:
+    """Slack's *bold* and `code` as rich markup, everything else escaped."""
+    out: list[str] = []
+    for n, part in enumerate(escape(text).split("`")):
+        if n % 2:
+            out.append(f"[cyan]{part}[/cyan]")
+        else:
+            out.append(_bold(part))
+    return "".join(out)
+
+
+def _bold(text: str) -> str:
+    """*x* -> [bold]x[/bold] for balanced asterisks."""
+    pieces = text.split("*")
+    if len(pieces) % 2 == 0:
+        return text
+    return "".join(f"[bold]{p}[/bold]" if n % 2 else p for n, p in enumerate(pieces))
