@@ -15,6 +15,8 @@ from dotenv import dotenv_values
 from bot.schedule_text import ScheduleTextError, parse_days, parse_hhmm
 
 DEFAULT_API_URL = "https://slack.com/api/"
+DEFAULT_ARXIV_API = "https://export.arxiv.org/api/query"
+DEFAULT_CROSSREF_API = "https://api.crossref.org"
 
 # Every variable the bot reads, with a one-line meaning; the README lists them all (a test checks).
 VARIABLES: dict[str, str] = {
@@ -30,6 +32,9 @@ VARIABLES: dict[str, str] = {
     "PAPERCLUB_ADMINS": "Comma-separated user ids allowed to run admin commands.",
     "PAPERCLUB_HTTP_PORT": "Port of the HTTP mode server (default 3000).",
     "PAPERCLUB_LOG_LEVEL": "Logging level: DEBUG, INFO (default), WARNING, ERROR.",
+    "PAPERCLUB_ARXIV_API_URL": "arXiv API for /paperclub add (default the public export API).",
+    "PAPERCLUB_CROSSREF_API_URL": "Crossref API for DOIs (default https://api.crossref.org).",
+    "PAPERCLUB_LOOKUP_TIMEOUT": "Seconds to wait for arXiv or Crossref (default 3).",
     "PAPERCLUB_UP_REACTIONS": "Reactions that vote 👍 (default +1,thumbsup; skin tones count).",
     "PAPERCLUB_DOWN_REACTIONS": "Reactions that vote 👎 (default -1,thumbsdown).",
 }
@@ -57,6 +62,9 @@ class Settings:
     admins: tuple[str, ...] = ()
     http_port: int = 3000
     log_level: str = "INFO"
+    arxiv_api_url: str = DEFAULT_ARXIV_API
+    crossref_api_url: str = DEFAULT_CROSSREF_API
+    lookup_timeout: float = 3.0
     up_reactions: frozenset[str] = frozenset({"+1", "thumbsup"})
     down_reactions: frozenset[str] = frozenset({"-1", "thumbsdown"})
 
@@ -138,7 +146,24 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         raise ConfigError(
             f"PAPERCLUB_UP_REACTIONS and PAPERCLUB_DOWN_REACTIONS share {sorted(up & down)[0]!r}."
         )
+    lookups = {
+        name: _http_url(name=name, text=get(name) or default)
+        for name, default in (
+            ("PAPERCLUB_ARXIV_API_URL", DEFAULT_ARXIV_API),
+            ("PAPERCLUB_CROSSREF_API_URL", DEFAULT_CROSSREF_API),
+        )
+    }
+    timeout_text = get("PAPERCLUB_LOOKUP_TIMEOUT") or "3"
+    try:
+        timeout = float(timeout_text)
+    except ValueError:
+        timeout = -1.0
+    if not 0 < timeout <= 60:
+        raise ConfigError(f"PAPERCLUB_LOOKUP_TIMEOUT must be seconds (0-60], got {timeout_text!r}.")
     return Settings(
+        arxiv_api_url=lookups["PAPERCLUB_ARXIV_API_URL"],
+        crossref_api_url=lookups["PAPERCLUB_CROSSREF_API_URL"],
+        lookup_timeout=timeout,
         up_reactions=up,
         down_reactions=down,
         slack_bot_token=bot_token,
@@ -154,6 +179,13 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         http_port=int(port_text),
         log_level=level,
     )
+
+
+def _http_url(*, name: str, text: str) -> str:
+    """An http(s) URL, or a ConfigError naming the variable."""
+    if not re.match(r"^https?://[^\s/]+", text):
+        raise ConfigError(f"{name} must be an http(s) URL, got {text!r}.")
+    return text
 
 
 def _reactions(*, name: str, text: str) -> frozenset[str]:

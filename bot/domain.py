@@ -237,3 +237,15 @@ class CommentState:
 
     text: str
     deleted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TopEntry:
+    """A posted paper with its standing: for /paperclub top and the weekly recap."""
+
+    title: str
+    channel: str
+    date: date
+    permalink: str | None
+    votes: VoteCount
+    comments: int

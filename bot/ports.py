@@ -13,12 +13,15 @@ from bot.domain import (
     NewPaper,
     Paper,
     PaperCard,
+    PaperDraft,
     PaperRecord,
     PaperStatus,
     Post,
     PostedMessage,
+    PostView,
     Recap,
     Schedule,
+    TopEntry,
     VoteCount,
     VoteState,
 )
@@ -65,6 +68,24 @@ class Store(Protocol):
 
     def paper(self, *, paper_id: int) -> Paper | None:
         """One paper by id."""
+        ...
+
+    def paper_by_keys(self, *, keys: Sequence[str]) -> Paper | None:
+        """The stored paper sharing any of these dedupe keys (arxiv:, doi:, fp:)."""
+        ...
+
+    def queue_position(self, *, paper: Paper, channel: str) -> int:
+        """1 for the next paper to be posted in the channel, 2 for the one after, ..."""
+        ...
+
+    def post_views(self, *, paper_id: int) -> list[PostView]:
+        """Where and when a paper was posted, with its votes and live comments."""
+        ...
+
+    def top_posts(
+        self, *, channel: str | None, since: date | None, until: date | None = None, limit: int = 5
+    ) -> list[TopEntry]:
+        """Posts of a period with their votes and live comments, best voted first."""
         ...
 
     def set_paper_status(self, *, paper_id: int, status: PaperStatus) -> None:
@@ -215,6 +236,22 @@ class Chat(Protocol):
 
     def display_name(self, *, user: str) -> str:
         """How to call a person in a message (their display name, else the id)."""
+        ...
+
+
+class LookupFailed(Exception):
+    """A metadata service could not be asked (no network, timeout, an error answer)."""
+
+
+class PaperLookup(Protocol):
+    """Where a paper's metadata comes from when only its id is known."""
+
+    def by_arxiv_id(self, *, arxiv_id: str) -> PaperDraft | None:
+        """The paper with this canonical arXiv id, or None when there is none."""
+        ...
+
+    def by_doi(self, *, doi: str) -> PaperDraft | None:
+        """The paper with this DOI, or None when there is none."""
         ...
 
 

@@ -16,7 +16,7 @@ from bot.console.render import paper_panel
 from bot.console.repl import HINT, PLATFORM, Console, handle_line, todays_post
 from bot.db.store import Database
 from bot.ports import Clock
-from bot.runner import default_schedule, make_poster, start_scheduler
+from bot.runner import default_schedule, make_lookup, make_poster, start_scheduler
 from bot.services import importing, posting
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "reading-list.txt"
@@ -66,7 +66,7 @@ def run_console(*, settings: Settings, database: Database, clock: Clock) -> int:
             scheduler.rebuild(channels=store.channels())
 
     app = Console(uow=database, chat=chat, poster=poster, clock=clock, defaults=defaults,
-                  on_reschedule=reschedule)  # fmt: skip
+                  on_reschedule=reschedule, lookup=make_lookup(settings=settings))  # fmt: skip
     signal.signal(signal.SIGTERM, _stop)
     try:
         while True:

@@ -15,7 +15,13 @@ from waitress.server import create_server
 from bot.config import Settings
 from bot.db.store import Database
 from bot.ports import Clock
-from bot.runner import default_schedule, make_poster, start_scheduler, wait_for_signal
+from bot.runner import (
+    default_schedule,
+    make_lookup,
+    make_poster,
+    start_scheduler,
+    wait_for_signal,
+)
 from bot.scheduler import PostScheduler
 from bot.services import posting
 from bot.services.posting import Poster
@@ -90,6 +96,7 @@ def build_slack_bot(*, settings: Settings, database: Database, clock: Clock, mod
     deps = SlackDeps(
         uow=database, chat=chat, poster=poster, clock=clock, admins=settings.admins,
         defaults=defaults, on_reschedule=reschedule, refresh_post=coalescer.touch,
+        lookup=make_lookup(settings=settings),
         up_reactions=settings.up_reactions, down_reactions=settings.down_reactions,
     )  # fmt: skip
     secret = settings.slack_signing_secret if mode == "http" else None

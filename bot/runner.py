@@ -15,6 +15,7 @@ from bot.config import Settings
 from bot.db.migrate import upgrade
 from bot.db.store import Database
 from bot.domain import Schedule
+from bot.lookup import HttpLookup
 from bot.ports import Chat, Clock
 from bot.scheduler import PostScheduler
 from bot.services import posting
@@ -118,6 +119,15 @@ def run(*, settings: Settings, mode: str) -> int:
         return run_slack(settings=settings, database=database, mode=chosen, clock=SystemClock())
     finally:
         database.dispose()
+
+
+def make_lookup(*, settings: Settings) -> HttpLookup:
+    """arXiv and Crossref, where the settings say."""
+    return HttpLookup(
+        arxiv_url=settings.arxiv_api_url,
+        crossref_url=settings.crossref_api_url,
+        timeout=settings.lookup_timeout,
+    )
 
 
 def make_poster(*, database: Database, chat: Chat, platform: str) -> posting.Poster:

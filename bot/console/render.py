@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from rich.markup import escape
@@ -51,10 +52,21 @@ def paper_panel(*, card: PaperCard, channel: str) -> Panel:
     )
 
 
+_SLACK_LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>")
+_SLACK_CHANNEL = re.compile(r"<#([A-Za-z0-9_-]+)>")
+
+
+def plain_links(*, text: str) -> str:
+    """Slack's <url|label> and <#channel> as a terminal shows them: 'label (url)', '#channel'."""
+    text = _SLACK_CHANNEL.sub(r"#\1", text)
+    return _SLACK_LINK.sub(lambda m: m.group(2) if m.group(1).startswith("#") else
+                           f"{m.group(2)} ({m.group(1)})", text)  # fmt: skip
+
+
 def mrkdwn_to_rich(*, text: str) -> str:
-    """Slack's *bold* and `code` as rich markup, everything else escaped."""
+    """Slack's *bold*, `code` and links as rich markup, everything else escaped."""
     out: list[str] = []
-    for n, part in enumerate(escape(text).split("`")):
+    for n, part in enumerate(escape(plain_links(text=text)).split("`")):
         if n % 2:
             out.append(f"[cyan]{part}[/cyan]")
         else:

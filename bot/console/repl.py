@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from bot.console.chat import CHANNEL, USER, ConsoleChat
 from bot.domain import Post, Schedule
-from bot.ports import Clock, UnitOfWork
+from bot.ports import Clock, PaperLookup, UnitOfWork
 from bot.services import commands, comments, posting, voting
 
 PLATFORM = "console"
@@ -32,6 +32,7 @@ class Console:
     clock: Clock
     defaults: Schedule
     on_reschedule: Callable[[], None]
+    lookup: PaperLookup
 
 
 def todays_post(*, app: Console) -> Post | None:
@@ -83,6 +84,7 @@ def _command(*, app: Console, text: str) -> None:
     call = commands.Invocation(
         uow=app.uow, chat=app.chat, poster=app.poster, platform=PLATFORM, team_id="",
         channel_id=CHANNEL, user=USER, admins=(USER,), defaults=app.defaults, now=app.clock.now(),
+        lookup=app.lookup,
     )  # fmt: skip
     reply = commands.handle(call=call, text=rest)
     if reply.reschedule:

@@ -14,6 +14,7 @@ from bot.db.activity import ActivityStore
 from bot.db.convert import to_channel, to_paper
 from bot.db.engine import make_engine
 from bot.db.posts import PostsStore
+from bot.db.ranking import RankingStore
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
 from bot.domain import (
     Channel,
@@ -29,7 +30,7 @@ from bot.domain import (
 _RECORD_CHUNK = 500
 
 
-class SqlStore(PostsStore, ActivityStore):
+class SqlStore(PostsStore, ActivityStore, RankingStore):
     """The Store of one session; the unit of work commits or rolls back around it."""
 
     def __init__(self, *, session: Session) -> None:
@@ -110,6 +111,35 @@ class SqlStore(PostsStore, ActivityStore):
         """Every channel that follows the list."""
         rows = self.session.scalars(select(ChannelRow).order_by(ChannelRow.id))
         return [to_channel(row=row) for row in rows]
+
+    def paper_by_keys(self, *, keys: Sequence[str]) -> Paper | None:
+        """The stored paper sharing any of these dedupe keys (arxiv:, doi:, fp:)."""
+        columns = {"arxiv": PaperRow.arxiv_id, "doi": PaperRow.doi, "fp": PaperRow.fingerprint}
+        matches = [
+            columns[kind] == value
+            for kind, _, value in (key.partition(":") for key in keys)
+            if kind in columns and value
+        ]
+        if not matches:
+            return None
+        row = self.session.scalar(select(PaperRow).where(or_(*matches)).limit(1))
+        return to_paper(row=row) if row else None
+
+    def queue_position(self, *, paper: Paper, channel: str) -> int:
+        """1 for the next paper to be posted in the channel, 2 for the one after, ..."""
+        ahead = (PaperRow.position < paper.position) | (
+            (PaperRow.position == paper.position) & (PaperRow.id < paper.id)
+        )
+        query = (
+            select(func.count())
+            .select_from(PaperRow)
+            .where(self._queue_filter(channel=channel), ahead)
+        )
+        return int(self.session.scalar(query) or 0) + 1
+
+    def post_views(self, *, paper_id: int) -> list[PostView]:
+        """Where and when a paper was posted, with its votes and live comments."""
+        return self._post_views(paper_ids=[paper_id]).get(paper_id, [])
 
     def paper_records(self) -> Iterator[PaperRecord]:
         """Every paper with its posts, votes and live comments, in id order."""

@@ -6,13 +6,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.domain import Schedule
-from bot.ports import Chat, UnitOfWork
-from bot.services import admin
+from bot.ports import Chat, PaperLookup, UnitOfWork
+from bot.services import adding, admin, top
 from bot.services.admin import Reply
 from bot.services.posting import Poster
 
 HELP = """*Paper Club* posts one paper a day; vote with 👍/👎 and discuss in the thread.
+• `/paperclub add <arXiv id or URL | DOI | URL | title>`: put a paper in this channel's queue
 • `/paperclub queue`: the next papers in this channel
+• `/paperclub top [week|month|year|all]`: the most voted and most discussed papers
 • `/paperclub help`: this message
 Admins:
 • `/paperclub schedule HH:MM [Area/City] [mon-fri|daily|mon,wed,fri]`: follow this channel
@@ -35,6 +37,7 @@ class Invocation:
     admins: tuple[str, ...]
     defaults: Schedule
     now: datetime
+    lookup: PaperLookup
 
 
 def split(*, text: str) -> tuple[str, list[str]]:
@@ -68,9 +71,26 @@ def handle(*, call: Invocation, text: str) -> Reply:
         return admin.post_next(poster=call.poster, channel_id=call.channel_id, now=call.now)
     if name == "queue":
         return queue_reply(call=call)
+    if name == "add":
+        return adding.add(
+            uow=call.uow, lookup=call.lookup, text=" ".join(args), channel_id=call.channel_id,
+            user=call.user, now=call.now,
+        )  # fmt: skip
+    if name == "top":
+        return top.top(
+            uow=call.uow, channel_id=call.channel_id, period=args[0].lower() if args else "month",
+            now=call.now, tz=_timezone(call=call),
+        )  # fmt: skip
     if name == "help":
         return Reply(text=HELP)
     return Reply(text=f"I don't know `{name[:40]}` yet.\n\n{HELP}")
+
+
+def _timezone(*, call: Invocation) -> str:
+    """The channel's time zone, or the default one for a channel that does not follow the list."""
+    with call.uow(write=False) as store:
+        channel = store.channel(platform=call.platform, channel_id=call.channel_id)
+    return channel.schedule.timezone if channel else call.defaults.timezone
 
 
 def queue_reply(*, call: Invocation, limit: int = 5) -> Reply:

@@ -29,9 +29,9 @@ log = logging.getLogger(__name__)
 # Longer than one chat.postMessage with its retries can take, so a live poster keeps its claim.
 LEASE = timedelta(minutes=2)
 EMPTY_QUEUE_TEXT = (
-    "The reading list is empty, so there is no paper today. Add papers on the server with "
-    "`paperclub import FILE` (a reading list, BibTeX, CSV, JSON or an arXiv feed); "
-    "the next post goes out at the usual time once there is one."
+    "The reading list is empty, so there is no paper today. Add one with "
+    "`/paperclub add <arXiv id, DOI or URL>`, or import a whole list on the server with "
+    "`paperclub import FILE`; the next post goes out at the usual time once there is one."
 )
 
 

@@ -9,7 +9,7 @@ from slack_bolt import App
 from slack_sdk import WebClient
 
 from bot.domain import Schedule
-from bot.ports import Chat, Clock, UnitOfWork
+from bot.ports import Chat, Clock, PaperLookup, UnitOfWork
 from bot.services.posting import Poster
 from bot.slack.listeners import commands, events, messages, votes
 from bot.slack.listeners.commands import PLATFORM
@@ -29,6 +29,7 @@ class SlackDeps:
     defaults: Schedule
     on_reschedule: Callable[[], None]
     refresh_post: Callable[[int], None]
+    lookup: PaperLookup
     up_reactions: frozenset[str]
     down_reactions: frozenset[str]
 

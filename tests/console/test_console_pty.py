@@ -25,6 +25,9 @@ def _env(tmp_path: Path) -> dict[str, str]:
         "NO_COLOR": "1",
         "TERM": "dumb",
         "COLUMNS": "100",
+        # No test touches the internet: metadata look-ups fail fast on a closed local port.
+        "PAPERCLUB_ARXIV_API_URL": "http://127.0.0.1:9/api/query",
+        "PAPERCLUB_CROSSREF_API_URL": "http://127.0.0.1:9",
     }
 
 

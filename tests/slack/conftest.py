@@ -81,6 +81,10 @@ def settings(fake: FakeSlack, sqlite_url: str) -> Settings:
         timezone="Europe/Berlin",
         days=frozenset(range(1, 6)),
         http_port=free_port(),
+        # No test touches the internet: metadata look-ups fail fast on a closed local port.
+        arxiv_api_url=f"http://127.0.0.1:{free_port()}/api/query",
+        crossref_api_url=f"http://127.0.0.1:{free_port()}",
+        lookup_timeout=1,
     )
 
 

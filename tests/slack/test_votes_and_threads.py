@@ -200,3 +200,16 @@ def test_posts_name_who_added_the_paper(fake: FakeSlack, make_bot: Callable[...,
     for _ in range(3):
         bot.chat.display_name(user="U0CAM")
     assert len([c for c in fake.calls("users.info") if c.get("user") == "U0CAM"]) == 1  # cached
+
+
+def test_top_and_add_commands(harness: Harness) -> None:
+    ts, value = _daily_post(harness)
+    harness.click(ids.VOTE_UP, user=ANA, message_ts=ts, value=value)
+    harness.event(message_event(channel=CHANNEL, user=ANA, text="worth it", thread_ts=ts))
+    top = harness.command("top week", user=MEMBER)
+    assert "*Most voted, the last week:*" in top and "👍 1 · 👎 0 · 💬 1" in top
+    assert "*Most discussed, the last week:*" in top
+    assert "Usage: `/paperclub top" in harness.command("top decade", user=MEMBER)
+    added = harness.command("add 2104.04473", user=MEMBER)
+    assert "Added “arXiv:2104.04473”" in added
+    assert "arXiv could not be reached: connection refused, so it is added as typed" in added

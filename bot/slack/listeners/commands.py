@@ -36,6 +36,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
             admins=deps.admins,
             defaults=deps.defaults,
             now=deps.clock.now(),
+            lookup=deps.lookup,
         )
         reply = commands.handle(call=call, text=str(command.get("text", "")))
         if reply.reschedule:

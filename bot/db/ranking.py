@@ -1,0 +1,73 @@
+"""Store methods ranking posts by votes and discussion (for /paperclub top and recaps)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
+
+from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
+from bot.domain import PostState, TopEntry, VoteCount
+
+
+class RankingStore:
+    """Mixed into SqlStore, which owns the session."""
+
+    session: Session
+
+    def top_posts(
+        self, *, channel: str | None, since: date | None, until: date | None = None, limit: int = 5
+    ) -> list[TopEntry]:
+        """Posts of a period with their votes and live comments, best voted first."""
+        up = func.coalesce(func.sum(case((VoteRow.value > 0, 1), else_=0)), 0)
+        down = func.coalesce(func.sum(case((VoteRow.value < 0, 1), else_=0)), 0)
+        votes = (
+            select(VoteRow.post_id, up.label("up"), down.label("down"))
+            .group_by(VoteRow.post_id)
+            .subquery()
+        )
+        talk = (
+            select(CommentRow.post_id, func.count().label("n"))
+            .where(CommentRow.deleted.is_(False))
+            .group_by(CommentRow.post_id)
+            .subquery()
+        )
+        ups = func.coalesce(votes.c.up, 0)
+        downs = func.coalesce(votes.c.down, 0)
+        comments = func.coalesce(talk.c.n, 0)
+        query = (
+            select(
+                PaperRow.title,
+                ChannelRow.channel_id,
+                PostRow.local_date,
+                PostRow.permalink,
+                ups,
+                downs,
+                comments,
+            )
+            .join(PaperRow, PaperRow.id == PostRow.paper_id)
+            .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
+            .outerjoin(votes, votes.c.post_id == PostRow.id)
+            .outerjoin(talk, talk.c.post_id == PostRow.id)
+            .where(PostRow.state == PostState.POSTED.value)
+            .order_by((ups - downs).desc(), comments.desc(), PostRow.local_date.desc())
+            .limit(limit)
+        )
+        if channel is not None:
+            query = query.where(ChannelRow.channel_id == channel)
+        if since is not None:
+            query = query.where(PostRow.local_date >= since)
+        if until is not None:
+            query = query.where(PostRow.local_date <= until)
+        return [
+            TopEntry(
+                title=title,
+                channel=cid,
+                date=day,
+                permalink=link,
+                votes=VoteCount(up=int(u), down=int(d)),
+                comments=int(n),
+            )
+            for title, cid, day, link, u, d, n in self.session.execute(query)
+        ]
