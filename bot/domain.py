@@ -74,6 +74,14 @@ class Schedule:
 
 
 @dataclass(frozen=True, slots=True)
+class WeeklyRecap:
+    """When a channel gets its weekly recap: ISO weekday (1=Mon) and local time."""
+
+    weekday: int
+    at: time
+
+
+@dataclass(frozen=True, slots=True)
 class Channel:
     """A channel that follows the reading list."""
 
@@ -84,6 +92,7 @@ class Channel:
     schedule: Schedule
     paused: bool = False
     empty_notice_sent: bool = False
+    recap: WeeklyRecap | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from bot.domain import (
     TopEntry,
     VoteCount,
     VoteState,
+    WeeklyRecap,
 )
 
 
@@ -112,6 +113,18 @@ class Store(Protocol):
         self, *, channel: Channel, paused: bool | None = None, empty_notice_sent: bool | None = None
     ) -> None:
         """Pause/resume a channel, or note that it was told its queue is empty."""
+        ...
+
+    def set_recap(self, *, channel: Channel, recap: WeeklyRecap | None) -> None:
+        """Turn the weekly recap on at a weekday and time, or off."""
+        ...
+
+    def claim_recap(self, *, channel: Channel, local_date: date, now: datetime) -> int | None:
+        """Record the intent to send a recap; None when that date already has one."""
+        ...
+
+    def settle_recap(self, *, recap_id: int, ts: str | None) -> None:
+        """The recap went out (keep its ts) or was refused outright (forget it)."""
         ...
 
     def post_on(self, *, channel: Channel, local_date: date) -> Post | None:
@@ -222,8 +235,8 @@ class Chat(Protocol):
         """Look in the channel's history for a daily post with this id (after a crash)."""
         ...
 
-    def send_notice(self, *, channel: str, text: str) -> None:
-        """Say something to the whole channel."""
+    def send_notice(self, *, channel: str, text: str) -> str | None:
+        """Say something to the whole channel; the message ts when the platform has one."""
         ...
 
     def is_admin(self, *, user: str) -> bool:

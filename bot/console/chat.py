@@ -42,9 +42,10 @@ class ConsoleChat:
         """A terminal keeps no history beyond this run."""
         return self._posted.get(post_id)
 
-    def send_notice(self, *, channel: str, text: str) -> None:
+    def send_notice(self, *, channel: str, text: str) -> str | None:
         """Say something to the channel."""
         self.say(text=text)
+        return self.new_ts()
 
     def say(self, *, text: str) -> None:
         """Print a reply (Slack mrkdwn turned into terminal styles)."""

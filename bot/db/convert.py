@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, time
 
 from bot.db.schema import ChannelRow, PaperRow, PostRow
-from bot.domain import Channel, Paper, PaperStatus, Post, PostState, Schedule
+from bot.domain import Channel, Paper, PaperStatus, Post, PostState, Schedule, WeeklyRecap
 from bot.schedule_text import parse_days
 
 
@@ -48,6 +48,11 @@ def to_channel(*, row: ChannelRow) -> Channel:
         ),
         paused=row.paused,
         empty_notice_sent=row.empty_notice_sent,
+        recap=(
+            WeeklyRecap(weekday=row.recap_day, at=time.fromisoformat(row.recap_time))
+            if row.recap_day and row.recap_time
+            else None
+        ),
     )
 
 

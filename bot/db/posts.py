@@ -9,7 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bot.db.convert import to_channel, to_paper, to_post
-from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
+from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, RecapRow, VoteRow
 from bot.domain import (
     Channel,
     Paper,
@@ -19,6 +19,7 @@ from bot.domain import (
     Recap,
     Schedule,
     VoteCount,
+    WeeklyRecap,
 )
 from bot.schedule_text import days_to_text
 
@@ -97,6 +98,34 @@ class PostsStore:
             self.session.execute(
                 update(ChannelRow).where(ChannelRow.id == channel.id).values(**values)
             )
+
+    def set_recap(self, *, channel: Channel, recap: WeeklyRecap | None) -> None:
+        """Turn the weekly recap on at a weekday and time, or off."""
+        self.session.execute(
+            update(ChannelRow)
+            .where(ChannelRow.id == channel.id)
+            .values(
+                recap_day=recap.weekday if recap else None,
+                recap_time=recap.at.strftime("%H:%M") if recap else None,
+            )
+        )
+
+    def claim_recap(self, *, channel: Channel, local_date: date, now: datetime) -> int | None:
+        """Record the intent to send a recap; None when that date already has one."""
+        row = RecapRow(channel_id=channel.id, local_date=local_date, created_at=now)
+        try:
+            with self.session.begin_nested():
+                self.session.add(row)
+        except IntegrityError:
+            return None
+        return row.id
+
+    def settle_recap(self, *, recap_id: int, ts: str | None) -> None:
+        """The recap went out (keep its ts) or was refused outright (forget it)."""
+        if ts is None:
+            self.session.execute(delete(RecapRow).where(RecapRow.id == recap_id))
+        else:
+            self.session.execute(update(RecapRow).where(RecapRow.id == recap_id).values(ts=ts))
 
     def post_on(self, *, channel: Channel, local_date: date) -> Post | None:
         """The channel's post of that local date, in any state."""

@@ -74,6 +74,9 @@ class ChannelRow(Base):
     weekdays: Mapped[str] = mapped_column(String(40))
     paused: Mapped[bool] = mapped_column(Boolean, default=False)
     empty_notice_sent: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The weekly recap: ISO weekday and local HH:MM; NULL is off (the default).
+    recap_day: Mapped[int | None] = mapped_column(SmallInteger)
+    recap_time: Mapped[str | None] = mapped_column(String(5))
 
 
 class PostRow(Base):
@@ -128,6 +131,19 @@ class CommentRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     edited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class RecapRow(Base):
+    """A weekly recap sent (or being sent) to a channel on a local date: at most one."""
+
+    __tablename__ = "recaps"
+    __table_args__ = (UniqueConstraint("channel_id", "local_date", name="uq_recaps_channel_date"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id", ondelete="CASCADE"))
+    local_date: Mapped[date] = mapped_column(Date)
+    ts: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ProcessedEventRow(Base):

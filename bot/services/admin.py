@@ -21,7 +21,7 @@ NOT_FOLLOWED = (
     "This channel does not follow the reading list yet. An admin can start it with "
     "`/paperclub schedule 09:00 Area/City`."
 )
-ADMIN_COMMANDS = frozenset({"schedule", "pause", "resume", "skip", "next"})
+ADMIN_COMMANDS = frozenset({"schedule", "pause", "resume", "skip", "next", "recap"})
 
 
 @dataclass(frozen=True, slots=True)

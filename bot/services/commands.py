@@ -7,7 +7,7 @@ from datetime import datetime
 
 from bot.domain import Schedule
 from bot.ports import Chat, PaperLookup, UnitOfWork
-from bot.services import adding, admin, top
+from bot.services import adding, admin, recap, top
 from bot.services.admin import Reply
 from bot.services.posting import Poster
 
@@ -20,7 +20,8 @@ Admins:
 • `/paperclub schedule HH:MM [Area/City] [mon-fri|daily|mon,wed,fri]`: follow this channel
 • `/paperclub pause` / `/paperclub resume`: stop or restart the daily post
 • `/paperclub skip`: drop the next paper from the queue (it is marked skipped)
-• `/paperclub next`: post today's paper now, if today has none yet"""
+• `/paperclub next`: post today's paper now, if today has none yet
+• `/paperclub recap fri 16:00` / `/paperclub recap off`: a weekly recap of the week's papers"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,8 @@ def handle(*, call: Invocation, text: str) -> Reply:
         return admin.skip(
             uow=call.uow, platform=call.platform, channel_id=call.channel_id, now=call.now
         )
+    if name == "recap":
+        return recap.configure(poster=call.poster, channel_id=call.channel_id, args=args)
     if name == "next":
         return admin.post_next(poster=call.poster, channel_id=call.channel_id, now=call.now)
     if name == "queue":

@@ -145,12 +145,13 @@ class SlackChat:
             raise connection_error(error=exc) from None
         return None
 
-    def send_notice(self, *, channel: str, text: str) -> None:
-        """Say something to the whole channel."""
+    def send_notice(self, *, channel: str, text: str) -> str | None:
+        """Say something to the whole channel (no blind retry on a 5xx: it may have landed)."""
         try:
-            self.client.chat_postMessage(
+            response = self.post_client.chat_postMessage(
                 channel=channel, text=text, blocks=blocks.notice(text=text)
             )
+            return str(response["ts"])
         except SlackApiError as exc:
             raise chat_error(error=exc) from None
         except (URLError, OSError) as exc:

@@ -103,6 +103,8 @@ def upgrade() -> None:
         sa.Column("weekdays", sa.String(length=40), nullable=False),
         sa.Column("paused", sa.Boolean(), nullable=False),
         sa.Column("empty_notice_sent", sa.Boolean(), nullable=False),
+        sa.Column("recap_day", sa.SmallInteger(), nullable=True),
+        sa.Column("recap_time", sa.String(length=5), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_channels")),
         sa.UniqueConstraint("platform", "channel_id", name="uq_channels_platform_id"),
     )
@@ -194,6 +196,22 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_comments_post_id"), ["post_id"], unique=False)
 
     op.create_table(
+        "recaps",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("channel_id", sa.Integer(), nullable=False),
+        sa.Column("local_date", sa.Date(), nullable=False),
+        sa.Column("ts", sa.String(length=32), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["channel_id"],
+            ["channels.id"],
+            name=op.f("fk_recaps_channel_id_channels"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_recaps")),
+        sa.UniqueConstraint("channel_id", "local_date", name="uq_recaps_channel_date"),
+    )
+    op.create_table(
         "votes",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("post_id", sa.Integer(), nullable=False),
@@ -214,6 +232,7 @@ def downgrade() -> None:
     """Revert this revision."""
     _drop_fts(dialect=op.get_bind().dialect.name)
     op.drop_table("votes")
+    op.drop_table("recaps")
     with op.batch_alter_table("comments", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_comments_post_id"))
 
