@@ -108,6 +108,8 @@ class Post:
     permalink: str | None = None
     claimed_by: str | None = None
     claimed_at: datetime | None = None
+    # The store's own key of the channel, so comment writes need no second look-up.
+    channel_pk: int = 0
 
 
 @dataclass(frozen=True, slots=True)

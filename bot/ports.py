@@ -165,6 +165,10 @@ class Store(Protocol):
         """Record an event id; False when it was applied before (a retry or a redelivery)."""
         ...
 
+    def prune_events(self, *, before: datetime) -> int:
+        """Forget event ids older than Slack ever retries; how many went."""
+        ...
+
     def post_by_ts(self, *, platform: str, channel_id: str, ts: str) -> Post | None:
         """The daily post that is this message, if it is one."""
         ...

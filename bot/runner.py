@@ -18,7 +18,7 @@ from bot.domain import Schedule
 from bot.lookup import HttpLookup
 from bot.ports import Chat, Clock
 from bot.scheduler import PostScheduler
-from bot.services import posting, recap
+from bot.services import housekeeping, posting, recap
 
 log = logging.getLogger("paperclub")
 
@@ -150,6 +150,7 @@ def start_scheduler(*, poster: posting.Poster, database: Database, clock: Clock)
         for channel_id, result in posting.post_due(poster=poster, now=clock.now()).items():
             log_result(channel_id=channel_id, result=result)
         recap.send_due_recaps(poster=poster, now=clock.now())
+        housekeeping.forget_old_events(uow=database, now=clock.now())
 
     scheduler = PostScheduler(on_channel=on_channel, on_sweep=on_sweep)
     with database(write=False) as store:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from bot.db.convert import to_post
-from bot.db.schema import ChannelRow, CommentRow, PostRow, ProcessedEventRow, VoteRow
+from bot.db.schema import Base, ChannelRow, CommentRow, PostRow, ProcessedEventRow, VoteRow
 from bot.domain import CommentState, Post, VoteState
 
 
@@ -18,14 +18,29 @@ class ActivityStore:
 
     session: Session
 
+    def _insert_new(self, *, table: str, values: dict[str, object], returning: str) -> bool:
+        """INSERT ... ON CONFLICT DO NOTHING: True when the row went in. One statement, no
+        savepoint: this is the hot path of every vote and comment."""
+        dialect = self.session.get_bind().dialect.name
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        target = Base.metadata.tables[table]
+        statement = insert(target).values(**values).on_conflict_do_nothing()
+        return self.session.execute(statement.returning(target.c[returning])).first() is not None
+
     def mark_event(self, *, event_id: str, now: datetime) -> bool:
         """Record an event id; False when it was applied before (a retry or a redelivery)."""
-        try:
-            with self.session.begin_nested():
-                self.session.add(ProcessedEventRow(event_id=event_id[:128], seen_at=now))
-        except IntegrityError:
-            return False
-        return True
+        return self._insert_new(
+            table="processed_events",
+            values={"event_id": event_id[:128], "seen_at": now},
+            returning="event_id",
+        )
+
+    def prune_events(self, *, before: datetime) -> int:
+        """Forget event ids older than Slack ever retries; how many went."""
+        result = self.session.execute(
+            delete(ProcessedEventRow).where(ProcessedEventRow.seen_at < before)
+        )
+        return int(getattr(result, "rowcount", 0) or 0)
 
     def post_by_ts(self, *, platform: str, channel_id: str, ts: str) -> Post | None:
         """The daily post that is this message, if it is one."""
@@ -57,17 +72,18 @@ class ActivityStore:
         return VoteState(value=row.value, source=row.source) if row else None
 
     def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
-        """Set (or change) a person's one vote on a post."""
-        row = self.session.scalar(
-            select(VoteRow).where(VoteRow.post_id == post_id, VoteRow.user_id == user)
+        """Set (or change) a person's one vote on a post: one upsert on UNIQUE(post, user)."""
+        dialect = self.session.get_bind().dialect.name
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        statement = insert(Base.metadata.tables["votes"]).values(
+            post_id=post_id, user_id=user, value=value, source=source, updated_at=now
         )
-        if row is None:
-            self.session.add(
-                VoteRow(post_id=post_id, user_id=user, value=value, source=source, updated_at=now)
+        self.session.execute(
+            statement.on_conflict_do_update(
+                index_elements=["post_id", "user_id"],
+                set_={"value": value, "source": source, "updated_at": now},
             )
-        else:
-            row.value, row.source, row.updated_at = value, source, now
-        self.session.flush()
+        )
 
     def clear_vote(self, *, post_id: int, user: str) -> None:
         """Withdraw a person's vote."""
@@ -75,18 +91,10 @@ class ActivityStore:
             delete(VoteRow).where(VoteRow.post_id == post_id, VoteRow.user_id == user)
         )
 
-    def _channel_pk(self, *, post: Post) -> int:
-        """The channels row id behind a post."""
-        return int(
-            self.session.scalar(select(PostRow.channel_id).where(PostRow.id == post.id)) or 0
-        )
-
     def comment_at(self, *, post: Post, ts: str) -> CommentState | None:
         """The comment with this ts in the post's channel, live or deleted."""
         row = self.session.scalar(
-            select(CommentRow).where(
-                CommentRow.channel_id == self._channel_pk(post=post), CommentRow.ts == ts
-            )
+            select(CommentRow).where(CommentRow.channel_id == post.channel_pk, CommentRow.ts == ts)
         )
         return CommentState(text=row.text, deleted=row.deleted) if row else None
 
@@ -102,23 +110,19 @@ class ActivityStore:
         edited: bool = False,
     ) -> bool:
         """Store a comment; False when one with this ts exists (it wins: it may be a deletion)."""
-        row = CommentRow(
-            post_id=post.id, channel_id=self._channel_pk(post=post), user_id=user, ts=ts,
-            text=text, created_at=now, edited_at=now if edited else None, deleted=deleted,
-        )  # fmt: skip
-        try:
-            with self.session.begin_nested():
-                self.session.add(row)
-        except IntegrityError:
-            return False
-        return True
+        values: dict[str, object] = {
+            "post_id": post.id, "channel_id": post.channel_pk, "user_id": user, "ts": ts,
+            "text": text, "created_at": now, "edited_at": now if edited else None,
+            "deleted": deleted,
+        }  # fmt: skip
+        return self._insert_new(table="comments", values=values, returning="id")
 
     def edit_comment(self, *, post: Post, ts: str, text: str, now: datetime) -> None:
         """Replace a live comment's text."""
         self.session.execute(
             update(CommentRow)
             .where(
-                CommentRow.channel_id == self._channel_pk(post=post),
+                CommentRow.channel_id == post.channel_pk,
                 CommentRow.ts == ts,
                 CommentRow.deleted.is_(False),
             )
@@ -129,6 +133,6 @@ class ActivityStore:
         """Mark a comment deleted and forget its text: search and export no longer see it."""
         self.session.execute(
             update(CommentRow)
-            .where(CommentRow.channel_id == self._channel_pk(post=post), CommentRow.ts == ts)
+            .where(CommentRow.channel_id == post.channel_pk, CommentRow.ts == ts)
             .values(deleted=True, text="")
         )

@@ -68,4 +68,5 @@ def to_post(*, row: PostRow, channel_id: str) -> Post:
         permalink=row.permalink,
         claimed_by=row.claimed_by,
         claimed_at=utc(value=row.claimed_at) if row.claimed_at else None,
+        channel_pk=row.channel_id,
     )

@@ -22,9 +22,13 @@ def reply(
     """Keep a reply in a daily post's thread; False when it is no such reply or already kept."""
     if ts == thread_ts:  # the parent message itself, not a reply
         return False
-    with uow() as store:
+    # Most threads are not daily posts: find out without taking the write lock.
+    with uow(write=False) as store:
         post = store.post_by_ts(platform=platform, channel_id=channel_id, ts=thread_ts)
-        if post is None or not store.mark_event(event_id=event_id, now=now):
+    if post is None:
+        return False
+    with uow() as store:
+        if not store.mark_event(event_id=event_id, now=now):
             return False
         # A deletion (or edit) that overtook this message already holds the ts, and wins.
         return store.add_comment(post=post, user=user, ts=ts, text=text, now=now)

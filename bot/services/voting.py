@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
-from bot.domain import VoteCount
-from bot.ports import Store, UnitOfWork
+from bot.ports import UnitOfWork
 
 BUTTON = "button"
 UP_REACTIONS = frozenset({"+1", "thumbsup"})
@@ -15,19 +14,14 @@ DOWN_REACTIONS = frozenset({"-1", "thumbsdown"})
 
 @dataclass(frozen=True, slots=True)
 class VoteOutcome:
-    """What a vote action did to a post: its id (None when it was no post) and new counts."""
+    """What a vote action did: the post's id (None when it was no post) and whether it changed.
+    No counts: the coalesced redraw reads them afresh, so a vote does not pay for them."""
 
     post_id: int | None
     changed: bool
-    votes: VoteCount = field(default_factory=VoteCount)
 
 
 NOTHING = VoteOutcome(post_id=None, changed=False)
-
-
-def _outcome(*, store: Store, post_id: int, changed: bool) -> VoteOutcome:
-    """The outcome with the post's counts as they stand in this transaction."""
-    return VoteOutcome(post_id=post_id, changed=changed, votes=store.vote_count(post_id=post_id))
 
 
 def reaction_value(
@@ -50,18 +44,17 @@ def click(
 ) -> VoteOutcome:
     """A vote button: the other button changes the vote, the same one again withdraws it."""
     with uow() as store:
+        # The event id first: a redelivery costs one statement and changes nothing.
+        if not store.mark_event(event_id=event_id, now=now):
+            return VoteOutcome(post_id=post_id, changed=False)
         if store.post_by_id(post_id=post_id) is None:
             return NOTHING
-        if not store.mark_event(event_id=event_id, now=now):
-            return VoteOutcome(
-                post_id=post_id, changed=False, votes=store.vote_count(post_id=post_id)
-            )
         current = store.vote_of(post_id=post_id, user=user)
         if current is not None and current.value == value:
             store.clear_vote(post_id=post_id, user=user)
         else:
             store.set_vote(post_id=post_id, user=user, value=value, source=BUTTON, now=now)
-        return _outcome(store=store, post_id=post_id, changed=True)
+        return VoteOutcome(post_id=post_id, changed=True)
 
 
 def react(
@@ -86,15 +79,15 @@ def react(
     value = reaction_value(name=reaction, up=up, down=down)
     if value is None:
         return NOTHING
+    # Most reactions are on other messages: find out without taking the write lock.
+    with uow(write=False) as store:
+        post = store.post_by_ts(platform=platform, channel_id=channel_id, ts=message_ts)
+    if post is None:
+        return NOTHING
     source = f"reaction:{reaction.split('::', 1)[0]}"
     with uow() as store:
-        post = store.post_by_ts(platform=platform, channel_id=channel_id, ts=message_ts)
-        if post is None:
-            return NOTHING
         if not store.mark_event(event_id=event_id, now=now):
-            return VoteOutcome(
-                post_id=post.id, changed=False, votes=store.vote_count(post_id=post.id)
-            )
+            return VoteOutcome(post_id=post.id, changed=False)
         current = store.vote_of(post_id=post.id, user=user)
         if added:
             changed = current is None or (current.value, current.source) != (value, source)
@@ -103,6 +96,4 @@ def react(
             changed = current is not None and current.source == source
             if changed:
                 store.clear_vote(post_id=post.id, user=user)
-        return VoteOutcome(
-            post_id=post.id, changed=changed, votes=store.vote_count(post_id=post.id)
-        )
+        return VoteOutcome(post_id=post.id, changed=changed)

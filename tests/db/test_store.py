@@ -130,3 +130,18 @@ def test_fts_follows_papers_and_comments(database: Database) -> None:
     with database.engine.connect() as conn:
         check = conn.execute(text("INSERT INTO papers_fts(papers_fts) VALUES ('integrity-check')"))
         check.close()
+
+
+def test_events_are_applied_once_and_old_ones_forgotten(any_database: Database) -> None:
+    from datetime import timedelta
+
+    from bot.services.housekeeping import forget_old_events
+
+    with any_database() as store:
+        assert store.mark_event(event_id="Ev1", now=NOW)
+        assert not store.mark_event(event_id="Ev1", now=NOW)
+        assert store.mark_event(event_id="Ev2", now=NOW + timedelta(days=3))
+    assert forget_old_events(uow=any_database, now=NOW + timedelta(days=4)) == 1
+    with any_database() as store:
+        assert store.mark_event(event_id="Ev1", now=NOW)
+        assert not store.mark_event(event_id="Ev2", now=NOW)
