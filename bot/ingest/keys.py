@@ -21,8 +21,11 @@ _NON_WORD_RE = re.compile(r"[\W_]+")
 def normalise_for_key(*, text: str) -> str:
     """`text` reduced to lower-case unaccented words separated by single spaces."""
     text = clean_text(text=text).replace("…", " ")
-    decomposed = unicodedata.normalize("NFKD", text)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    if text.isascii():  # nothing to unaccent: the common case, and the hot path of imports
+        bare = text
+    else:
+        decomposed = unicodedata.normalize("NFKD", text)
+        bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return _NON_WORD_RE.sub(" ", bare.casefold()).strip()
 
 

@@ -1,0 +1,90 @@
+"""`make bench`: every benchmark in one run, one table, and the same figures as JSON.
+
+    python -m bench [--quick] [--json FILE]
+
+Each figure is a median with min and max, beside a baseline measured in the same run, and
+their ratio (ours / baseline; above 1 means slower, or more memory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench import events, imports, search, startup
+from bench.stats import figure
+
+Row = dict[str, Any]
+
+
+def search_rows(*, sizes: list[int]) -> list[Row]:
+    """Per archive size: ours against the bare FTS5 query, and a LIKE scan against ours."""
+    rows: list[Row] = []
+    for result in search.run(sizes):
+        per_query = result["queries"]
+        ours = [q["ours_ms"] for q in per_query]
+        size = f"{result['size']:,} papers"
+        rows.append(
+            figure(
+                name=f"search, {size}",
+                unit="ms",
+                ours=ours,
+                baseline="bare FTS5 bm25",
+                theirs=[q["bare_ms"] for q in per_query],
+            )
+        )
+        rows.append(figure(name=f"LIKE scan, {size}", unit="ms",
+                           ours=[q["like_ms"] for q in per_query], baseline="our search",
+                           theirs=ours))  # fmt: skip
+    return rows
+
+
+def table(*, rows: list[Row]) -> str:
+    """The one table `make bench` prints."""
+    head = (f"{'figure':<34} {'median':>10} {'min–max':>19}  {'baseline':<18} "
+            f"{'median':>10} {'min–max':>19} {'ratio':>7}")  # fmt: skip
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        ours = f"{r['min']:,.2f}–{r['max']:,.2f}"
+        theirs = f"{r['baseline_min']:,.2f}–{r['baseline_max']:,.2f}"
+        lines.append(
+            f"{r['name']:<34} {r['median']:>8,.2f}{r['unit']:>2} {ours:>19}  {r['baseline']:<18} "
+            f"{r['baseline_median']:>10,.2f} {theirs:>19} {r['ratio']:>6.2f}x"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every benchmark (smaller with --quick), print the table, write the JSON."""
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser.add_argument("--json", type=Path, default=Path("bench/results.json"))
+    args = parser.parse_args(argv)
+    sizes = [2_000] if args.quick else [10_000, 100_000, 1_000_000]
+    plan: list[tuple[str, Callable[[], list[Row]]]] = [
+        ("search", lambda: search_rows(sizes=sizes)),
+        ("event ingestion", lambda: events.run(events=200 if args.quick else 1000,
+                                               repeats=3 if args.quick else 5)),
+        ("import", lambda: imports.run(papers=5_000 if args.quick else 100_000, repeats=3)),
+        ("start-up", lambda: startup.run(repeats=3 if args.quick else 5)),
+    ]  # fmt: skip
+    rows: list[Row] = []
+    for name, bench in plan:
+        started = time.perf_counter()
+        print(f"… {name}", file=sys.stderr, flush=True)
+        rows += bench()
+        print(f"  {name} done in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    print(table(rows=rows))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(rows, indent=2) + "\n")
+    print(f"\nWrote {args.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
