@@ -6,7 +6,10 @@ import ast
 from pathlib import Path
 
 BOT = Path(__file__).resolve().parents[1] / "bot"
-CORE = ("domain.py", "ports.py", "services", "search_query.py", "ingest", "schedule_text.py")
+CORE = (
+    "domain.py", "ports", "services", "search_query.py", "ingest", "schedule_text.py",
+    "paper_links.py", "export_formats.py",
+)  # fmt: skip
 EDGE_LIBRARIES = ("slack_bolt", "slack_sdk", "sqlalchemy", "apscheduler", "alembic")
 MAX_LINES = 300
 

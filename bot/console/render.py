@@ -8,8 +8,9 @@ import textwrap
 from rich.markup import escape
 from rich.panel import Panel
 
-from bot.domain import PaperCard, VoteCount
+from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, PaperCard, VoteCount
 from bot.paper_links import paper_links
+from bot.services.search import NO_HITS_TIPS, SearchResult
 
 ABSTRACT_SHOWN = 1200
 AUTHORS_SHOWN = 6
@@ -80,3 +81,23 @@ def _bold(text: str) -> str:
     if len(pieces) % 2 == 0:
         return text
     return "".join(f"[bold]{p}[/bold]" if n % 2 else p for n, p in enumerate(pieces))
+
+
+def search_text(*, result: SearchResult) -> str:
+    """Search results as terminal lines: title, where and when, counts, snippet in bold."""
+    page = result.page
+    if not page.hits:
+        return f"No papers or comments match “{result.text[:200]}”. {NO_HITS_TIPS}"
+    first, last = page.offset + 1, page.offset + len(page.hits)
+    lines = [f"*{first}–{last} of {page.total}* for “{result.text[:200]}”"]
+    for n, hit in enumerate(page.hits, start=first):
+        where = f"{hit.post_date:%a %d %b %Y} in #{hit.channel}" if hit.post_date else "queued"
+        counts = f"👍 {hit.votes.up} · 👎 {hit.votes.down} · 💬 {hit.comments}"
+        lines.append(f"{n}. *{hit.paper.title.replace('*', '')}* — {where} · {counts}")
+        snippet = " ".join(hit.snippet.replace("*", "").split())
+        snippet = snippet.replace(HIGHLIGHT_OPEN, "*").replace(HIGHLIGHT_CLOSE, "*")
+        said = f"{hit.comment_user}: " if hit.from_comment and hit.comment_user else ""
+        lines.append(f"   {said}{snippet}")
+    if result.next_offset is not None:
+        lines.append(f"… {page.total - last} more; add words or filters to narrow it down.")
+    return "\n".join(lines)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot.console.chat import CHANNEL, USER, ConsoleChat
+from bot.console.render import search_text
 from bot.domain import Post, Schedule
 from bot.ports import Clock, PaperLookup, UnitOfWork
 from bot.services import commands, comments, posting, voting
@@ -89,4 +90,4 @@ def _command(*, app: Console, text: str) -> None:
     reply = commands.handle(call=call, text=rest)
     if reply.reschedule:
         app.on_reschedule()
-    app.chat.say(text=reply.text)
+    app.chat.say(text=search_text(result=reply.search) if reply.search else reply.text)

@@ -16,6 +16,7 @@ from bot.db.engine import make_engine
 from bot.db.posts import PostsStore
 from bot.db.ranking import RankingStore
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
+from bot.db.search import search
 from bot.domain import (
     Channel,
     CommentView,
@@ -24,8 +25,10 @@ from bot.domain import (
     PaperRecord,
     PaperStatus,
     PostView,
+    SearchPage,
     VoteCount,
 )
+from bot.search_query import SearchQuery
 
 _RECORD_CHUNK = 500
 
@@ -140,6 +143,10 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
     def post_views(self, *, paper_id: int) -> list[PostView]:
         """Where and when a paper was posted, with its votes and live comments."""
         return self._post_views(paper_ids=[paper_id]).get(paper_id, [])
+
+    def search(self, *, query: SearchQuery, limit: int, offset: int) -> SearchPage:
+        """One page of papers matching the query (by their text or their comments), best first."""
+        return search(session=self.session, query=query, limit=limit, offset=offset)
 
     def paper_records(self) -> Iterator[PaperRecord]:
         """Every paper with its posts, votes and live comments, in id order."""

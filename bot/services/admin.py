@@ -12,6 +12,7 @@ from bot.ports import Chat, UnitOfWork
 from bot.schedule_text import ScheduleTextError, describe_days, parse_days, parse_hhmm
 from bot.services.posting import Outcome, Poster, post_today
 from bot.services.schedule import describe_when, next_post_at
+from bot.services.search import SearchResult
 
 SCHEDULE_USAGE = (
     "Usage: `/paperclub schedule HH:MM [Area/City] [mon-fri|daily|mon,wed,fri]`, "
@@ -26,10 +27,12 @@ ADMIN_COMMANDS = frozenset({"schedule", "pause", "resume", "skip", "next", "reca
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """Text for the person who asked; `reschedule` when the scheduler must be rebuilt."""
+    """Text for the person who asked; `reschedule` when the scheduler must be rebuilt; search
+    results, which each platform lays out its own way (`text` is then their plain summary)."""
 
     text: str
     reschedule: bool = False
+    search: SearchResult | None = None
 
 
 def is_admin(*, user: str, admins: tuple[str, ...], chat: Chat) -> bool:

@@ -7,11 +7,12 @@ from datetime import datetime
 
 from bot.domain import Schedule
 from bot.ports import Chat, PaperLookup, UnitOfWork
-from bot.services import adding, admin, recap, top
+from bot.services import adding, admin, recap, search, top
 from bot.services.admin import Reply
 from bot.services.posting import Poster
 
 HELP = """*Paper Club* posts one paper a day; vote with 👍/👎 and discuss in the thread.
+• `/paperclub search <words>` (or just `/paperclub <words>`): papers and comments, best first
 • `/paperclub add <arXiv id or URL | DOI | URL | title>`: put a paper in this channel's queue
 • `/paperclub queue`: the next papers in this channel
 • `/paperclub top [week|month|year|all]`: the most voted and most discussed papers
@@ -85,8 +86,23 @@ def handle(*, call: Invocation, text: str) -> Reply:
             now=call.now, tz=_timezone(call=call),
         )  # fmt: skip
     if name == "help":
-        return Reply(text=HELP)
-    return Reply(text=f"I don't know `{name[:40]}` yet.\n\n{HELP}")
+        return Reply(text=f"{HELP}\n{search.SYNTAX}")
+    # Anything else is a search: `/paperclub tensor parallel` searches for those words.
+    query = " ".join(args) if name == "search" else text.strip()
+    if not query:
+        return Reply(text=f"What should I search for? {search.SYNTAX}")
+    return search_reply(result=search.search(uow=call.uow, text=query))
+
+
+def search_reply(*, result: search.SearchResult) -> Reply:
+    """The reply carrying a page of results, with a plain summary for notifications."""
+    page = result.page
+    if not page.hits:
+        summary = f"No papers or comments match “{result.text[:200]}”. {search.NO_HITS_TIPS}"
+    else:
+        first, last = page.offset + 1, page.offset + len(page.hits)
+        summary = f"Results {first}–{last} of {page.total} for “{result.text[:200]}”"
+    return Reply(text=summary, search=result)
 
 
 def _timezone(*, call: Invocation) -> str:

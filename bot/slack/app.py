@@ -11,7 +11,7 @@ from slack_sdk import WebClient
 from bot.domain import Schedule
 from bot.ports import Chat, Clock, PaperLookup, UnitOfWork
 from bot.services.posting import Poster
-from bot.slack.listeners import commands, events, messages, votes
+from bot.slack.listeners import commands, events, messages, search, votes
 from bot.slack.listeners.commands import PLATFORM
 
 __all__ = ["PLATFORM", "SlackDeps", "build_app"]
@@ -48,6 +48,7 @@ def build_app(*, client: WebClient, signing_secret: str | None, deps: SlackDeps)
     )
     commands.register(app=app, deps=deps)
     votes.register(app=app, deps=deps)
+    search.register(app=app, deps=deps)
     messages.register(app=app, deps=deps)
     events.register(app=app)  # last: the catch-all
     return app

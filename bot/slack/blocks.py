@@ -65,7 +65,7 @@ def clip(*, text: str, limit: int) -> str:
     return _trim_end(head) + ELLIPSIS
 
 
-def _clip_escaped(*, text: str, limit: int) -> str:
+def clip_escaped(*, text: str, limit: int) -> str:
     """Escaped text clipped to `limit`, never splitting an entity such as &amp;."""
     escaped = escape_mrkdwn(text=text)
     if len(escaped) <= limit:
@@ -74,18 +74,18 @@ def _clip_escaped(*, text: str, limit: int) -> str:
     return _trim_end(_PARTIAL_ENTITY.sub("", body)) + ELLIPSIS
 
 
-def _squash(text: str) -> str:
+def squash(text: str) -> str:
     """Whitespace runs (newlines included) as single spaces, ends trimmed."""
     return " ".join(text.split())
 
 
 def _paragraphs(text: str) -> str:
     """Paragraphs kept apart by one blank line, each with its whitespace squashed."""
-    kept = (_squash(p) for p in _PARAGRAPH_BREAK.split(text))
+    kept = (squash(p) for p in _PARAGRAPH_BREAK.split(text))
     return "\n\n".join(p for p in kept if p)
 
 
-def _url(raw: str | None) -> str | None:
+def safe_url(raw: str | None) -> str | None:
     """An http(s) URL made safe inside mrkdwn <…>; None when absent, another scheme or too long."""
     if not raw or not (raw := raw.strip()).lower().startswith(("http://", "https://")):
         return None
@@ -93,27 +93,27 @@ def _url(raw: str | None) -> str | None:
     return url if len(url) <= URL_MAX else None
 
 
-def _link(*, url: str, label: str, limit: int = LABEL_MAX) -> str:
+def mrkdwn_link(*, url: str, label: str, limit: int = LABEL_MAX) -> str:
     """A mrkdwn link; url from _url, label raw text (escaped and clipped here)."""
-    return f"<{url}|{_clip_escaped(text=_squash(label) or 'link', limit=limit)}>"
+    return f"<{url}|{clip_escaped(text=squash(label) or 'link', limit=limit)}>"
 
 
 def _paper_link(*, paper: Paper) -> tuple[str, str] | None:
     """(mrkdwn-safe url, raw label): arXiv abstract page, else doi.org, else its URL; else None."""
     for raw, label in paper_links(paper=paper):
-        if safe := _url(raw):
+        if safe := safe_url(raw):
             return safe, label
     return None
 
 
-def _count(n: int) -> str:
+def count_text(n: int) -> str:
     """A vote or comment count for display: never negative, never absurdly long."""
     return f"{COUNT_MAX:,}+" if n > COUNT_MAX else str(max(n, 0))
 
 
 def _plural(n: int, word: str) -> str:
     """'1 comment', '4 comments'."""
-    return f"{_count(n)} {word}{'' if n == 1 else 's'}"
+    return f"{count_text(n)} {word}{'' if n == 1 else 's'}"
 
 
 def _mrkdwn(text: str) -> dict[str, str]:
@@ -133,7 +133,7 @@ def _section(text: str) -> Block:
 
 def _button_text(*, emoji: str, n: int) -> dict[str, Any]:
     """The plain_text label of a vote button: '👍 3'."""
-    text = clip(text=f"{emoji} {_count(n)}", limit=BUTTON_TEXT_MAX)
+    text = clip(text=f"{emoji} {count_text(n)}", limit=BUTTON_TEXT_MAX)
     return {"type": "plain_text", "text": text, "emoji": True}
 
 
@@ -161,22 +161,22 @@ def _vote_buttons(*, votes: VoteCount, value: str) -> Block:
 
 def _recap_line(*, recap: Recap) -> str:
     """'Yesterday: <permalink|Title> — 👍 3 · 👎 1 · 💬 4 comments'."""
-    title = _squash(recap.title) or UNTITLED
-    permalink = _url(recap.permalink)
+    title = squash(recap.title) or UNTITLED
+    permalink = safe_url(recap.permalink)
     shown = (
-        _link(url=permalink, label=title, limit=TITLE_MAX)
+        mrkdwn_link(url=permalink, label=title, limit=TITLE_MAX)
         if permalink
-        else f"*{_clip_escaped(text=title, limit=TITLE_MAX)}*"
+        else f"*{clip_escaped(text=title, limit=TITLE_MAX)}*"
     )
-    counts = f"👍 {_count(recap.votes.up)} · 👎 {_count(recap.votes.down)}"
+    counts = f"👍 {count_text(recap.votes.up)} · 👎 {count_text(recap.votes.down)}"
     return f"Yesterday: {shown} — {counts} · 💬 {_plural(recap.comments, 'comment')}"
 
 
-def _authors_line(*, authors: tuple[str, ...]) -> str:
+def authors_line(*, authors: tuple[str, ...]) -> str:
     """'A, B, C' or, past AUTHORS_SHOWN names, 'A, B, C et al.'; escaped; '' when none."""
-    names = [name for name in (_squash(a) for a in authors) if name]
+    names = [name for name in (squash(a) for a in authors) if name]
     shown = names if len(names) <= AUTHORS_SHOWN else names[:3]
-    line = ", ".join(_clip_escaped(text=name, limit=AUTHOR_MAX) for name in shown)
+    line = ", ".join(clip_escaped(text=name, limit=AUTHOR_MAX) for name in shown)
     return line + " et al." if len(shown) < len(names) else line
 
 
@@ -186,7 +186,7 @@ def _abstract_text(*, abstract: str, link: tuple[str, str] | None) -> str:
     if not text:
         return "_No abstract on file._"
     more = f" <{link[0]}|Read more>" if link else ""
-    body = _clip_escaped(text=text, limit=min(ABSTRACT_MAX, SECTION_MAX - len(more)))
+    body = clip_escaped(text=text, limit=min(ABSTRACT_MAX, SECTION_MAX - len(more)))
     return body + more if body.endswith(ELLIPSIS) else body
 
 
@@ -195,32 +195,32 @@ def _queue_line(*, card: PaperCard) -> str:
     if card.remaining <= 0:
         queue = "last paper in the queue"
     else:
-        queue = f"{_count(card.remaining)} more in the queue"
-    name = _squash(card.added_by_name or "")
+        queue = f"{count_text(card.remaining)} more in the queue"
+    name = squash(card.added_by_name or "")
     if not name:
         return queue[0].upper() + queue[1:]
-    return f"Added by {_clip_escaped(text=name, limit=NAME_MAX)} · {queue}"
+    return f"Added by {clip_escaped(text=name, limit=NAME_MAX)} · {queue}"
 
 
 def paper_message(*, card: PaperCard) -> tuple[str, list[Block]]:
     """(fallback text, blocks) of the daily post of one paper, with its vote buttons."""
     paper = card.paper
-    title = _squash(paper.title) or UNTITLED
+    title = squash(paper.title) or UNTITLED
     link = _paper_link(paper=paper)
     blocks: list[Block] = []
     if card.recap is not None:
         blocks.append(_context(_recap_line(recap=card.recap)))
     header = {"type": "plain_text", "text": clip(text=title, limit=HEADER_MAX), "emoji": False}
     blocks.append({"type": "header", "block_id": ids.POST_BLOCK, "text": header})
-    if authors := _authors_line(authors=paper.authors):
+    if authors := authors_line(authors=paper.authors):
         blocks.append(_context(authors))
     blocks.append(_section(_abstract_text(abstract=paper.abstract, link=link)))
     if link:
-        blocks.append(_section(f"📄 {_link(url=link[0], label=link[1])}"))
+        blocks.append(_section(f"📄 {mrkdwn_link(url=link[0], label=link[1])}"))
     blocks.append(_context(_queue_line(card=card)))
     value = ids.encode_post_id(post_id=card.post_id)
     blocks.append(_vote_buttons(votes=card.votes, value=value))
-    text = f"Today's paper: {_clip_escaped(text=title, limit=TITLE_MAX)}"
+    text = f"Today's paper: {clip_escaped(text=title, limit=TITLE_MAX)}"
     return (f"{text} — {link[0]}" if link else text), blocks
 
 

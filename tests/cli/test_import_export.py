@@ -115,3 +115,17 @@ def test_run_without_tokens_says_what_is_missing(paperclub: Runner) -> None:
     done = paperclub("run", "--mode", "socket", check=False)
     assert done.returncode != 0
     assert "SLACK_BOT_TOKEN" in done.stderr
+
+
+def test_search_from_the_cli(paperclub: Runner) -> None:
+    paperclub("import", str(SAMPLE))
+    found = json.loads(paperclub("search", "persistent", "homology", "--json").stdout)
+    assert found["total"] == 1 and "homology" in found["hits"][0]["snippet"].lower()
+    assert (
+        "1 match for “recommendation embedding”"
+        in paperclub("search", "recommendation embedding").stdout
+        or "matches for" in paperclub("search", "recommendation embedding").stdout
+    )
+    assert "No papers or comments match" in paperclub("search", "zzzqqq").stdout
+    odd = paperclub("search", '"unbalanced (', "--json")
+    assert json.loads(odd.stdout)["total"] >= 0

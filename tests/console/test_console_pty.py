@@ -13,7 +13,7 @@ import pexpect
 
 from tests.conftest import ROOT
 
-TIMEOUT = 30
+TIMEOUT = 60
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -55,6 +55,10 @@ def test_console_session(tmp_path: Path) -> None:
     bot.expect("you> ")
     bot.sendline("/paperclub queue")
     bot.expect("Next in the queue")
+    bot.expect("you> ")
+    bot.sendline("/paperclub search pipeline bubbles")
+    bot.expect("1–1 of 1")
+    bot.expect("console: Pipeline bubbles are the real story here")
     bot.expect("you> ")
     bot.sendeof()
     bot.expect("Bye")

@@ -8,6 +8,7 @@ from slack_bolt import Ack, App, Respond
 
 from bot.services import commands
 from bot.slack import blocks
+from bot.slack.search_blocks import search_message
 
 if TYPE_CHECKING:
     from bot.slack.app import SlackDeps
@@ -41,6 +42,10 @@ def register(*, app: App, deps: SlackDeps) -> None:
         reply = commands.handle(call=call, text=str(command.get("text", "")))
         if reply.reschedule:
             deps.on_reschedule()
+        if reply.search is not None:
+            text, shown = search_message(result=reply.search)
+            respond(text=text, blocks=shown, response_type="ephemeral")
+            return
         respond(text=reply.text, blocks=blocks.notice(text=reply.text), response_type="ephemeral")
 
     app.command(COMMAND)(ack=acknowledge, lazy=[answer])

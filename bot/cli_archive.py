@@ -1,0 +1,242 @@
+"""CLI commands over the archive: import, queue, export, search."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from bot import ingest
+from bot.clock import SystemClock
+from bot.config import Settings
+from bot.db.migrate import upgrade
+from bot.db.store import Database
+from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, ImportReport, PaperDraft, Rejection
+from bot.export_formats import render
+from bot.services import importing, listing
+from bot.services import search as searching
+
+log = logging.getLogger("paperclub")
+
+
+class CliError(Exception):
+    """A problem to tell the user in one sentence, exit status 1."""
+
+
+def open_database(*, settings: Settings) -> Database:
+    """Open the database and bring its schema up to date."""
+    database = Database(url=settings.database_url)
+    upgrade(engine=database.engine)
+    return database
+
+
+def _read(*, path: Path) -> str:
+    """A file's text: UTF-8 (with or without BOM), else Latin-1 so nothing is refused unread."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a folder; name the files inside it") from None
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read it ({exc.strerror})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        log.warning("%s is not UTF-8; reading it as Latin-1", path)
+        return data.decode("latin-1")
+
+
+def _progress(*, total: int) -> Progress | None:
+    """A progress bar on a terminal for long imports; nothing when piped."""
+    if total < 200 or not sys.stderr.isatty():
+        return None
+    return Progress(
+        TextColumn("importing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+
+
+def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
+    """`paperclub import`: parse every file, then add what is new."""
+    drafts: list[PaperDraft] = []
+    rejected: list[Rejection] = []
+    for path in args.paths:
+        parsed, bad = ingest.parse(path=str(path), text=_read(path=path), fmt=args.format)
+        drafts += parsed
+        rejected += bad
+    database = open_database(settings=settings)
+    bar = _progress(total=len(drafts))
+    try:
+        if bar is None:
+            report = _run_import(database=database, drafts=drafts, rejected=rejected, args=args)
+        else:
+            with bar:
+                task = bar.add_task("import", total=len(drafts))
+                report = _run_import(
+                    database=database,
+                    drafts=drafts,
+                    rejected=rejected,
+                    args=args,
+                    tick=lambda done, _total: bar.update(task, completed=done),
+                )
+    finally:
+        database.dispose()
+    _print_report(report=report, as_json=args.json, verbose=args.verbose)
+    return 0
+
+
+def _run_import(
+    *,
+    database: Database,
+    drafts: list[PaperDraft],
+    rejected: list[Rejection],
+    args: argparse.Namespace,
+    tick: importing.Progress | None = None,
+) -> ImportReport:
+    """Call the import service with the CLI's clock and options."""
+    return importing.import_drafts(
+        uow=database,
+        drafts=drafts,
+        rejected=rejected,
+        now=SystemClock().now(),
+        added_by="cli",
+        channel=args.channel,
+        progress=tick,
+    )
+
+
+def _print_report(*, report: ImportReport, as_json: bool, verbose: bool) -> None:
+    """Say what the import did; every rejection with file:line and why."""
+    if as_json:
+        payload = {
+            "added": report.added,
+            "known": report.known,
+            "rejected": [{"origin": r.origin, "reason": r.reason} for r in report.rejected],
+        }
+        print(json.dumps(payload, indent=2))
+        return
+    noun = "paper" if report.added == 1 else "papers"
+    print(
+        f"Added {report.added} {noun}; {report.known} already known; "
+        f"{len(report.rejected)} rejected."
+    )
+    if report.added == 0 and report.known and not report.rejected:
+        print("Nothing new: every entry is already in the archive.")
+    for rejection in report.rejected:
+        print(f"  rejected {rejection.origin}: {rejection.reason}")
+    if verbose:
+        for origin in report.known_origins:
+            print(f"  known    {origin}")
+
+
+def cmd_queue(*, args: argparse.Namespace, settings: Settings) -> int:
+    """`paperclub queue`: the next papers per channel."""
+    if args.limit < 1:
+        raise CliError("--limit must be 1 or more")
+    database = open_database(settings=settings)
+    try:
+        views = listing.queues(uow=database, channel=args.channel, limit=args.limit)
+    finally:
+        database.dispose()
+    if args.json:
+        payload = [
+            {
+                "channel": view.channel,
+                "total": view.total,
+                "papers": [
+                    {"id": p.id, "position": n, "title": p.title, "arxiv_id": p.arxiv_id}
+                    for n, p in enumerate(view.papers, start=1)
+                ],
+            }
+            for view in views
+        ]
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        return 0
+    for view in views:
+        where = f"#{view.channel}" if view.channel else "the shared reading list"
+        print(
+            f"{where}: {view.total} queued"
+            + (" — add papers with `paperclub import`" * (not view.total))
+        )
+        for n, paper in enumerate(view.papers, start=1):
+            ref = f"  (arXiv:{paper.arxiv_id})" if paper.arxiv_id else ""
+            print(f"  {n:>3}. {paper.title}{ref}")
+        if view.total > len(view.papers):
+            print(f"       … and {view.total - len(view.papers)} more")
+    return 0
+
+
+def cmd_export(*, args: argparse.Namespace, settings: Settings) -> int:
+    """`paperclub export`: every paper, to stdout or a file written atomically."""
+    database = open_database(settings=settings)
+    try:
+        text = render(records=listing.records(uow=database), fmt=args.format)
+    finally:
+        database.dispose()
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    target = args.output.resolve()
+    if not target.parent.is_dir():
+        raise CliError(f"{args.output}: the folder {target.parent} does not exist")
+    # Write beside the target and rename: a crash never leaves half an export behind.
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=target.parent, delete=False, suffix=".tmp"
+    ) as handle:
+        handle.write(text)
+    os.replace(handle.name, target)
+    print(f"Wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
+    """`paperclub search`: the same engine as /paperclub search, for people or as JSON."""
+    if args.limit < 1:
+        raise CliError("--limit must be 1 or more")
+    database = open_database(settings=settings)
+    try:
+        result = searching.search(uow=database, text=" ".join(args.query), limit=args.limit)
+    finally:
+        database.dispose()
+    page = result.page
+    if args.json:
+        hits = [
+            {
+                "id": hit.paper.id, "title": hit.paper.title, "authors": list(hit.paper.authors),
+                "status": hit.paper.status.value, "channel": hit.channel,
+                "date": hit.post_date.isoformat() if hit.post_date else None,
+                "permalink": hit.permalink, "votes": {"up": hit.votes.up, "down": hit.votes.down},
+                "comments": hit.comments, "from_comment": hit.from_comment,
+                "snippet": hit.snippet.replace(HIGHLIGHT_OPEN, "").replace(HIGHLIGHT_CLOSE, ""),
+                "score": hit.score,
+            }
+            for hit in page.hits
+        ]  # fmt: skip
+        print(json.dumps({"query": result.text, "total": page.total, "hits": hits,
+                          "notes": list(result.notes)}, indent=2, ensure_ascii=False))  # fmt: skip
+        return 0
+    if not page.hits:
+        print(f"No papers or comments match “{result.text}”. {searching.NO_HITS_TIPS}")
+        return 0
+    print(f"{page.total} match{'es' if page.total != 1 else ''} for “{result.text}”:")
+    for n, hit in enumerate(page.hits, start=1):
+        where = f"{hit.post_date} #{hit.channel}" if hit.post_date else hit.paper.status.value
+        print(f"{n:>3}. {hit.paper.title}  [{where}; +{hit.votes.up}/-{hit.votes.down}; "
+              f"{hit.comments} comment{'' if hit.comments == 1 else 's'}]")  # fmt: skip
+        snippet = " ".join(hit.snippet.split())
+        print("     " + snippet.replace(HIGHLIGHT_OPEN, "»").replace(HIGHLIGHT_CLOSE, "«"))
+    for note in result.notes:
+        print(f"note: {note}")
+    return 0

@@ -1,0 +1,6 @@
+"""Interfaces the core needs from its edges: a store, a chat platform, metadata, a clock."""
+
+from bot.ports.platform import Chat, ChatError, Clock, LookupFailed, PaperLookup
+from bot.ports.store import Store, UnitOfWork
+
+__all__ = ["Chat", "ChatError", "Clock", "LookupFailed", "PaperLookup", "Store", "UnitOfWork"]
