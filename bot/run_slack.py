@@ -6,6 +6,7 @@ import logging
 import threading
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
@@ -137,18 +138,22 @@ def run_slack(*, settings: Settings, database: Database, mode: str, clock: Clock
 ALL_INTERFACES = "0.0.0.0"  # noqa: S104 - Slack must reach it; terminate TLS in front
 
 
-def serve_http(
-    *, app: App, settings: Settings, stop: threading.Event, host: str = ALL_INTERFACES
-) -> None:
-    """Serve POST /slack/events with waitress until the stop event is set."""
-    server = create_server(
+def http_server(*, app: App, settings: Settings, host: str = ALL_INTERFACES) -> Any:
+    """A bound (not yet running) waitress server for POST /slack/events and GET /healthz;
+    port 0 picks a free one (tests), `effective_port` says which."""
+    return create_server(
         make_wsgi_app(app=app, signing_secret=settings.slack_signing_secret or ""),
         host=host,
         port=settings.http_port,
         threads=8,
     )
+
+
+def serve_http(*, app: App, settings: Settings, stop: threading.Event) -> None:
+    """Serve with waitress until the stop event is set."""
+    server = http_server(app=app, settings=settings)
     thread = threading.Thread(target=server.run, name="http", daemon=True)
     thread.start()
-    log.info("HTTP mode: listening on port %s (POST /slack/events)", settings.http_port)
+    log.info("HTTP mode: listening on port %s (POST /slack/events)", server.effective_port)
     stop.wait()
     server.close()

@@ -69,10 +69,11 @@ def handle_line(*, app: Console, line: str) -> None:
         if outcome.changed and found is not None:
             app.chat.update_post(channel=CHANNEL, ts=post.ts, card=found[1])
         return
-    comments.reply(
-        uow=app.uow, platform=PLATFORM, channel_id=CHANNEL, thread_ts=post.ts,
-        ts=app.chat.new_ts(), user=USER, text=text, event_id=event_id, now=now,
+    message = comments.ThreadMessage(
+        platform=PLATFORM, channel_id=CHANNEL, thread_ts=post.ts, ts=app.chat.new_ts(),
+        user=USER, event_id=event_id, now=now,
     )  # fmt: skip
+    comments.reply(uow=app.uow, message=message, text=text)
     app.chat.say(text="💬 Saved your comment in today's thread.")
 
 

@@ -2,85 +2,87 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
+from bot.domain import Post
 from bot.ports import UnitOfWork
 
 
-def reply(
-    *,
-    uow: UnitOfWork,
-    platform: str,
-    channel_id: str,
-    thread_ts: str,
-    ts: str,
-    user: str,
-    text: str,
-    event_id: str,
-    now: datetime,
-) -> bool:
-    """Keep a reply in a daily post's thread; False when it is no such reply or already kept."""
-    if ts == thread_ts:  # the parent message itself, not a reply
-        return False
-    # Most threads are not daily posts: find out without taking the write lock.
+@dataclass(frozen=True, slots=True)
+class ThreadMessage:
+    """Which message an event is about: its thread, its ts, who wrote it, and the event."""
+
+    platform: str
+    channel_id: str
+    thread_ts: str
+    ts: str
+    user: str
+    event_id: str
+    now: datetime
+
+
+def _daily_post(*, uow: UnitOfWork, message: ThreadMessage) -> Post | None:
+    """The daily post whose thread this is; found without taking the write lock, since most
+    threads are not daily posts."""
+    if message.ts == message.thread_ts:  # the parent message itself, not a reply
+        return None
     with uow(write=False) as store:
-        post = store.post_by_ts(platform=platform, channel_id=channel_id, ts=thread_ts)
+        return store.post_by_ts(
+            platform=message.platform, channel_id=message.channel_id, ts=message.thread_ts
+        )
+
+
+def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
+    """Keep a reply in a daily post's thread; False when it is no such reply or already kept."""
+    post = _daily_post(uow=uow, message=message)
     if post is None:
         return False
     with uow() as store:
-        if not store.mark_event(event_id=event_id, now=now):
+        if not store.mark_event(event_id=message.event_id, now=message.now):
             return False
         # A deletion (or edit) that overtook this message already holds the ts, and wins.
-        return store.add_comment(post=post, user=user, ts=ts, text=text, now=now)
+        return store.add_comment(
+            post=post, user=message.user, ts=message.ts, text=text, now=message.now
+        )
 
 
-def edit(
-    *,
-    uow: UnitOfWork,
-    platform: str,
-    channel_id: str,
-    thread_ts: str,
-    ts: str,
-    user: str,
-    text: str,
-    event_id: str,
-    now: datetime,
-) -> bool:
+def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
     """An edited reply: keep the new text when it changed (unfurls change nothing visible)."""
+    post = _daily_post(uow=uow, message=message)
+    if post is None:
+        return False
     with uow() as store:
-        post = store.post_by_ts(platform=platform, channel_id=channel_id, ts=thread_ts)
-        if post is None or not store.mark_event(event_id=event_id, now=now):
+        if not store.mark_event(event_id=message.event_id, now=message.now):
             return False
-        current = store.comment_at(post=post, ts=ts)
+        current = store.comment_at(post=post, ts=message.ts)
         if current is None:
             # The edit overtook the message: keep the newer text; the late original is ignored.
-            return store.add_comment(post=post, user=user, ts=ts, text=text, now=now, edited=True)
+            return store.add_comment(
+                post=post, user=message.user, ts=message.ts, text=text, now=message.now,
+                edited=True,
+            )  # fmt: skip
         if current.deleted or current.text == text:
             return False
-        store.edit_comment(post=post, ts=ts, text=text, now=now)
+        store.edit_comment(post=post, ts=message.ts, text=text, now=message.now)
         return True
 
 
-def delete(
-    *,
-    uow: UnitOfWork,
-    platform: str,
-    channel_id: str,
-    thread_ts: str,
-    ts: str,
-    user: str,
-    event_id: str,
-    now: datetime,
-) -> bool:
+def delete(*, uow: UnitOfWork, message: ThreadMessage) -> bool:
     """A deleted reply leaves search and export; one deleted before it arrived never appears."""
+    post = _daily_post(uow=uow, message=message)
+    if post is None:
+        return False
     with uow() as store:
-        post = store.post_by_ts(platform=platform, channel_id=channel_id, ts=thread_ts)
-        if post is None or not store.mark_event(event_id=event_id, now=now):
+        if not store.mark_event(event_id=message.event_id, now=message.now):
             return False
-        current = store.comment_at(post=post, ts=ts)
+        current = store.comment_at(post=post, ts=message.ts)
         if current is None:
-            return store.add_comment(post=post, user=user, ts=ts, text="", now=now, deleted=True)
+            return store.add_comment(
+                post=post, user=message.user, ts=message.ts, text="", now=message.now,
+                deleted=True,
+            )  # fmt: skip
         if current.deleted:
             return False
-        store.delete_comment(post=post, ts=ts)
+        store.delete_comment(post=post, ts=message.ts)
         return True

@@ -14,7 +14,7 @@ import pytest
 
 from bot.config import Settings
 from bot.db.store import Database
-from bot.run_slack import SlackBot, build_slack_bot, serve_http
+from bot.run_slack import SlackBot, build_slack_bot, http_server
 from bot.services import posting
 from tests.fakeslack import (
     FakeSlack,
@@ -80,7 +80,7 @@ def settings(fake: FakeSlack, sqlite_url: str) -> Settings:
         post_time=time(9, 0),
         timezone="Europe/Berlin",
         days=frozenset(range(1, 6)),
-        http_port=free_port(),
+        http_port=0,
         # No test touches the internet: metadata look-ups fail fast on a closed local port.
         arxiv_api_url=f"http://127.0.0.1:{free_port()}/api/query",
         crossref_api_url=f"http://127.0.0.1:{free_port()}",
@@ -168,32 +168,19 @@ def _running(*, mode: str, fake: FakeSlack, settings: Settings, url: str) -> Ite
             with socket_mode_app(bot.app, fake):
                 yield harness
         else:
-            stop = threading.Event()
-            server = threading.Thread(
-                target=serve_http,
-                kwargs={"app": bot.app, "settings": settings, "stop": stop, "host": "127.0.0.1"},
-            )
-            server.start()
-            _wait_listening(settings.http_port)
+            # Port 0: the server binds a free port itself, so no other process can take it.
+            server = http_server(app=bot.app, settings=settings, host="127.0.0.1")
+            thread = threading.Thread(target=server.run, daemon=True)
+            thread.start()
+            harness.settings = replace(settings, http_port=int(server.effective_port))
             try:
                 yield harness
             finally:
-                stop.set()
-                server.join(timeout=10)
+                server.close()
+                thread.join(timeout=10)
     finally:
         bot.close()
         database.dispose()
-
-
-def _wait_listening(port: int) -> None:
-    """Block until the HTTP server accepts connections."""
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-            return
-        except OSError:
-            threading.Event().wait(0.025)
-    raise TimeoutError(f"nothing listens on {port}")
 
 
 @pytest.fixture

@@ -35,31 +35,28 @@ def _event_id(*, body: dict[str, Any], event: dict[str, Any]) -> str:
 def apply(*, deps: SlackDeps, event: dict[str, Any], event_id: str) -> None:
     """Route a message event to the comment it creates, edits or deletes, if any."""
     subtype = event.get("subtype")
-    channel = str(event.get("channel", ""))
-    now = deps.clock.now()
-    if subtype in REPLY_SUBTYPES and event.get("thread_ts") and _by_a_person(event):
-        comments.reply(
-            uow=deps.uow, platform=PLATFORM, channel_id=channel, event_id=event_id, now=now,
-            thread_ts=str(event["thread_ts"]), ts=str(event.get("ts", "")),
-            user=str(event.get("user", "")), text=str(event.get("text", "")),
+
+    def about(message: dict[str, Any], thread_ts: object, ts: object) -> comments.ThreadMessage:
+        """The thread message an event is about."""
+        return comments.ThreadMessage(
+            platform=PLATFORM, channel_id=str(event.get("channel", "")), thread_ts=str(thread_ts),
+            ts=str(ts or ""), user=str(message.get("user", "")), event_id=event_id,
+            now=deps.clock.now(),
         )  # fmt: skip
+
+    if subtype in REPLY_SUBTYPES and event.get("thread_ts") and _by_a_person(event):
+        target = about(event, event["thread_ts"], event.get("ts"))
+        comments.reply(uow=deps.uow, message=target, text=str(event.get("text", "")))
     elif subtype == "message_changed":
         message = event.get("message") or {}
         if message.get("thread_ts") and _by_a_person(message):
-            comments.edit(
-                uow=deps.uow, platform=PLATFORM, channel_id=channel, event_id=event_id, now=now,
-                thread_ts=str(message["thread_ts"]), ts=str(message.get("ts", "")),
-                user=str(message.get("user", "")), text=str(message.get("text", "")),
-            )  # fmt: skip
+            target = about(message, message["thread_ts"], message.get("ts"))
+            comments.edit(uow=deps.uow, message=target, text=str(message.get("text", "")))
     elif subtype == "message_deleted":
         previous = event.get("previous_message") or {}
         if previous.get("thread_ts"):
-            comments.delete(
-                uow=deps.uow, platform=PLATFORM, channel_id=channel, event_id=event_id, now=now,
-                thread_ts=str(previous["thread_ts"]),
-                ts=str(event.get("deleted_ts") or previous.get("ts", "")),
-                user=str(previous.get("user", "")),
-            )  # fmt: skip
+            ts = event.get("deleted_ts") or previous.get("ts")
+            comments.delete(uow=deps.uow, message=about(previous, previous["thread_ts"], ts))
 
 
 def _by_a_person(message: dict[str, Any]) -> bool:
