@@ -232,6 +232,8 @@ class SearchPage:
     hits: tuple[SearchHit, ...]
     total: int
     offset: int
+    # True when no paper had every word and the hits have any of them instead.
+    relaxed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

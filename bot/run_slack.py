@@ -149,11 +149,41 @@ def http_server(*, app: App, settings: Settings, host: str = ALL_INTERFACES) -> 
     )
 
 
+class HttpService:
+    """A waitress server on its own thread, stopped cleanly (a close from another thread
+    makes waitress's poll loop fail on the closed socket: expected then, and swallowed)."""
+
+    def __init__(self, *, app: App, settings: Settings, host: str = ALL_INTERFACES) -> None:
+        """Bind now, so `port` is known before serving (port 0 picks a free one)."""
+        self.server = http_server(app=app, settings=settings, host=host)
+        self.port = int(self.server.effective_port)
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="http", daemon=True)
+
+    def _serve(self) -> None:
+        """Serve until closed."""
+        try:
+            self.server.run()
+        except (OSError, ValueError):
+            if not self._stopping.is_set():
+                raise
+
+    def start(self) -> None:
+        """Serve requests."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop accepting, let waitress's workers finish, join the thread."""
+        self._stopping.set()
+        self.server.close()
+        self.server.task_dispatcher.shutdown()
+        self._thread.join(timeout=10)
+
+
 def serve_http(*, app: App, settings: Settings, stop: threading.Event) -> None:
     """Serve with waitress until the stop event is set."""
-    server = http_server(app=app, settings=settings)
-    thread = threading.Thread(target=server.run, name="http", daemon=True)
-    thread.start()
-    log.info("HTTP mode: listening on port %s (POST /slack/events)", server.effective_port)
+    service = HttpService(app=app, settings=settings)
+    service.start()
+    log.info("HTTP mode: listening on port %s (POST /slack/events)", service.port)
     stop.wait()
-    server.close()
+    service.stop()

@@ -90,6 +90,8 @@ def search_text(*, result: SearchResult) -> str:
         return f"No papers or comments match “{result.text[:200]}”. {NO_HITS_TIPS}"
     first, last = page.offset + 1, page.offset + len(page.hits)
     lines = [f"*{first}–{last} of {page.total}* for “{result.text[:200]}”"]
+    if page.relaxed:
+        lines.append("No paper has all the words; these have some of them.")
     for n, hit in enumerate(page.hits, start=first):
         where = f"{hit.post_date:%a %d %b %Y} in #{hit.channel}" if hit.post_date else "queued"
         counts = f"👍 {hit.votes.up} · 👎 {hit.votes.down} · 💬 {hit.comments}"

@@ -91,6 +91,8 @@ def search_message(*, result: SearchResult) -> tuple[str, list[Block]]:
     else:
         first, last = page.offset + 1, page.offset + len(page.hits)
         text = f"*{first}–{last} of {page.total}* for “{query}”"
+        if page.relaxed:
+            text += " (no paper has all the words; these have some of them)"
         blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": text}})
         for hit in page.hits:
             blocks += [{"type": "divider"}, hit_block(hit=hit)]

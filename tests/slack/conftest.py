@@ -4,7 +4,6 @@ over Socket Mode or over signed HTTP requests to a real waitress server."""
 from __future__ import annotations
 
 import socket
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, time
@@ -14,7 +13,7 @@ import pytest
 
 from bot.config import Settings
 from bot.db.store import Database
-from bot.run_slack import SlackBot, build_slack_bot, http_server
+from bot.run_slack import HttpService, SlackBot, build_slack_bot
 from bot.services import posting
 from tests.fakeslack import (
     FakeSlack,
@@ -169,15 +168,13 @@ def _running(*, mode: str, fake: FakeSlack, settings: Settings, url: str) -> Ite
                 yield harness
         else:
             # Port 0: the server binds a free port itself, so no other process can take it.
-            server = http_server(app=bot.app, settings=settings, host="127.0.0.1")
-            thread = threading.Thread(target=server.run, daemon=True)
-            thread.start()
-            harness.settings = replace(settings, http_port=int(server.effective_port))
+            service = HttpService(app=bot.app, settings=settings, host="127.0.0.1")
+            service.start()
+            harness.settings = replace(settings, http_port=service.port)
             try:
                 yield harness
             finally:
-                server.close()
-                thread.join(timeout=10)
+                service.stop()
     finally:
         bot.close()
         database.dispose()

@@ -1,0 +1,1 @@
+"""Benchmarks, runnable with one command each, printing ratios."""
