@@ -122,7 +122,7 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
     tz = get("PAPERCLUB_TIMEZONE") or "UTC"
     try:
         ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # America/Argentina is a folder
         raise ConfigError(
             f"PAPERCLUB_TIMEZONE must be an IANA name like Europe/Berlin, got {tz!r}."
         ) from None

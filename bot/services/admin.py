@@ -79,7 +79,7 @@ def schedule(
         if "/" in arg or arg.upper() == "UTC":
             try:
                 ZoneInfo(arg)
-            except (ZoneInfoNotFoundError, ValueError):
+            except (ZoneInfoNotFoundError, ValueError, OSError):  # a folder is an OSError
                 return Reply(text=f"`{arg}` is not a time zone I know; use an IANA name like "
                              "`Europe/Berlin` or `America/New_York`.")  # fmt: skip
             new = replace(new, timezone=arg)

@@ -97,7 +97,12 @@ class SlackChat:
                 raise error
             log.warning("posting to %s failed (%s); checking history", channel, error.code)
             self.sleep(float(attempt))
-            found = self.find_post(channel=channel, post_id=card.post_id, since=None)
+            try:
+                found = self.find_post(channel=channel, post_id=card.post_id, since=None)
+            except ChatError as lookup:
+                # The post may have landed: whatever the history check says, the outcome
+                # stays unknown, so the claim is kept and resolved later, never released.
+                raise ChatError(code=lookup.code, hint=lookup.hint, posted_nothing=False) from None
             if found is not None:
                 return found
         raise AssertionError("unreachable: the loop returns or raises")

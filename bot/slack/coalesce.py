@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable, Hashable
 
 log = logging.getLogger(__name__)
+MAX_RETRIES = 5
+MAX_BACKOFF = 60.0
 
 
 class Coalescer:
@@ -31,6 +33,7 @@ class Coalescer:
         self._cond = threading.Condition()
         self._closed = False
         self._busy = 0
+        self._failures: dict[Hashable, int] = {}
         self._worker = threading.Thread(target=self._run, name="coalescer", daemon=True)
         self._worker.start()
 
@@ -64,16 +67,34 @@ class Coalescer:
                 return key
 
     def _run(self) -> None:
-        """Flush keys as they fall due; a failing flush is logged and never stops the worker."""
+        """Flush keys as they fall due; a failing flush is retried with backoff (a message must
+        not keep stale counts until the next vote) and never stops the worker."""
         while (key := self._next()) is not None:
+            failed = False
             try:
                 self._flush(key)
             except Exception:
+                failed = True
                 log.exception("flushing %r failed", key)
             finally:
                 with self._cond:
                     self._busy -= 1
+                    self._retry_later(key=key, failed=failed)
                     self._cond.notify_all()
+
+    def _retry_later(self, *, key: Hashable, failed: bool) -> None:
+        """After a failure, try the key again: 2, 4, 8... intervals, up to MAX_RETRIES times."""
+        if not failed:
+            self._failures.pop(key, None)
+            return
+        count = self._failures.get(key, 0) + 1
+        if count > MAX_RETRIES or self._closed:
+            self._failures.pop(key, None)
+            log.error("giving up on %r after %d failed flushes", key, count)
+            return
+        self._failures[key] = count
+        if key not in self._due:
+            self._due[key] = self._clock() + min(self._interval * 2**count, MAX_BACKOFF)
 
     def drain(self, *, timeout: float = 10.0) -> bool:
         """Wait until nothing is due or running (tests, shutdown); False on timeout."""

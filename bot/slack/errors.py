@@ -22,6 +22,13 @@ HINTS = {
 }
 
 
+# Slack's docs say of these that some part of the call may have succeeded: a message may
+# have been stored, so they are unknown outcomes, never "nothing was posted".
+UNKNOWN_OUTCOME = frozenset(
+    {"internal_error", "fatal_error", "service_unavailable", "request_timeout"}
+)
+
+
 def chat_error(*, error: SlackApiError) -> ChatError:
     """A ChatError for an `ok: false` answer or an HTTP error from Slack."""
     response = error.response
@@ -29,7 +36,7 @@ def chat_error(*, error: SlackApiError) -> ChatError:
     code = str(response.get("error") or f"http_{status}") if response is not None else "unknown"
     # An ok:false answer with status 200 (or a 429) means Slack did nothing; a 5xx may hide
     # a message that was stored before the server failed.
-    posted_nothing = status < 500
+    posted_nothing = status < 500 and code not in UNKNOWN_OUTCOME
     return ChatError(
         code=code, hint=HINTS.get(code, "see Slack's API docs for this error"),
         posted_nothing=posted_nothing,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -62,6 +63,31 @@ def is_signed(*, data: bytes, headers: dict[str, str], key: bytes, now: float) -
     return hmac.compare_digest("v0=" + digest, given)
 
 
+class ReplayGuard:
+    """Signatures seen in the last five minutes: the same signed request twice is a replay.
+
+    Slack's own retries are new requests with a new timestamp, hence a new signature, so this
+    refuses nothing Slack sends. Per process: with several replicas behind a load balancer a
+    replay could reach another one within the window (events and clicks stay safe there: their
+    ids are deduplicated in the database).
+    """
+
+    def __init__(self) -> None:
+        """Nothing seen yet."""
+        self._seen: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def first_time(self, *, signature: str, now: float) -> bool:
+        """Record a signature; False when it was seen within the window."""
+        with self._lock:
+            if len(self._seen) > 10_000 or next(iter(self._seen.values()), now) < now:
+                self._seen = {s: t for s, t in self._seen.items() if t >= now}
+            if self._seen.get(signature, 0) >= now:
+                return False
+            self._seen[signature] = now + 2 * MAX_SKEW_SECONDS
+            return True
+
+
 def _headers(*, environ: dict[str, Any]) -> dict[str, str]:
     """Request headers from a WSGI environ."""
     headers = {
@@ -96,6 +122,7 @@ def make_wsgi_app(
 ) -> Callable[..., list[bytes]]:
     """The WSGI callable serving Slack's requests and the health check."""
     key = signing_secret.encode()
+    replays = ReplayGuard()
 
     def wsgi(environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
         """Route one HTTP request."""
@@ -115,8 +142,11 @@ def make_wsgi_app(
         data = environ["wsgi.input"].read(length)
         headers = _headers(environ=environ)
         # Verify the bytes before parsing, so a forged request is a 401 whatever its body.
-        if not is_signed(data=data, headers=headers, key=key, now=time.time()):
+        now = time.time()
+        if not is_signed(data=data, headers=headers, key=key, now=now):
             return _send(start_response, 401, "invalid signature or stale timestamp")
+        if not replays.first_time(signature=headers.get("x-slack-signature", ""), now=now):
+            return _send(start_response, 401, "replayed request")
         try:
             request = FormSafeRequest(body=data.decode("utf-8"), headers=headers)
         except ValueError:  # UnicodeDecodeError and JSONDecodeError are both ValueErrors
