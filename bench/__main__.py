@@ -45,16 +45,16 @@ def search_rows(*, sizes: list[int]) -> list[Row]:
 
 
 def table(*, rows: list[Row]) -> str:
-    """The one table `make bench` prints."""
-    head = (f"{'figure':<34} {'median':>10} {'min–max':>19}  {'baseline':<18} "
-            f"{'median':>10} {'min–max':>19} {'ratio':>7}")  # fmt: skip
+    """The one table `make bench` prints; ratio = our median / the baseline's median."""
+    head = (f"{'figure':<30} {'unit':<9} {'median':>10} {'min–max':>21}  {'baseline':<17} "
+            f"{'median':>10} {'min–max':>21} {'ratio':>7}")  # fmt: skip
     lines = [head, "-" * len(head)]
     for r in rows:
         ours = f"{r['min']:,.2f}–{r['max']:,.2f}"
         theirs = f"{r['baseline_min']:,.2f}–{r['baseline_max']:,.2f}"
         lines.append(
-            f"{r['name']:<34} {r['median']:>8,.2f}{r['unit']:>2} {ours:>19}  {r['baseline']:<18} "
-            f"{r['baseline_median']:>10,.2f} {theirs:>19} {r['ratio']:>6.2f}x"
+            f"{r['name']:<30} {r['unit']:<9} {r['median']:>10,.2f} {ours:>21}  "
+            f"{r['baseline']:<17} {r['baseline_median']:>10,.2f} {theirs:>21} {r['ratio']:>6.2f}x"
         )
     return "\n".join(lines)
 

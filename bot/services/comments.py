@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
 from bot.domain import Post
-from bot.ports import UnitOfWork
+from bot.ports import Store, UnitOfWork
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,14 +35,26 @@ def _daily_post(*, uow: UnitOfWork, message: ThreadMessage) -> Post | None:
         )
 
 
-def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
-    """Keep a reply in a daily post's thread; False when it is no such reply or already kept."""
+@contextmanager
+def _applying(*, uow: UnitOfWork, message: ThreadMessage) -> Iterator[tuple[Store, Post] | None]:
+    """The store and the daily post when the event is new and about a daily post's thread
+    (its id recorded in the same transaction as its effect); None otherwise."""
     post = _daily_post(uow=uow, message=message)
     if post is None:
-        return False
+        yield None
+        return
     with uow() as store:
-        if not store.mark_event(event_id=message.event_id, now=message.now):
+        yield (
+            (store, post) if store.mark_event(event_id=message.event_id, now=message.now) else None
+        )
+
+
+def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
+    """Keep a reply in a daily post's thread; False when it is no such reply or already kept."""
+    with _applying(uow=uow, message=message) as target:
+        if target is None:
             return False
+        store, post = target
         # A deletion (or edit) that overtook this message already holds the ts, and wins.
         return store.add_comment(
             post=post, user=message.user, ts=message.ts, text=text, now=message.now
@@ -49,12 +63,10 @@ def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
 
 def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
     """An edited reply: keep the new text when it changed (unfurls change nothing visible)."""
-    post = _daily_post(uow=uow, message=message)
-    if post is None:
-        return False
-    with uow() as store:
-        if not store.mark_event(event_id=message.event_id, now=message.now):
+    with _applying(uow=uow, message=message) as target:
+        if target is None:
             return False
+        store, post = target
         current = store.comment_at(post=post, ts=message.ts)
         if current is None:
             # The edit overtook the message: keep the newer text; the late original is ignored.
@@ -70,12 +82,10 @@ def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
 
 def delete(*, uow: UnitOfWork, message: ThreadMessage) -> bool:
     """A deleted reply leaves search and export; one deleted before it arrived never appears."""
-    post = _daily_post(uow=uow, message=message)
-    if post is None:
-        return False
-    with uow() as store:
-        if not store.mark_event(event_id=message.event_id, now=message.now):
+    with _applying(uow=uow, message=message) as target:
+        if target is None:
             return False
+        store, post = target
         current = store.comment_at(post=post, ts=message.ts)
         if current is None:
             return store.add_comment(
