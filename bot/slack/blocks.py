@@ -7,7 +7,6 @@ Text from papers and people is escaped (& < >) before it enters mrkdwn.
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 from urllib.parse import quote
@@ -222,33 +221,6 @@ def paper_message(*, card: PaperCard) -> tuple[str, list[Block]]:
     blocks.append(_vote_buttons(votes=card.votes, value=value))
     text = f"Today's paper: {clip_escaped(text=title, limit=TITLE_MAX)}"
     return (f"{text} — {link[0]}" if link else text), blocks
-
-
-def vote_blocks(*, blocks: list[Block], votes: VoteCount) -> list[Block]:
-    """A copy of a posted message's blocks with only the vote buttons' counts changed."""
-    updated = copy.deepcopy(blocks)
-    for block in updated:
-        if not isinstance(block, dict) or block.get("block_id") != ids.VOTE_BLOCK:
-            continue
-        for element in block.get("elements") or ():
-            if not isinstance(element, dict):
-                continue
-            if element.get("action_id") == ids.VOTE_UP:
-                element["text"] = _button_text(emoji="👍", n=votes.up)
-            elif element.get("action_id") == ids.VOTE_DOWN:
-                element["text"] = _button_text(emoji="👎", n=votes.down)
-    return updated
-
-
-def empty_queue_message() -> tuple[str, list[Block]]:
-    """(fallback text, blocks) saying the queue is empty and how to add papers."""
-    empty = "The reading queue is empty: no paper today."
-    add = "/paperclub add &lt;arXiv id, DOI or URL&gt;"
-    how = (
-        f"*{empty}* 📭\nAdd one with `{add}`, "
-        "or import a whole reading list on the server with `paperclub import FILE`."
-    )
-    return f"{empty} Add one with {add}.", [_section(how)]
 
 
 def notice(*, text: str) -> list[Block]:

@@ -1,8 +1,7 @@
-"""Block Kit builders: content of the daily post, Slack's limits for any input, vote updates."""
+"""Block Kit builders: content of the daily post, Slack's limits for any input, button values."""
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import replace
 from datetime import date, datetime
@@ -16,11 +15,9 @@ from bot.domain import Paper, PaperCard, PaperStatus, Recap, VoteCount
 from bot.slack import ids
 from bot.slack.blocks import (
     clip,
-    empty_queue_message,
     escape_mrkdwn,
     notice,
     paper_message,
-    vote_blocks,
 )
 
 PROPERTY = settings(
@@ -387,33 +384,9 @@ def test_any_card_stays_within_slacks_limits(
     for mrkdwn in mrkdwn_texts(blocks):
         assert_escaped(mrkdwn)
     assert {ids.decode_post_id(value=b["value"]) for b in buttons(blocks).values()} == {post_id}
-    assert_within_limits(vote_blocks(blocks=blocks, votes=votes))
 
 
-# --- vote updates ----------------------------------------------------------------------
-
-
-def test_vote_blocks_changes_only_the_counts() -> None:
-    _, posted = paper_message(card=make_card())
-    # Slack hands back the blocks with its own extras; they must survive the update.
-    posted.append({"type": "divider", "block_id": "abc"})
-    before = copy.deepcopy(posted)
-    updated = vote_blocks(blocks=posted, votes=VoteCount(up=10, down=0))
-    assert posted == before
-    found = buttons(updated)
-    assert found[ids.VOTE_UP]["text"]["text"] == "👍 10"
-    assert found[ids.VOTE_DOWN]["text"]["text"] == "👎 0"
-    for button in found.values():
-        button["text"] = buttons(before)[button["action_id"]]["text"]
-    assert updated == before
-
-
-def test_vote_blocks_leaves_other_messages_alone() -> None:
-    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": "hi"}}, "junk"]
-    assert vote_blocks(blocks=blocks, votes=VoteCount(up=1)) == blocks  # type: ignore[list-item]
-
-
-# --- button values ---------------------------------------------------------------------
+# --- the post id in the vote buttons ---------------------------------------------------
 
 
 @given(post_id=st.integers(min_value=1, max_value=2**63 - 1))
@@ -471,18 +444,6 @@ def test_ids_are_unique_and_within_limits() -> None:
 
 
 # --- notices ---------------------------------------------------------------------------
-
-
-def test_empty_queue_message_says_how_to_add_papers() -> None:
-    text, blocks = empty_queue_message()
-    assert "empty" in text
-    (section,) = blocks
-    body = section["text"]["text"]
-    assert "/paperclub add &lt;arXiv id, DOI or URL&gt;" in body
-    assert "paperclub import FILE" in body
-    assert_escaped(body)
-    assert_escaped(text)
-    assert_within_limits(blocks)
 
 
 def test_notice_is_one_section_within_limits() -> None:
