@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from bot.db.convert import to_post
+from bot.db.engine import upsert_insert
 from bot.db.schema import Base, ChannelRow, CommentRow, PostRow, ProcessedEventRow, VoteRow
 from bot.domain import CommentState, Post, VoteState
 
@@ -21,10 +21,9 @@ class ActivityStore:
     def _insert_new(self, *, table: str, values: dict[str, object], returning: str) -> bool:
         """INSERT ... ON CONFLICT DO NOTHING: True when the row went in. One statement, no
         savepoint: this is the hot path of every vote and comment."""
-        dialect = self.session.get_bind().dialect.name
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
         target = Base.metadata.tables[table]
-        statement = insert(target).values(**values).on_conflict_do_nothing()
+        statement = upsert_insert(session=self.session, table=target)
+        statement = statement.values(**values).on_conflict_do_nothing()
         return self.session.execute(statement.returning(target.c[returning])).first() is not None
 
     def mark_event(self, *, event_id: str, now: datetime) -> bool:
@@ -73,9 +72,8 @@ class ActivityStore:
 
     def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
         """Set (or change) a person's one vote on a post: one upsert on UNIQUE(post, user)."""
-        dialect = self.session.get_bind().dialect.name
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        statement = insert(Base.metadata.tables["votes"]).values(
+        votes = Base.metadata.tables["votes"]
+        statement = upsert_insert(session=self.session, table=votes).values(
             post_id=post_id, user_id=user, value=value, source=source, updated_at=now
         )
         self.session.execute(

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, Table, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
 
 BUSY_TIMEOUT_MS = 10_000
+
+
+def upsert_insert(*, session: Session, table: Table) -> postgresql.Insert | sqlite.Insert:
+    """An INSERT with ON CONFLICT support for the session's dialect (SQLite or PostgreSQL)."""
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    return insert(table)
 
 
 def is_sqlite(*, url: str) -> bool:

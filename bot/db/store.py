@@ -7,12 +7,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from sqlalchemy import ColumnElement, Engine, and_, case, func, or_, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.db.activity import ActivityStore
 from bot.db.convert import to_channel, to_paper
-from bot.db.engine import make_engine
+from bot.db.engine import make_engine, upsert_insert
 from bot.db.posts import PostsStore
 from bot.db.ranking import RankingStore
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
@@ -78,12 +77,11 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
             }
             for p in papers
         ]
-        dialect = self.session.get_bind().dialect.name
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
         table = Base.metadata.tables["papers"]
         # DO NOTHING: a paper another replica imported a moment ago is "already known", not an
         # error; RETURNING counts only the rows that went in.
-        statement = insert(table).on_conflict_do_nothing().returning(table.c.id)
+        insert = upsert_insert(session=self.session, table=table)
+        statement = insert.on_conflict_do_nothing().returning(table.c.id)
         return len(self.session.execute(statement, rows).all())
 
     def _queue_filter(self, *, channel: str | None) -> ColumnElement[bool]:
