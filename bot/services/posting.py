@@ -199,8 +199,20 @@ def post_due(*, poster: Poster, now: datetime) -> dict[str, PostResult]:
     """The sweep: resolve pending posts of earlier days, then post every channel that is due."""
     resolve_stale_days(poster=poster, now=now)
     with poster.uow(write=False) as store:
-        channels = [c.channel_id for c in store.channels() if c.platform == poster.platform]
-    return {cid: post_today(poster=poster, channel_id=cid, now=now) for cid in channels}
+        channels = [c for c in store.channels() if c.platform == poster.platform]
+    results: dict[str, PostResult] = {}
+    for channel in channels:
+        # Most minutes nothing is due: answer from the read above instead of taking the
+        # write lock (which votes wait on) once a minute per channel.
+        if channel.paused:
+            results[channel.channel_id] = PostResult(outcome=Outcome.PAUSED)
+        elif is_due(schedule=channel.schedule, now=now) is None:
+            results[channel.channel_id] = PostResult(outcome=Outcome.NOT_DUE)
+        else:
+            results[channel.channel_id] = post_today(
+                poster=poster, channel_id=channel.channel_id, now=now
+            )
+    return results
 
 
 def resolve_stale_days(*, poster: Poster, now: datetime) -> None:
