@@ -6,6 +6,7 @@ from alembic import context
 from sqlalchemy import Connection
 
 from bot.db.engine import make_engine
+from bot.db.migrate import check_foreign_keys, foreign_keys_off
 from bot.db.schema import Base
 
 config = context.config
@@ -54,8 +55,9 @@ def run_migrations_online() -> None:
         return
     engine = make_engine(url=str(config.get_main_option("sqlalchemy.url")))
     try:
-        with engine.connect() as conn:
+        with engine.connect() as conn, foreign_keys_off(connection=conn):
             _run(conn)
+            check_foreign_keys(connection=conn)
             conn.commit()
     finally:
         engine.dispose()

@@ -7,10 +7,10 @@ from datetime import datetime
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from bot.db.convert import to_post
+from bot.db.convert import channel_key, to_post
 from bot.db.engine import upsert_insert
 from bot.db.schema import Base, ChannelRow, CommentRow, PostRow, ProcessedEventRow, VoteRow
-from bot.domain import CommentState, Post, VoteState
+from bot.domain import ChannelKey, CommentState, Post, VoteState
 
 
 class ActivityStore:
@@ -35,33 +35,34 @@ class ActivityStore:
         )
 
     def prune_events(self, *, before: datetime) -> int:
-        """Forget event ids older than Slack ever retries; how many went."""
+        """Forget event ids older than any platform retries; how many went."""
         result = self.session.execute(
             delete(ProcessedEventRow).where(ProcessedEventRow.seen_at < before)
         )
         return int(getattr(result, "rowcount", 0) or 0)
 
-    def post_by_ts(self, *, platform: str, channel_id: str, ts: str) -> Post | None:
+    def post_by_message(self, *, channel: ChannelKey, message_id: str) -> Post | None:
         """The daily post that is this message, if it is one."""
         row = self.session.scalar(
             select(PostRow)
             .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
             .where(
-                ChannelRow.platform == platform,
-                ChannelRow.channel_id == channel_id,
-                PostRow.ts == ts,
+                ChannelRow.platform == channel.platform,
+                ChannelRow.workspace == channel.workspace,
+                ChannelRow.external_id == channel.channel,
+                PostRow.message_id == message_id,
             )
         )
-        return to_post(row=row, channel_id=channel_id) if row else None
+        return to_post(row=row, channel=channel) if row else None
 
     def post_by_id(self, *, post_id: int) -> Post | None:
-        """A post by id, with its channel's platform id."""
+        """A post by id, with its channel's key."""
         found = self.session.execute(
-            select(PostRow, ChannelRow.channel_id)
+            select(PostRow, ChannelRow)
             .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
             .where(PostRow.id == post_id)
         ).first()
-        return to_post(row=found[0], channel_id=found[1]) if found else None
+        return to_post(row=found[0], channel=channel_key(row=found[1])) if found else None
 
     def vote_of(self, *, post_id: int, user: str) -> VoteState | None:
         """A person's current vote on a post."""
@@ -89,10 +90,12 @@ class ActivityStore:
             delete(VoteRow).where(VoteRow.post_id == post_id, VoteRow.user_id == user)
         )
 
-    def comment_at(self, *, post: Post, ts: str) -> CommentState | None:
-        """The comment with this ts in the post's channel, live or deleted."""
+    def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:
+        """The comment with this message id in the post's channel, live or deleted."""
         row = self.session.scalar(
-            select(CommentRow).where(CommentRow.channel_id == post.channel_pk, CommentRow.ts == ts)
+            select(CommentRow).where(
+                CommentRow.channel_id == post.channel_id, CommentRow.message_id == message_id
+            )
         )
         return CommentState(text=row.text, deleted=row.deleted) if row else None
 
@@ -101,36 +104,38 @@ class ActivityStore:
         *,
         post: Post,
         user: str,
-        ts: str,
+        message_id: str,
         text: str,
         now: datetime,
         deleted: bool = False,
         edited: bool = False,
     ) -> bool:
-        """Store a comment; False when one with this ts exists (it wins: it may be a deletion)."""
+        """Store a comment; False when one with this message id exists (it wins: it may be a
+        deletion that overtook the message)."""
         values: dict[str, object] = {
-            "post_id": post.id, "channel_id": post.channel_pk, "user_id": user, "ts": ts,
+            "post_id": post.id, "channel_id": post.channel_id, "user_id": user,
+            "message_id": message_id,
             "text": text, "created_at": now, "edited_at": now if edited else None,
             "deleted": deleted,
         }  # fmt: skip
         return self._insert_new(table="comments", values=values, returning="id")
 
-    def edit_comment(self, *, post: Post, ts: str, text: str, now: datetime) -> None:
+    def edit_comment(self, *, post: Post, message_id: str, text: str, now: datetime) -> None:
         """Replace a live comment's text."""
         self.session.execute(
             update(CommentRow)
             .where(
-                CommentRow.channel_id == post.channel_pk,
-                CommentRow.ts == ts,
+                CommentRow.channel_id == post.channel_id,
+                CommentRow.message_id == message_id,
                 CommentRow.deleted.is_(False),
             )
             .values(text=text, edited_at=now)
         )
 
-    def delete_comment(self, *, post: Post, ts: str) -> None:
+    def delete_comment(self, *, post: Post, message_id: str) -> None:
         """Mark a comment deleted and forget its text: search and export no longer see it."""
         self.session.execute(
             update(CommentRow)
-            .where(CommentRow.channel_id == post.channel_pk, CommentRow.ts == ts)
+            .where(CommentRow.channel_id == post.channel_id, CommentRow.message_id == message_id)
             .values(deleted=True, text="")
         )

@@ -5,7 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime, time
 
 from bot.db.schema import ChannelRow, PaperRow, PostRow
-from bot.domain import Channel, Paper, PaperStatus, Post, PostState, Schedule, WeeklyRecap
+from bot.domain import (
+    Channel,
+    ChannelKey,
+    Paper,
+    PaperStatus,
+    Post,
+    PostState,
+    Schedule,
+    WeeklyRecap,
+)
 from bot.schedule_text import parse_days
 
 
@@ -29,8 +38,13 @@ def to_paper(*, row: PaperRow) -> Paper:
         added_at=utc(value=row.added_at),
         position=row.position,
         status=PaperStatus(row.status),
-        channel=row.channel,
+        queue_channel_id=row.queue_channel_id,
     )
+
+
+def channel_key(*, row: ChannelRow) -> ChannelKey:
+    """A channel row's key."""
+    return ChannelKey(platform=row.platform, workspace=row.workspace, channel=row.external_id)
 
 
 def to_channel(*, row: ChannelRow) -> Channel:
@@ -38,15 +52,14 @@ def to_channel(*, row: ChannelRow) -> Channel:
     hours, minutes = (int(part) for part in row.post_time.split(":"))
     return Channel(
         id=row.id,
-        platform=row.platform,
-        team_id=row.team_id,
-        channel_id=row.channel_id,
+        key=channel_key(row=row),
         schedule=Schedule(
             post_time=time(hours, minutes),
             timezone=row.timezone,
             weekdays=parse_days(text=row.weekdays),
         ),
         paused=row.paused,
+        private=row.private,
         empty_notice_sent=row.empty_notice_sent,
         recap=(
             WeeklyRecap(weekday=row.recap_day, at=time.fromisoformat(row.recap_time))
@@ -56,17 +69,17 @@ def to_channel(*, row: ChannelRow) -> Channel:
     )
 
 
-def to_post(*, row: PostRow, channel_id: str) -> Post:
-    """Domain post from a row and its channel's platform id."""
+def to_post(*, row: PostRow, channel: ChannelKey) -> Post:
+    """Domain post from a row and its channel's key."""
     return Post(
         id=row.id,
         paper_id=row.paper_id,
-        channel_id=channel_id,
+        channel=channel,
         local_date=row.local_date,
         state=PostState(row.state),
-        ts=row.ts,
+        message_id=row.message_id,
         permalink=row.permalink,
         claimed_by=row.claimed_by,
         claimed_at=utc(value=row.claimed_at) if row.claimed_at else None,
-        channel_pk=row.channel_id,
+        channel_id=row.channel_id,
     )

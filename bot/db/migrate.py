@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 from bot.db.engine import make_engine
 
@@ -40,14 +42,44 @@ def alembic_config(*, url: str) -> Config:
     return config
 
 
+@contextmanager
+def foreign_keys_off(*, connection: Connection) -> Iterator[None]:
+    """SQLite's recipe for rebuilding tables: foreign keys off around the transaction (a table
+    that Alembic's batch mode rebuilds is dropped, and with foreign keys on that would cascade
+    into every row referring to it). Call check_foreign_keys before the transaction commits."""
+    if connection.dialect.name != "sqlite":
+        yield
+        return
+    raw = connection.connection.driver_connection
+    assert raw is not None
+    raw.execute("PRAGMA foreign_keys=OFF")  # outside any transaction, or it is a no-op
+    try:
+        yield
+    finally:
+        raw.execute("PRAGMA foreign_keys=ON")
+
+
+def check_foreign_keys(*, connection: Connection) -> None:
+    """Refuse to commit a migration that left a row pointing nowhere (SQLite)."""
+    if connection.dialect.name == "sqlite":
+        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+        if broken:
+            raise RuntimeError(f"the migration broke {len(broken)} foreign key(s): {broken[:5]}")
+
+
 def upgrade(*, engine: Engine) -> None:
     """Bring the database to the newest revision, one process at a time."""
     config = alembic_config(url=engine.url.render_as_string(hide_password=False))
-    with engine.begin() as connection:
+    with (
+        engine.connect() as connection,
+        foreign_keys_off(connection=connection),
+        connection.begin(),
+    ):
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_LOCK_KEY})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+        check_foreign_keys(connection=connection)
 
 
 def current_revision(*, engine: Engine) -> str | None:

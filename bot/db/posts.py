@@ -8,10 +8,11 @@ from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from bot.db.convert import to_channel, to_paper, to_post
+from bot.db.convert import channel_key, to_channel, to_paper, to_post
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, RecapRow, VoteRow
 from bot.domain import (
     Channel,
+    ChannelKey,
     Paper,
     PaperStatus,
     Post,
@@ -40,29 +41,29 @@ class PostsStore:
             update(PaperRow).where(PaperRow.id == paper_id).values(status=status.value)
         )
 
-    def _channel_row(self, *, platform: str, channel_id: str) -> ChannelRow | None:
+    def _channel_row(self, *, key: ChannelKey) -> ChannelRow | None:
         """The row of a followed channel."""
         return self.session.scalar(
             select(ChannelRow).where(
-                ChannelRow.platform == platform, ChannelRow.channel_id == channel_id
+                ChannelRow.platform == key.platform,
+                ChannelRow.workspace == key.workspace,
+                ChannelRow.external_id == key.channel,
             )
         )
 
-    def channel(self, *, platform: str, channel_id: str) -> Channel | None:
+    def channel(self, *, key: ChannelKey) -> Channel | None:
         """A followed channel, or None."""
-        row = self._channel_row(platform=platform, channel_id=channel_id)
+        row = self._channel_row(key=key)
         return to_channel(row=row) if row else None
 
-    def save_channel(
-        self, *, platform: str, team_id: str, channel_id: str, schedule: Schedule
-    ) -> Channel:
-        """Follow a channel with this schedule (or change its schedule)."""
-        row = self._channel_row(platform=platform, channel_id=channel_id)
+    def save_channel(self, *, key: ChannelKey, schedule: Schedule, private: bool) -> Channel:
+        """Follow a channel with this schedule (or change its schedule and privacy)."""
+        row = self._channel_row(key=key)
         if row is None:
             row = ChannelRow(
-                platform=platform,
-                team_id=team_id,
-                channel_id=channel_id,
+                platform=key.platform,
+                workspace=key.workspace,
+                external_id=key.channel,
                 paused=False,
                 empty_notice_sent=False,
             )
@@ -70,30 +71,30 @@ class PostsStore:
         row.post_time = schedule.post_time.strftime("%H:%M")
         row.timezone = schedule.timezone
         row.weekdays = days_to_text(days=schedule.weekdays)
-        row.team_id = team_id or row.team_id
+        row.private = private
         self.session.flush()
         return to_channel(row=row)
 
     def add_channel_if_missing(
-        self, *, platform: str, team_id: str, channel_id: str, schedule: Schedule
+        self, *, key: ChannelKey, schedule: Schedule, private: bool
     ) -> Channel:
         """Follow a channel unless it already is followed (its own schedule then stays)."""
-        row = self._channel_row(platform=platform, channel_id=channel_id)
+        row = self._channel_row(key=key)
         if row is not None:
             return to_channel(row=row)
-        return self.save_channel(
-            platform=platform, team_id=team_id, channel_id=channel_id, schedule=schedule
-        )
+        return self.save_channel(key=key, schedule=schedule, private=private)
 
     def set_channel_flags(
-        self, *, channel: Channel, paused: bool | None = None, empty_notice_sent: bool | None = None
+        self,
+        *,
+        channel: Channel,
+        paused: bool | None = None,
+        empty_notice_sent: bool | None = None,
+        private: bool | None = None,
     ) -> None:
-        """Pause/resume a channel, or note that it was told its queue is empty."""
-        values: dict[str, bool] = {}
-        if paused is not None:
-            values["paused"] = paused
-        if empty_notice_sent is not None:
-            values["empty_notice_sent"] = empty_notice_sent
+        """Pause/resume a channel, note that it was told its queue is empty, or its privacy."""
+        given = {"paused": paused, "empty_notice_sent": empty_notice_sent, "private": private}
+        values = {name: value for name, value in given.items() if value is not None}
         if values:
             self.session.execute(
                 update(ChannelRow).where(ChannelRow.id == channel.id).values(**values)
@@ -120,12 +121,14 @@ class PostsStore:
             return None
         return row.id
 
-    def settle_recap(self, *, recap_id: int, ts: str | None) -> None:
-        """The recap went out (keep its ts) or was refused outright (forget it)."""
-        if ts is None:
+    def settle_recap(self, *, recap_id: int, message_id: str | None) -> None:
+        """The recap went out (keep its message id) or was refused outright (forget it)."""
+        if message_id is None:
             self.session.execute(delete(RecapRow).where(RecapRow.id == recap_id))
         else:
-            self.session.execute(update(RecapRow).where(RecapRow.id == recap_id).values(ts=ts))
+            self.session.execute(
+                update(RecapRow).where(RecapRow.id == recap_id).values(message_id=message_id)
+            )
 
     def post_on(self, *, channel: Channel, local_date: date) -> Post | None:
         """The channel's post of that local date, in any state."""
@@ -134,7 +137,7 @@ class PostsStore:
                 PostRow.channel_id == channel.id, PostRow.local_date == local_date
             )
         )
-        return to_post(row=row, channel_id=channel.channel_id) if row else None
+        return to_post(row=row, channel=channel.key) if row else None
 
     def claim_post(
         self, *, channel: Channel, local_date: date, paper_id: int, owner: str, now: datetime
@@ -155,7 +158,7 @@ class PostsStore:
                 self.session.add(row)
         except IntegrityError:
             return None
-        return to_post(row=row, channel_id=channel.channel_id)
+        return to_post(row=row, channel=channel.key)
 
     def take_over(self, *, post: Post, owner: str, now: datetime) -> bool:
         """Move a pending post's claim to `owner`, if nobody took it over meanwhile."""
@@ -171,21 +174,21 @@ class PostsStore:
         )
         return bool(getattr(result, "rowcount", 0))
 
-    def mark_posted(self, *, post_id: int, ts: str, permalink: str | None) -> None:
-        """The post is in the channel: keep its ts and permalink."""
+    def mark_posted(self, *, post_id: int, message_id: str, permalink: str | None) -> None:
+        """The post is in the channel: keep its message id and permalink."""
         self.session.execute(
             update(PostRow)
             .where(PostRow.id == post_id)
-            .values(state=PostState.POSTED.value, ts=ts, permalink=permalink)
+            .values(state=PostState.POSTED.value, message_id=message_id, permalink=permalink)
         )
 
     def release_post(self, *, post: Post) -> None:
-        """Slack refused the post outright: forget the intent, the paper goes back to the queue."""
+        """The platform refused the post outright: forget the intent; the paper is queued again."""
         self.session.execute(delete(PostRow).where(PostRow.id == post.id))
         self.set_paper_status(paper_id=post.paper_id, status=PaperStatus.QUEUED)
 
     def pending_posts(self) -> list[tuple[Post, Channel]]:
-        """Posts whose intent is recorded but whose message ts is not."""
+        """Posts whose intent is recorded but whose message id is not."""
         rows = self.session.execute(
             select(PostRow, ChannelRow)
             .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
@@ -193,7 +196,7 @@ class PostsStore:
             .order_by(PostRow.id)
         )
         return [
-            (to_post(row=post, channel_id=channel.channel_id), to_channel(row=channel))
+            (to_post(row=post, channel=channel_key(row=channel)), to_channel(row=channel))
             for post, channel in rows
         ]
 

@@ -7,8 +7,9 @@ from datetime import date
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
+from bot.db.convert import channel_key
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
-from bot.domain import PostState, TopEntry, VoteCount
+from bot.domain import Channel, PostState, TopEntry, VoteCount
 
 
 class RankingStore:
@@ -17,7 +18,12 @@ class RankingStore:
     session: Session
 
     def top_posts(
-        self, *, channel: str | None, since: date | None, until: date | None = None, limit: int = 5
+        self,
+        *,
+        channel: Channel | None,
+        since: date | None,
+        until: date | None = None,
+        limit: int = 5,
     ) -> list[TopEntry]:
         """Posts of a period with their votes and live comments, best voted first."""
         up = func.coalesce(func.sum(case((VoteRow.value > 0, 1), else_=0)), 0)
@@ -39,7 +45,7 @@ class RankingStore:
         query = (
             select(
                 PaperRow.title,
-                ChannelRow.channel_id,
+                ChannelRow,
                 PostRow.local_date,
                 PostRow.permalink,
                 ups,
@@ -55,7 +61,7 @@ class RankingStore:
             .limit(limit)
         )
         if channel is not None:
-            query = query.where(ChannelRow.channel_id == channel)
+            query = query.where(PostRow.channel_id == channel.id)
         if since is not None:
             query = query.where(PostRow.local_date >= since)
         if until is not None:
@@ -63,11 +69,11 @@ class RankingStore:
         return [
             TopEntry(
                 title=title,
-                channel=cid,
+                channel=channel_key(row=row),
                 date=day,
                 permalink=link,
                 votes=VoteCount(up=int(u), down=int(d)),
                 comments=int(n),
             )
-            for title, cid, day, link, u, d, n in self.session.execute(query)
+            for title, row, day, link, u, d, n in self.session.execute(query)
         ]

@@ -56,19 +56,27 @@ class PaperRow(Base):
     position: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16), default="queued")
     # The channel whose queue holds the paper; NULL is the list every channel draws from.
-    channel: Mapped[str | None] = mapped_column(String(64))
+    queue_channel_id: Mapped[int | None] = mapped_column(
+        ForeignKey("channels.id", ondelete="SET NULL")
+    )
 
 
 class ChannelRow(Base):
-    """A channel that follows the list, with its schedule."""
+    """A channel that follows the list, with its schedule; keyed by (platform, workspace,
+    external id), where the external id is the platform's own channel id."""
 
     __tablename__ = "channels"
-    __table_args__ = (UniqueConstraint("platform", "channel_id", name="uq_channels_platform_id"),)
+    __table_args__ = (
+        UniqueConstraint("platform", "workspace", "external_id", name="uq_channels_key"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     platform: Mapped[str] = mapped_column(String(16))
-    team_id: Mapped[str] = mapped_column(String(32), default="")
-    channel_id: Mapped[str] = mapped_column(String(64))
+    # Slack's team id or Discord's guild id; "" where the platform has none (the console).
+    workspace: Mapped[str] = mapped_column(String(64), default="")
+    external_id: Mapped[str] = mapped_column(String(64))
+    # Private channels, DMs and private threads: what is said there is found only there.
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
     post_time: Mapped[str] = mapped_column(String(5))
     timezone: Mapped[str] = mapped_column(String(64))
     weekdays: Mapped[str] = mapped_column(String(40))
@@ -85,7 +93,7 @@ class PostRow(Base):
     __tablename__ = "posts"
     __table_args__ = (
         UniqueConstraint("channel_id", "local_date", name="uq_posts_channel_date"),
-        Index("ix_posts_channel_ts", "channel_id", "ts"),
+        Index("ix_posts_channel_message", "channel_id", "message_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -93,7 +101,8 @@ class PostRow(Base):
     channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id", ondelete="CASCADE"))
     local_date: Mapped[date] = mapped_column(Date)
     state: Mapped[str] = mapped_column(String(16), default="pending")
-    ts: Mapped[str | None] = mapped_column(String(32))
+    # The platform's id of the message (Slack's ts, Discord's snowflake).
+    message_id: Mapped[str | None] = mapped_column(String(64))
     permalink: Mapped[str | None] = mapped_column(String(500))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # Who is posting it and since when: a lease, so a crashed poster's claim can be taken over.
@@ -120,13 +129,15 @@ class CommentRow(Base):
     """A reply in a post's thread."""
 
     __tablename__ = "comments"
-    __table_args__ = (UniqueConstraint("channel_id", "ts", name="uq_comments_channel_ts"),)
+    __table_args__ = (
+        UniqueConstraint("channel_id", "message_id", name="uq_comments_channel_message"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     post_id: Mapped[int] = mapped_column(ForeignKey("posts.id", ondelete="CASCADE"), index=True)
     channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id", ondelete="CASCADE"))
     user_id: Mapped[str] = mapped_column(String(64))
-    ts: Mapped[str] = mapped_column(String(32))
+    message_id: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     edited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -142,7 +153,7 @@ class RecapRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id", ondelete="CASCADE"))
     local_date: Mapped[date] = mapped_column(Date)
-    ts: Mapped[str | None] = mapped_column(String(32))
+    message_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

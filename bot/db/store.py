@@ -10,7 +10,7 @@ from sqlalchemy import ColumnElement, Engine, and_, case, func, or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.db.activity import ActivityStore
-from bot.db.convert import to_channel, to_paper
+from bot.db.convert import channel_key, to_channel, to_paper
 from bot.db.engine import make_engine, upsert_insert
 from bot.db.posts import PostsStore
 from bot.db.ranking import RankingStore
@@ -18,6 +18,7 @@ from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteR
 from bot.db.search import search
 from bot.domain import (
     Channel,
+    ChannelKey,
     CommentView,
     NewPaper,
     Paper,
@@ -30,6 +31,15 @@ from bot.domain import (
 from bot.search_query import SearchQuery
 
 _RECORD_CHUNK = 500
+
+
+def visible_to(*, viewer: ChannelKey) -> ColumnElement[bool]:
+    """The channel rows a viewer may see: itself, and its workspace's public channels."""
+    return and_(
+        ChannelRow.platform == viewer.platform,
+        ChannelRow.workspace == viewer.workspace,
+        or_(ChannelRow.external_id == viewer.channel, ChannelRow.private.is_(False)),
+    )
 
 
 class SqlStore(PostsStore, ActivityStore, RankingStore):
@@ -73,7 +83,7 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
                 "added_at": p.added_at,
                 "position": p.position,
                 "status": PaperStatus.QUEUED.value,
-                "channel": p.channel,
+                "queue_channel_id": p.queue_channel_id,
             }
             for p in papers
         ]
@@ -84,14 +94,14 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
         statement = insert.on_conflict_do_nothing().returning(table.c.id)
         return len(self.session.execute(statement, rows).all())
 
-    def _queue_filter(self, *, channel: str | None) -> ColumnElement[bool]:
+    def _queue_filter(self, *, channel: Channel | None) -> ColumnElement[bool]:
         """Which papers wait for a channel: its own and the shared list."""
-        owner: ColumnElement[bool] = PaperRow.channel.is_(None)
+        owner: ColumnElement[bool] = PaperRow.queue_channel_id.is_(None)
         if channel is not None:
-            owner = or_(owner, PaperRow.channel == channel)
+            owner = or_(owner, PaperRow.queue_channel_id == channel.id)
         return and_(PaperRow.status == PaperStatus.QUEUED.value, owner)
 
-    def queued(self, *, channel: str | None, limit: int) -> list[Paper]:
+    def queued(self, *, channel: Channel | None, limit: int) -> list[Paper]:
         """The next queued papers for a channel (its own, then the shared list) in order."""
         query = (
             select(PaperRow)
@@ -101,7 +111,7 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
         )
         return [to_paper(row=row) for row in self.session.scalars(query)]
 
-    def count_queued(self, *, channel: str | None) -> int:
+    def count_queued(self, *, channel: Channel | None) -> int:
         """How many papers wait in a channel's queue."""
         query = (
             select(func.count()).select_from(PaperRow).where(self._queue_filter(channel=channel))
@@ -126,7 +136,7 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
         row = self.session.scalar(select(PaperRow).where(or_(*matches)).limit(1))
         return to_paper(row=row) if row else None
 
-    def queue_position(self, *, paper: Paper, channel: str) -> int:
+    def queue_position(self, *, paper: Paper, channel: Channel | None) -> int:
         """1 for the next paper to be posted in the channel, 2 for the one after, ..."""
         ahead = (PaperRow.position < paper.position) | (
             (PaperRow.position == paper.position) & (PaperRow.id < paper.id)
@@ -138,13 +148,17 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
         )
         return int(self.session.scalar(query) or 0) + 1
 
-    def post_views(self, *, paper_id: int) -> list[PostView]:
-        """Where and when a paper was posted, with its votes and live comments."""
-        return self._post_views(paper_ids=[paper_id]).get(paper_id, [])
+    def post_views(self, *, paper_id: int, viewer: ChannelKey | None) -> list[PostView]:
+        """Where and when a paper was posted, with its votes and live comments; with a viewer,
+        only the posts that channel may see (its own, and its workspace's public ones)."""
+        return self._post_views(paper_ids=[paper_id], viewer=viewer).get(paper_id, [])
 
-    def search(self, *, query: SearchQuery, limit: int, offset: int) -> SearchPage:
-        """One page of papers matching the query (by their text or their comments), best first."""
-        return search(session=self.session, query=query, limit=limit, offset=offset)
+    def search(
+        self, *, query: SearchQuery, limit: int, offset: int, viewer: ChannelKey | None
+    ) -> SearchPage:
+        """One page of papers matching the query (by their text or their comments), best first;
+        with a viewer, posts and comments of channels it may not see are left out."""
+        return search(session=self.session, query=query, limit=limit, offset=offset, viewer=viewer)
 
     def paper_records(self) -> Iterator[PaperRecord]:
         """Every paper with its posts, votes and live comments, in id order."""
@@ -160,12 +174,14 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
             )
             if not rows:
                 return
-            posts = self._post_views(paper_ids=[row.id for row in rows])
+            posts = self._post_views(paper_ids=[row.id for row in rows], viewer=None)
             for row in rows:
                 yield PaperRecord(paper=to_paper(row=row), posts=tuple(posts.get(row.id, ())))
             last_id = rows[-1].id
 
-    def _post_views(self, *, paper_ids: list[int]) -> dict[int, list[PostView]]:
+    def _post_views(
+        self, *, paper_ids: list[int], viewer: ChannelKey | None
+    ) -> dict[int, list[PostView]]:
         """Posts of these papers with vote counts and live comments, keyed by paper id."""
         up = func.coalesce(func.sum(case((VoteRow.value > 0, 1), else_=0)), 0)
         down = func.coalesce(func.sum(case((VoteRow.value < 0, 1), else_=0)), 0)
@@ -183,31 +199,35 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
             select(CommentRow)
             .join(PostRow, PostRow.id == CommentRow.post_id)
             .where(PostRow.paper_id.in_(paper_ids), CommentRow.deleted.is_(False))
-            .order_by(CommentRow.ts)
+            .order_by(CommentRow.message_id)
         ):
             comments[comment.post_id].append(
                 CommentView(
                     user=comment.user_id,
-                    ts=comment.ts,
+                    message_id=comment.message_id,
                     text=comment.text,
                     edited=comment.edited_at is not None,
                 )
             )
         result: dict[int, list[PostView]] = defaultdict(list)
-        for post, channel_id in self.session.execute(
-            select(PostRow, ChannelRow.channel_id)
+        query = (
+            select(PostRow, ChannelRow)
             .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
             .where(PostRow.paper_id.in_(paper_ids))
             .order_by(PostRow.local_date)
-        ):
+        )
+        if viewer is not None:
+            query = query.where(visible_to(viewer=viewer))
+        for post, channel in self.session.execute(query):
             result[post.paper_id].append(
                 PostView(
-                    channel=channel_id,
+                    channel=channel_key(row=channel),
                     date=post.local_date,
-                    ts=post.ts,
+                    message_id=post.message_id,
                     permalink=post.permalink,
                     votes=votes.get(post.id, VoteCount()),
                     comments=tuple(comments.get(post.id, ())),
+                    private=channel.private,
                 )
             )
         return result

@@ -57,7 +57,7 @@ def find(database: Database, text: str, limit: int = 5, offset: int = 0) -> Sear
         )
 
 
-CHANNEL = {"platform": "slack", "team_id": "T1", "post_time": "09:00", "timezone": "UTC",
+CHANNEL = {"platform": "slack", "workspace": "T1", "post_time": "09:00", "timezone": "UTC",
            "weekdays": "mon-fri", "paused": False, "empty_notice_sent": False}  # fmt: skip
 
 
@@ -65,14 +65,14 @@ def post(database: Database, paper_id: int, day: date, channel: str = "C1") -> i
     """Post a paper to a channel (created if new) on a day; the post's id."""
     with database() as store:
         session = store.session
-        row = session.query(ChannelRow).filter_by(channel_id=channel).one_or_none()
+        row = session.query(ChannelRow).filter_by(external_id=channel).one_or_none()
         if row is None:
-            session.add(row := ChannelRow(channel_id=channel, **CHANNEL))
+            session.add(row := ChannelRow(external_id=channel, **CHANNEL))
             session.flush()
         link = f"https://x/{channel}/{day}"
         session.add(posted := PostRow(paper_id=paper_id, channel_id=row.id, local_date=day,
-                                      state="posted", ts=f"{day.toordinal()}.1", permalink=link,
-                                      created_at=NOW))  # fmt: skip
+                                      state="posted", message_id=f"{day.toordinal()}.1",
+                                      permalink=link, created_at=NOW))  # fmt: skip
         session.execute(update(PaperRow).where(PaperRow.id == paper_id).values(status="posted"))
         session.flush()
         return posted.id
@@ -83,8 +83,9 @@ def comment(database: Database, post_id: int, user: str, text: str, deleted: boo
     with database() as store:
         channel = store.session.get_one(PostRow, post_id).channel_id
         ts = f"9{store.session.query(CommentRow).count()}.1"
-        store.session.add(CommentRow(post_id=post_id, channel_id=channel, user_id=user, ts=ts,
-                                     text=text, created_at=NOW, deleted=deleted))  # fmt: skip
+        store.session.add(CommentRow(post_id=post_id, channel_id=channel, user_id=user,
+                                     message_id=ts, text=text, created_at=NOW,
+                                     deleted=deleted))  # fmt: skip
 
 
 def vote(database: Database, post_id: int, user: str, value: int) -> None:
@@ -182,8 +183,8 @@ def test_comment_matches_carry_the_comment_post_and_counts(any_database: Databas
     hit = page.hits[0]
     assert (hit.paper.id, hit.from_comment, hit.comment_user) == (ids["gpus"], True, "U_ANA")
     assert f"{OPEN}wombat{CLOSE}" in hit.snippet
-    assert (hit.channel, hit.post_date, hit.permalink) == (
-        "C1",
+    assert (str(hit.channel), hit.post_date, hit.permalink) == (
+        "slack:T1:C1",
         date(2026, 2, 3),
         "https://x/C1/2026-02-03",
     )
@@ -204,7 +205,7 @@ def test_matching_in_text_and_comment_ranks_higher(database: Database) -> None:
 
 
 def test_filters(database: Database) -> None:
-    """Status, channel (id, #name, Slack escape) and dates against the post date."""
+    """Status, channel (id, #id, unknown #name) and dates against the post date."""
     ids = load(database)
     post(database, ids["homology"], date(2026, 1, 10), channel="C1")
     post(database, ids["tensor"], date(2026, 2, 10), channel="C2")
@@ -214,7 +215,7 @@ def test_filters(database: Database) -> None:
         ids["tensor"],
     }
     assert [h.paper.id for h in find(database, "in:C2").hits] == [ids["tensor"]]
-    assert [h.paper.id for h in find(database, "in:<#C1|general>").hits] == [ids["homology"]]
+    assert [h.paper.id for h in find(database, "in:#C1").hits] == [ids["homology"]]
     assert find(database, "in:#general").total == 0
     assert [h.paper.id for h in find(database, "after:2026-01-31").hits] == [ids["tensor"]]
     assert [h.paper.id for h in find(database, "before:2026-01-31 data").hits] == [ids["homology"]]

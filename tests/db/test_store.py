@@ -34,8 +34,8 @@ def _post(database: Database) -> tuple[int, int]:
         store.insert_papers(papers=[_new(1)])
         channel = ChannelRow(
             platform="slack",
-            team_id="T1",
-            channel_id="C1",
+            workspace="T1",
+            external_id="C1",
             post_time="09:00",
             timezone="UTC",
             weekdays="mon,tue,wed,thu,fri",
@@ -49,7 +49,7 @@ def _post(database: Database) -> tuple[int, int]:
             channel_id=channel.id,
             local_date=date(2026, 1, 5),
             state="posted",
-            ts="1.000100",
+            message_id="1.000100",
             created_at=NOW,
         )
         store.session.add(post)
@@ -103,7 +103,7 @@ def test_fts_follows_papers_and_comments(database: Database) -> None:
                 post_id=post_id,
                 channel_id=channel_id,
                 user_id="U2",
-                ts="2.000100",
+                message_id="2.000100",
                 text="Pipeline bubbles everywhere",
                 created_at=NOW,
                 deleted=False,
