@@ -16,7 +16,7 @@ class PaperStatus(enum.StrEnum):
 
 
 class PostState(enum.StrEnum):
-    """A post's life: the intent is recorded before Slack is called."""
+    """A post's life: the intent is recorded before the platform is called."""
 
     PENDING = "pending"
     POSTED = "posted"
@@ -61,7 +61,24 @@ class Paper:
     added_at: datetime
     position: int
     status: PaperStatus
-    channel: str | None = None
+    # The row id of the channel whose own queue holds it; None is the shared list.
+    queue_channel_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelKey:
+    """A channel as the world knows it: platform, workspace (team or guild), the platform's id.
+
+    The same channel id on two platforms, or in two workspaces, is two channels.
+    """
+
+    platform: str
+    workspace: str
+    channel: str
+
+    def __str__(self) -> str:
+        """'slack:T1:C1': for log lines and scheduler job ids."""
+        return f"{self.platform}:{self.workspace}:{self.channel}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +103,10 @@ class Channel:
     """A channel that follows the reading list."""
 
     id: int
-    platform: str
-    team_id: str
-    channel_id: str
+    key: ChannelKey
     schedule: Schedule
     paused: bool = False
+    private: bool = False
     empty_notice_sent: bool = False
     recap: WeeklyRecap | None = None
 
@@ -101,15 +117,16 @@ class Post:
 
     id: int
     paper_id: int
-    channel_id: str
+    channel: ChannelKey
     local_date: date
     state: PostState
-    ts: str | None = None
+    # The platform's id of the message, once it is delivered.
+    message_id: str | None = None
     permalink: str | None = None
     claimed_by: str | None = None
     claimed_at: datetime | None = None
-    # The store's own key of the channel, so comment writes need no second look-up.
-    channel_pk: int = 0
+    # The channel's row id (a foreign key), so comment writes need no second look-up.
+    channel_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +142,7 @@ class CommentView:
     """A comment as shown and exported."""
 
     user: str
-    ts: str
+    message_id: str
     text: str
     edited: bool
 
@@ -134,12 +151,13 @@ class CommentView:
 class PostView:
     """A post with what the group said about it."""
 
-    channel: str
+    channel: ChannelKey
     date: date
-    ts: str | None
+    message_id: str | None
     permalink: str | None
     votes: VoteCount
     comments: tuple[CommentView, ...] = ()
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +188,7 @@ class NewPaper:
     added_by: str | None
     added_at: datetime
     position: int
-    channel: str | None = None
+    queue_channel_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +203,7 @@ class Recap:
 
 @dataclass(frozen=True, slots=True)
 class PaperCard:
-    """Everything a platform needs to show a daily post; the same for Slack and the console."""
+    """Everything a platform needs to show a daily post; the same for every platform."""
 
     paper: Paper
     post_id: int
@@ -200,7 +218,7 @@ class PaperCard:
 class PostedMessage:
     """Where a platform put a message."""
 
-    ts: str
+    message_id: str
     permalink: str | None = None
 
 
@@ -218,7 +236,7 @@ class SearchHit:
     from_comment: bool
     score: float
     comment_user: str | None = None
-    channel: str | None = None
+    channel: ChannelKey | None = None
     post_date: date | None = None
     permalink: str | None = None
     votes: VoteCount = VoteCount()
@@ -246,7 +264,7 @@ class VoteState:
 
 @dataclass(frozen=True, slots=True)
 class CommentState:
-    """What is stored for a comment ts: its text, or that it was deleted."""
+    """What is stored for a comment: its text, or that it was deleted."""
 
     text: str
     deleted: bool
@@ -257,7 +275,7 @@ class TopEntry:
     """A posted paper with its standing: for /paperclub top and the weekly recap."""
 
     title: str
-    channel: str
+    channel: ChannelKey
     date: date
     permalink: str | None
     votes: VoteCount

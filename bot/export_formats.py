@@ -29,13 +29,19 @@ def record_dict(*, record: PaperRecord) -> dict[str, Any]:
         "added_at": paper.added_at.isoformat(),
         "posts": [
             {
-                "channel": post.channel,
+                "channel": str(post.channel),
+                "private": post.private,
                 "date": post.date.isoformat(),
-                "ts": post.ts,
+                "message_id": post.message_id,
                 "permalink": post.permalink,
                 "votes": {"up": post.votes.up, "down": post.votes.down},
                 "comments": [
-                    {"user": c.user, "ts": c.ts, "text": c.text, "edited": c.edited}
+                    {
+                        "user": c.user,
+                        "message_id": c.message_id,
+                        "text": c.text,
+                        "edited": c.edited,
+                    }
                     for c in post.comments
                 ],
             }
@@ -86,7 +92,7 @@ def to_csv(*, records: Sequence[PaperRecord]) -> str:
                 paper.status.value,
                 paper.added_at.isoformat(),
                 " ".join(p.date.isoformat() for p in posts),
-                " ".join(p.channel for p in posts),
+                " ".join(str(p.channel) for p in posts),
                 sum(p.votes.up for p in posts),
                 sum(p.votes.down for p in posts),
                 sum(len(p.comments) for p in posts),

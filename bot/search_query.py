@@ -2,7 +2,7 @@
 
 Syntax: words, "quoted phrases", -excluded words (or -"phrases"), author:name or
 author:"Ana Silva", after:/before:YYYY-MM-DD (against the post date, exclusive),
-in:#channel / in:C0123 / in:<#C0123|name>, is:queued / is:posted / is:skipped.
+in:C0123 or in:#C0123 (the platform's channel id), is:queued / is:posted / is:skipped.
 Nothing here raises on any input: what cannot be used is dropped with a note.
 """
 
@@ -24,10 +24,7 @@ _TOKEN = re.compile(
     re.IGNORECASE,
 )
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
-_SLACK_CHANNEL = re.compile(r"<#([A-Za-z0-9]+)(?:\|[^>]*)?>")
 _BARE_KEY = re.compile(r"(author|after|before|in|is):", re.IGNORECASE)
-# Slack escapes these three in command text; anything else stays as typed.
-_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +63,6 @@ class TsTerm:
 
 def _clean(*, text: str) -> str:
     """Controls become spaces; surrogates and invisible format marks (RTL, ZWJ) go."""
-    for entity, char in _ENTITIES.items():
-        text = text.replace(entity, char)
     out = []
     for char in text:
         category = unicodedata.category(char)
@@ -141,9 +136,8 @@ class _Builder:
             self.notes.append(f"ignored {shown}: dates look like 2026-01-31")
 
     def _channel(self, *, value: str) -> None:
-        """A channel id from Slack's escaped mention, else the id or #name as given."""
-        escaped = _SLACK_CHANNEL.fullmatch(value)
-        self.channel = escaped.group(1) if escaped else value[:80]
+        """The channel as typed (the platform edge turned a mention into its id)."""
+        self.channel = value[:80]
 
     def build(self) -> SearchQuery:
         """The frozen query."""

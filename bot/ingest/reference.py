@@ -9,8 +9,6 @@ from bot.ingest.arxiv import canonical_arxiv_id
 from bot.ingest.doi import normalise_doi
 from bot.ingest.drafts import build_draft
 
-# Slack sends links as <https://x|shown text> or <https://x>.
-_SLACK_LINK_RE = re.compile(r"<((?:https?://|www\.)[^|>\s]+)(?:\|[^>]*)?>", re.IGNORECASE)
 _URL_RE = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 _SENTENCE_RE = re.compile(r"[.!?]\s+[A-Z]")
 # Words left behind when the id they introduced has been taken out of the text.
@@ -21,7 +19,7 @@ _LONGEST_TITLE = 200
 
 def draft_from_reference(*, text: str, origin: str) -> PaperDraft | None:
     """A draft for one typed reference, or None when the text names no paper."""
-    text = _SLACK_LINK_RE.sub(r"\1", text).strip()
+    text = text.strip()
     arxiv_id = doi = url = ""
     kept: list[str] = []
     for token in text.split():

@@ -1,6 +1,24 @@
 """Interfaces the core needs from its edges: a store, a chat platform, metadata, a clock."""
 
-from bot.ports.platform import Chat, ChatError, Clock, LookupFailed, PaperLookup
+from bot.ports.platform import (
+    Chat,
+    ChatError,
+    Clock,
+    LookupFailed,
+    PaperLookup,
+    Platform,
+    PlatformStartError,
+)
 from bot.ports.store import Store, UnitOfWork
 
-__all__ = ["Chat", "ChatError", "Clock", "LookupFailed", "PaperLookup", "Store", "UnitOfWork"]
+__all__ = [
+    "Chat",
+    "ChatError",
+    "Clock",
+    "LookupFailed",
+    "PaperLookup",
+    "Platform",
+    "PlatformStartError",
+    "Store",
+    "UnitOfWork",
+]

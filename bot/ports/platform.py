@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from threading import Event
 from typing import Protocol
 
-from bot.domain import (
-    PaperCard,
-    PaperDraft,
-    PostedMessage,
-)
+from bot.domain import ChannelKey, PaperCard, PaperDraft, PostedMessage
+from bot.messages import Message
 
 
 class Clock(Protocol):
@@ -33,30 +31,64 @@ class ChatError(Exception):
 
 
 class Chat(Protocol):
-    """What the core asks of a chat platform."""
+    """What the core asks of a chat platform; each platform renders and escapes the values."""
 
-    def post_paper(self, *, channel: str, card: PaperCard) -> PostedMessage:
-        """Post a daily paper, carrying its post id and date as message metadata."""
+    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
+        """Post a daily paper, carrying its post id so it can be found again after a crash."""
         ...
 
-    def find_post(self, *, channel: str, post_id: int, since: datetime) -> PostedMessage | None:
-        """Look in the channel's history for a daily post with this id (after a crash)."""
+    def find_post(
+        self, *, channel: ChannelKey, post_id: int, since: datetime | None
+    ) -> PostedMessage | None:
+        """Look in the channel's recent history for the daily post with this id (after a crash)."""
         ...
 
-    def send_notice(self, *, channel: str, text: str) -> str | None:
-        """Say something to the whole channel; the message ts when the platform has one."""
+    def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
+        """Say something to the whole channel; the message id when the platform has one."""
+        ...
+
+    def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
+        """Redraw a daily post (its vote counts changed)."""
         ...
 
     def is_admin(self, *, user: str) -> bool:
         """Whether the platform says this user administers the workspace."""
         ...
 
-    def update_post(self, *, channel: str, ts: str, card: PaperCard) -> None:
-        """Redraw a daily post (its vote counts changed)."""
+    def is_private(self, *, channel: ChannelKey) -> bool:
+        """Whether the channel is private (a private channel, a DM, a private thread);
+        True when the platform cannot say, so nothing leaks by default."""
         ...
 
-    def display_name(self, *, user: str) -> str:
-        """How to call a person in a message (their display name, else the id)."""
+
+class PlatformStartError(RuntimeError):
+    """A platform refused to let the bot start (a bad token, an unreachable API)."""
+
+
+class Platform(Protocol):
+    """A chat platform plugged into the bot: its name, its Chat, how it serves and stops, and
+    how it renders a message. Built by its folder's plugin from what every platform shares."""
+
+    @property
+    def name(self) -> str:
+        """The platform's name as stored in channel keys: "slack", "console", ..."""
+        ...
+
+    @property
+    def chat(self) -> Chat:
+        """The platform's Chat, for the poster, the scheduler and redraws."""
+        ...
+
+    def render(self, *, message: Message) -> str:
+        """The message in this platform's own markup, every run escaped."""
+        ...
+
+    def serve(self, *, stop: Event) -> None:
+        """Serve until `stop` is set (or the platform ends by itself, like the console on EOF)."""
+        ...
+
+    def close(self) -> None:
+        """Let go of connections and threads; called once, after serve returned."""
         ...
 
 

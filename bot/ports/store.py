@@ -9,6 +9,7 @@ from typing import Protocol
 
 from bot.domain import (
     Channel,
+    ChannelKey,
     CommentState,
     NewPaper,
     Paper,
@@ -42,11 +43,11 @@ class Store(Protocol):
         """Insert papers, skipping any whose key another writer stored meanwhile; the count kept."""
         ...
 
-    def queued(self, *, channel: str | None, limit: int) -> list[Paper]:
+    def queued(self, *, channel: Channel | None, limit: int) -> list[Paper]:
         """The next queued papers for a channel (its own, then the shared list) in order."""
         ...
 
-    def count_queued(self, *, channel: str | None) -> int:
+    def count_queued(self, *, channel: Channel | None) -> int:
         """How many papers wait in a channel's queue."""
         ...
 
@@ -66,20 +67,29 @@ class Store(Protocol):
         """The stored paper sharing any of these dedupe keys (arxiv:, doi:, fp:)."""
         ...
 
-    def queue_position(self, *, paper: Paper, channel: str) -> int:
+    def queue_position(self, *, paper: Paper, channel: Channel | None) -> int:
         """1 for the next paper to be posted in the channel, 2 for the one after, ..."""
         ...
 
-    def post_views(self, *, paper_id: int) -> list[PostView]:
-        """Where and when a paper was posted, with its votes and live comments."""
+    def post_views(self, *, paper_id: int, viewer: ChannelKey | None) -> list[PostView]:
+        """Where and when a paper was posted, with its votes and live comments; with a viewer,
+        only the posts that channel may see (its own, and its workspace's public ones)."""
         ...
 
-    def search(self, *, query: SearchQuery, limit: int, offset: int) -> SearchPage:
-        """One page of papers matching the query (by their text or their comments), best first."""
+    def search(
+        self, *, query: SearchQuery, limit: int, offset: int, viewer: ChannelKey | None
+    ) -> SearchPage:
+        """One page of papers matching the query (by their text or their comments), best first;
+        with a viewer, posts and comments of channels it may not see are left out."""
         ...
 
     def top_posts(
-        self, *, channel: str | None, since: date | None, until: date | None = None, limit: int = 5
+        self,
+        *,
+        channel: Channel | None,
+        since: date | None,
+        until: date | None = None,
+        limit: int = 5,
     ) -> list[TopEntry]:
         """Posts of a period with their votes and live comments, best voted first."""
         ...
@@ -88,26 +98,29 @@ class Store(Protocol):
         """Move a paper between queued, posted and skipped."""
         ...
 
-    def channel(self, *, platform: str, channel_id: str) -> Channel | None:
+    def channel(self, *, key: ChannelKey) -> Channel | None:
         """A followed channel, or None."""
         ...
 
-    def save_channel(
-        self, *, platform: str, team_id: str, channel_id: str, schedule: Schedule
-    ) -> Channel:
-        """Follow a channel with this schedule (or change its schedule)."""
+    def save_channel(self, *, key: ChannelKey, schedule: Schedule, private: bool) -> Channel:
+        """Follow a channel with this schedule (or change its schedule and privacy)."""
         ...
 
     def add_channel_if_missing(
-        self, *, platform: str, team_id: str, channel_id: str, schedule: Schedule
+        self, *, key: ChannelKey, schedule: Schedule, private: bool
     ) -> Channel:
         """Follow a channel unless it already is followed (its own schedule then stays)."""
         ...
 
     def set_channel_flags(
-        self, *, channel: Channel, paused: bool | None = None, empty_notice_sent: bool | None = None
+        self,
+        *,
+        channel: Channel,
+        paused: bool | None = None,
+        empty_notice_sent: bool | None = None,
+        private: bool | None = None,
     ) -> None:
-        """Pause/resume a channel, or note that it was told its queue is empty."""
+        """Pause/resume a channel, note that it was told its queue is empty, or its privacy."""
         ...
 
     def set_recap(self, *, channel: Channel, recap: WeeklyRecap | None) -> None:
@@ -118,8 +131,8 @@ class Store(Protocol):
         """Record the intent to send a recap; None when that date already has one."""
         ...
 
-    def settle_recap(self, *, recap_id: int, ts: str | None) -> None:
-        """The recap went out (keep its ts) or was refused outright (forget it)."""
+    def settle_recap(self, *, recap_id: int, message_id: str | None) -> None:
+        """The recap went out (keep its message id) or was refused outright (forget it)."""
         ...
 
     def post_on(self, *, channel: Channel, local_date: date) -> Post | None:
@@ -136,16 +149,16 @@ class Store(Protocol):
         """Move a pending post's claim to `owner`, if nobody took it over meanwhile."""
         ...
 
-    def mark_posted(self, *, post_id: int, ts: str, permalink: str | None) -> None:
-        """The post is in the channel: keep its ts and permalink."""
+    def mark_posted(self, *, post_id: int, message_id: str, permalink: str | None) -> None:
+        """The post is in the channel: keep its message id and permalink."""
         ...
 
     def release_post(self, *, post: Post) -> None:
-        """Slack refused the post outright: forget the intent, the paper goes back to the queue."""
+        """The platform refused the post outright: forget the intent; the paper is queued again."""
         ...
 
     def pending_posts(self) -> list[tuple[Post, Channel]]:
-        """Posts whose intent is recorded but whose message ts is not."""
+        """Posts whose intent is recorded but whose message id is not."""
         ...
 
     def vote_count(self, *, post_id: int) -> VoteCount:
@@ -161,10 +174,10 @@ class Store(Protocol):
         ...
 
     def prune_events(self, *, before: datetime) -> int:
-        """Forget event ids older than Slack ever retries; how many went."""
+        """Forget event ids older than any platform retries; how many went."""
         ...
 
-    def post_by_ts(self, *, platform: str, channel_id: str, ts: str) -> Post | None:
+    def post_by_message(self, *, channel: ChannelKey, message_id: str) -> Post | None:
         """The daily post that is this message, if it is one."""
         ...
 
@@ -184,8 +197,8 @@ class Store(Protocol):
         """Withdraw a person's vote."""
         ...
 
-    def comment_at(self, *, post: Post, ts: str) -> CommentState | None:
-        """The comment with this ts in the post's channel, live or deleted."""
+    def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:
+        """The comment with this message id in the post's channel, live or deleted."""
         ...
 
     def add_comment(
@@ -193,20 +206,20 @@ class Store(Protocol):
         *,
         post: Post,
         user: str,
-        ts: str,
+        message_id: str,
         text: str,
         now: datetime,
         deleted: bool = False,
         edited: bool = False,
     ) -> bool:
-        """Store a comment; False when one with this ts exists."""
+        """Store a comment; False when one with this message id exists."""
         ...
 
-    def edit_comment(self, *, post: Post, ts: str, text: str, now: datetime) -> None:
+    def edit_comment(self, *, post: Post, message_id: str, text: str, now: datetime) -> None:
         """Replace a live comment's text."""
         ...
 
-    def delete_comment(self, *, post: Post, ts: str) -> None:
+    def delete_comment(self, *, post: Post, message_id: str) -> None:
         """Mark a comment deleted and forget its text."""
         ...
 

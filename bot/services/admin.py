@@ -3,36 +3,20 @@ channel's own local time."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.domain import Channel, PaperStatus, Schedule
+from bot.domain import Channel, ChannelKey, PaperStatus, Schedule
+from bot.messages import message
 from bot.ports import Chat, UnitOfWork
 from bot.schedule_text import ScheduleTextError, describe_days, parse_days, parse_hhmm
 from bot.services.posting import Outcome, Poster, post_today
+from bot.services.reply import Reply
 from bot.services.schedule import describe_when, next_post_at
-from bot.services.search import SearchResult
+from bot.wording import replies
 
-SCHEDULE_USAGE = (
-    "Usage: `/paperclub schedule HH:MM [Area/City] [mon-fri|daily|mon,wed,fri]`, "
-    "for example `/paperclub schedule 09:30 Europe/Berlin mon,wed,fri`."
-)
-NOT_FOLLOWED = (
-    "This channel does not follow the reading list yet. An admin can start it with "
-    "`/paperclub schedule 09:00 Area/City`."
-)
 ADMIN_COMMANDS = frozenset({"schedule", "pause", "resume", "skip", "next", "recap"})
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """Text for the person who asked; `reschedule` when the scheduler must be rebuilt; search
-    results, which each platform lays out its own way (`text` is then their plain summary)."""
-
-    text: str
-    reschedule: bool = False
-    search: SearchResult | None = None
 
 
 def is_admin(*, user: str, admins: tuple[str, ...], chat: Chat) -> bool:
@@ -42,10 +26,7 @@ def is_admin(*, user: str, admins: tuple[str, ...], chat: Chat) -> bool:
 
 def refusal(*, command: str) -> Reply:
     """The polite no for someone who is not an admin."""
-    return Reply(
-        text=f"Only Paper Club admins can use `/paperclub {command}`. "
-        "Ask a workspace admin, or one of the people in PAPERCLUB_ADMINS."
-    )
+    return Reply(message=replies.refusal(command=command))
 
 
 def _when_next(*, channel: Channel, now: datetime, posted_today: bool) -> str:
@@ -54,53 +35,60 @@ def _when_next(*, channel: Channel, now: datetime, posted_today: bool) -> str:
     return f"{describe_when(at=at, now=now)} ({channel.schedule.timezone})"
 
 
+def _read_schedule(*, args: list[str], base: Schedule) -> Schedule | Reply:
+    """The schedule that `HH:MM [Area/City] [days]` describes over `base`; a Reply if unreadable."""
+    try:
+        new = replace(base, post_time=parse_hhmm(text=args[0]))
+    except ScheduleTextError as exc:
+        problem = f"I couldn't read the time: {exc}."
+        return Reply(message=replies.usage_after(problem=problem, usage=replies.SCHEDULE_USAGE))
+    for arg in args[1:]:
+        if "/" in arg or arg.upper() == "UTC":
+            try:
+                ZoneInfo(arg)
+            except (ZoneInfoNotFoundError, ValueError, OSError):  # a folder is an OSError
+                return Reply(message=replies.unknown_zone(zone=arg))
+            new = replace(new, timezone=arg)
+        else:
+            try:
+                new = replace(new, weekdays=parse_days(text=arg))
+            except ScheduleTextError as exc:
+                problem = f"I couldn't read the days: {exc}."
+                usage = replies.SCHEDULE_USAGE
+                return Reply(message=replies.usage_after(problem=problem, usage=usage))
+    return new
+
+
 def schedule(
     *,
     uow: UnitOfWork,
-    platform: str,
-    team_id: str,
-    channel_id: str,
+    chat: Chat,
+    channel: ChannelKey,
     args: list[str],
     defaults: Schedule,
     now: datetime,
 ) -> Reply:
     """Follow the channel, or change its schedule: `HH:MM [Area/City] [days]`."""
     if not args:
-        return Reply(text=SCHEDULE_USAGE)
-    try:
-        post_time = parse_hhmm(text=args[0])
-    except ScheduleTextError as exc:
-        return Reply(text=f"I couldn't read the time: {exc}. {SCHEDULE_USAGE}")
+        return Reply(message=message(replies.SCHEDULE_USAGE))
     with uow(write=False) as store:
-        current = store.channel(platform=platform, channel_id=channel_id)
-    base = current.schedule if current else defaults
-    new = replace(base, post_time=post_time)
-    for arg in args[1:]:
-        if "/" in arg or arg.upper() == "UTC":
-            try:
-                ZoneInfo(arg)
-            except (ZoneInfoNotFoundError, ValueError, OSError):  # a folder is an OSError
-                return Reply(text=f"`{arg}` is not a time zone I know; use an IANA name like "
-                             "`Europe/Berlin` or `America/New_York`.")  # fmt: skip
-            new = replace(new, timezone=arg)
-        else:
-            try:
-                new = replace(new, weekdays=parse_days(text=arg))
-            except ScheduleTextError as exc:
-                return Reply(text=f"I couldn't read the days: {exc}. {SCHEDULE_USAGE}")
+        current = store.channel(key=channel)
+    new = _read_schedule(args=args, base=current.schedule if current else defaults)
+    if isinstance(new, Reply):
+        return new
+    # Asked each time: a channel can be made private after it started following the list.
+    private = chat.is_private(channel=channel)
     with uow() as store:
-        channel = store.save_channel(
-            platform=platform, team_id=team_id, channel_id=channel_id, schedule=new
-        )
-    posted = _posted_today(uow=uow, channel=channel, now=now)
-    verb = "Paper Club now posts here" if current is None else "Schedule changed: Paper Club posts"
-    paused = (
-        " The channel is paused; `/paperclub resume` starts it again." if channel.paused else ""
-    )
+        followed = store.save_channel(key=channel, schedule=new, private=private)
+    posted = _posted_today(uow=uow, channel=followed, now=now)
     return Reply(
-        text=f"{verb} at {new.post_time:%H:%M} {new.timezone}, "
-        f"{describe_days(days=new.weekdays)}. Next paper: "
-        f"{_when_next(channel=channel, now=now, posted_today=posted)}.{paused}",
+        message=replies.scheduled(
+            new=current is None,
+            when=f"{new.post_time:%H:%M} {new.timezone}",
+            days=describe_days(days=new.weekdays),
+            next_post=_when_next(channel=followed, now=now, posted_today=posted),
+            paused=followed.paused,
+        ),
         reschedule=True,
     )
 
@@ -112,62 +100,51 @@ def _posted_today(*, uow: UnitOfWork, channel: Channel, now: datetime) -> bool:
         return store.post_on(channel=channel, local_date=today) is not None
 
 
-def set_paused(
-    *, uow: UnitOfWork, platform: str, channel_id: str, paused: bool, now: datetime
-) -> Reply:
+def set_paused(*, uow: UnitOfWork, channel: ChannelKey, paused: bool, now: datetime) -> Reply:
     """Pause or resume the daily post in a channel."""
     with uow() as store:
-        channel = store.channel(platform=platform, channel_id=channel_id)
-        if channel is None:
-            return Reply(text=NOT_FOLLOWED)
-        if channel.paused == paused:
-            state = "paused" if paused else "running"
-            return Reply(text=f"Paper Club is already {state} in this channel; nothing changed.")
-        store.set_channel_flags(channel=channel, paused=paused)
+        followed = store.channel(key=channel)
+        if followed is None:
+            return Reply(message=replies.NOT_FOLLOWED)
+        if followed.paused == paused:
+            return Reply(message=replies.already_paused(paused=paused))
+        store.set_channel_flags(channel=followed, paused=paused)
     if paused:
-        return Reply(
-            text="Paused: no papers will be posted here until an admin runs `/paperclub resume`. "
-            "Votes, threads and search keep working.",
-            reschedule=True,
-        )
-    posted = _posted_today(uow=uow, channel=channel, now=now)
-    return Reply(
-        text=f"Resumed. Next paper: {_when_next(channel=channel, now=now, posted_today=posted)}.",
-        reschedule=True,
-    )
+        return Reply(message=replies.PAUSED, reschedule=True)
+    posted = _posted_today(uow=uow, channel=followed, now=now)
+    next_post = _when_next(channel=followed, now=now, posted_today=posted)
+    return Reply(message=replies.resumed(next_post=next_post), reschedule=True)
 
 
-def skip(*, uow: UnitOfWork, platform: str, channel_id: str, now: datetime) -> Reply:
+def skip(*, uow: UnitOfWork, channel: ChannelKey, now: datetime) -> Reply:
     """Take the next paper out of the queue for good (marked skipped; it is never posted)."""
     with uow() as store:
-        channel = store.channel(platform=platform, channel_id=channel_id)
-        if channel is None:
-            return Reply(text=NOT_FOLLOWED)
-        head = store.queued(channel=channel_id, limit=2)
+        followed = store.channel(key=channel)
+        if followed is None:
+            return Reply(message=replies.NOT_FOLLOWED)
+        head = store.queued(channel=followed, limit=2)
         if not head:
-            return Reply(text="The queue is empty: there is nothing to skip.")
+            return Reply(message=replies.NOTHING_TO_SKIP)
         store.set_paper_status(paper_id=head[0].id, status=PaperStatus.SKIPPED)
-    posted = _posted_today(uow=uow, channel=channel, now=now)
-    after = (
-        f"Next up: “{head[1].title}”, {_when_next(channel=channel, now=now, posted_today=posted)}."
-        if len(head) > 1
-        else "The queue is now empty."
+    posted = _posted_today(uow=uow, channel=followed, now=now)
+    return Reply(
+        message=replies.skipped(
+            title=head[0].title,
+            next_title=head[1].title if len(head) > 1 else None,
+            next_post=_when_next(channel=followed, now=now, posted_today=posted),
+        )
     )
-    return Reply(text=f"Skipped “{head[0].title}”; it will not be posted. {after}")
 
 
-def post_next(*, poster: Poster, channel_id: str, now: datetime) -> Reply:
+def post_next(*, poster: Poster, channel: ChannelKey, now: datetime) -> Reply:
     """Post today's paper now, unless the channel already has one today."""
-    result = post_today(poster=poster, channel_id=channel_id, now=now, force=True)
-    texts = {
-        Outcome.POSTED: "Posted today's paper.",
-        Outcome.RECOVERED: "Today's paper was already in the channel; I recorded it.",
-        Outcome.ALREADY: "This channel already has today's paper; one a day is the rule.",
-        Outcome.BUSY: "Today's paper is being posted right now.",
-        Outcome.EMPTY: "The queue is empty, so there is nothing to post. "
-        "Add papers on the server with `paperclub import FILE`.",
-        Outcome.UNKNOWN_CHANNEL: NOT_FOLLOWED,
-    }
+    result = post_today(poster=poster, channel=channel, now=now, force=True)
     if result.outcome is Outcome.FAILED and result.error is not None:
-        return Reply(text=f"Slack refused the post ({result.error.code}): {result.error.hint}")
-    return Reply(text=texts.get(result.outcome, f"Nothing posted ({result.outcome.value})."))
+        error = result.error
+        return Reply(
+            message=replies.post_refused(platform=poster.platform, code=error.code, hint=error.hint)
+        )
+    if result.outcome is Outcome.UNKNOWN_CHANNEL:
+        return Reply(message=replies.NOT_FOLLOWED)
+    known = replies.POST_NEXT.get(result.outcome.value)
+    return Reply(message=known or replies.nothing_posted(outcome=result.outcome.value))

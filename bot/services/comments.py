@@ -7,18 +7,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.domain import Post
+from bot.domain import ChannelKey, Post
 from bot.ports import Store, UnitOfWork
 
 
 @dataclass(frozen=True, slots=True)
 class ThreadMessage:
-    """Which message an event is about: its thread, its ts, who wrote it, and the event."""
+    """Which message an event is about: its channel and thread (the daily post's message id),
+    its own message id, who wrote it, and the event."""
 
-    platform: str
-    channel_id: str
-    thread_ts: str
-    ts: str
+    channel: ChannelKey
+    thread_id: str
+    message_id: str
     user: str
     event_id: str
     now: datetime
@@ -27,12 +27,10 @@ class ThreadMessage:
 def _daily_post(*, uow: UnitOfWork, message: ThreadMessage) -> Post | None:
     """The daily post whose thread this is; found without taking the write lock, since most
     threads are not daily posts."""
-    if message.ts == message.thread_ts:  # the parent message itself, not a reply
+    if message.message_id == message.thread_id:  # the parent message itself, not a reply
         return None
     with uow(write=False) as store:
-        return store.post_by_ts(
-            platform=message.platform, channel_id=message.channel_id, ts=message.thread_ts
-        )
+        return store.post_by_message(channel=message.channel, message_id=message.thread_id)
 
 
 @contextmanager
@@ -55,10 +53,11 @@ def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
         if target is None:
             return False
         store, post = target
-        # A deletion (or edit) that overtook this message already holds the ts, and wins.
+        # A deletion (or edit) that overtook this message already holds its id, and wins.
         return store.add_comment(
-            post=post, user=message.user, ts=message.ts, text=text, now=message.now
-        )
+            post=post, user=message.user, message_id=message.message_id, text=text,
+            now=message.now,
+        )  # fmt: skip
 
 
 def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
@@ -67,16 +66,16 @@ def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
         if target is None:
             return False
         store, post = target
-        current = store.comment_at(post=post, ts=message.ts)
+        current = store.comment_at(post=post, message_id=message.message_id)
         if current is None:
             # The edit overtook the message: keep the newer text; the late original is ignored.
             return store.add_comment(
-                post=post, user=message.user, ts=message.ts, text=text, now=message.now,
-                edited=True,
+                post=post, user=message.user, message_id=message.message_id, text=text,
+                now=message.now, edited=True,
             )  # fmt: skip
         if current.deleted or current.text == text:
             return False
-        store.edit_comment(post=post, ts=message.ts, text=text, now=message.now)
+        store.edit_comment(post=post, message_id=message.message_id, text=text, now=message.now)
         return True
 
 
@@ -86,13 +85,13 @@ def delete(*, uow: UnitOfWork, message: ThreadMessage) -> bool:
         if target is None:
             return False
         store, post = target
-        current = store.comment_at(post=post, ts=message.ts)
+        current = store.comment_at(post=post, message_id=message.message_id)
         if current is None:
             return store.add_comment(
-                post=post, user=message.user, ts=message.ts, text="", now=message.now,
-                deleted=True,
+                post=post, user=message.user, message_id=message.message_id, text="",
+                now=message.now, deleted=True,
             )  # fmt: skip
         if current.deleted:
             return False
-        store.delete_comment(post=post, ts=message.ts)
+        store.delete_comment(post=post, message_id=message.message_id)
         return True

@@ -32,7 +32,7 @@ def import_drafts(
     drafts: Sequence[PaperDraft],
     now: datetime,
     added_by: str | None = None,
-    channel: str | None = None,
+    queue_channel_id: int | None = None,
     rejected: Sequence[Rejection] = (),
     progress: Progress | None = None,
     batch_size: int = 1000,
@@ -77,7 +77,7 @@ def import_drafts(
                         added_by=added_by,
                         added_at=now,
                         position=position,
-                        channel=channel,
+                        queue_channel_id=queue_channel_id,
                     )
                 )
                 if len(batch) >= batch_size:

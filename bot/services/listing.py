@@ -1,10 +1,10 @@
-"""Read-only views of the archive: queues per channel and the export records."""
+"""Read-only views of the archive: queues per channel, finding a channel, the export records."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.domain import Paper, PaperRecord
+from bot.domain import Channel, Paper, PaperRecord
 from bot.ports import UnitOfWork
 
 
@@ -12,23 +12,46 @@ from bot.ports import UnitOfWork
 class QueueView:
     """The head of one channel's queue; channel None is the shared list."""
 
-    channel: str | None
+    channel: Channel | None
     papers: tuple[Paper, ...]
     total: int
 
 
-def queues(*, uow: UnitOfWork, channel: str | None = None, limit: int = 10) -> list[QueueView]:
+class UnknownChannel(ValueError):
+    """A channel named on the command line that no followed channel matches (or several do)."""
+
+
+def find_channel(*, uow: UnitOfWork, name: str) -> Channel:
+    """The followed channel a person names: its id ('C0123', '#C0123'), 'platform:id' or the
+    whole key 'platform:workspace:id'; UnknownChannel when none or several match."""
+    wanted = name.strip().lstrip("#")
+    with uow(write=False) as store:
+        channels = store.channels()
+    parts = wanted.split(":")
+    matches = [
+        c
+        for c in channels
+        if parts in ([c.key.channel], [c.key.platform, c.key.channel], str(c.key).split(":"))
+    ]
+    if len(matches) == 1:
+        return matches[0]
+    known = ", ".join(str(c.key) for c in channels) or "none yet"
+    if not matches:
+        raise UnknownChannel(f"no followed channel is called {name!r} (followed: {known})")
+    raise UnknownChannel(f"{name!r} matches several channels; name one of: {known}")
+
+
+def queues(*, uow: UnitOfWork, channel: Channel | None = None, limit: int = 10) -> list[QueueView]:
     """The next papers of each followed channel (or of one), or of the shared list if none."""
     with uow(write=False) as store:
-        followed = [c.channel_id for c in store.channels()]
-        wanted: list[str | None] = [channel] if channel else list(followed) or [None]
+        wanted: list[Channel | None] = [channel] if channel else list(store.channels()) or [None]
         return [
             QueueView(
-                channel=name,
-                papers=tuple(store.queued(channel=name, limit=limit)),
-                total=store.count_queued(channel=name),
+                channel=one,
+                papers=tuple(store.queued(channel=one, limit=limit)),
+                total=store.count_queued(channel=one),
             )
-            for name in wanted
+            for one in wanted
         ]
 
 

@@ -5,11 +5,11 @@ Step by step:
    anything is sent; UNIQUE(channel, local_date) lets only one process win the day, and the
    paper leaves the queue in the same transaction.
 2. Call the platform with the post id and date as message metadata.
-3. In a second transaction, record the message ts: the post is done.
+3. In a second transaction, record the message id: the post is done.
 A crash after 1 leaves a pending row. Whoever finds it (a restart, the minute sweep, another
 replica) takes the claim over only when its lease ran out or its owner is known dead, then
-looks in the channel's history for the metadata before posting: a message that reached
-Slack before the crash is recorded, never sent again.
+looks in the channel's history for the post before posting: a message that reached the
+platform before the crash is recorded, never sent again.
 """
 
 from __future__ import annotations
@@ -20,19 +20,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.domain import Channel, PaperCard, PaperStatus, Post
+from bot.domain import Channel, ChannelKey, PaperCard, PaperStatus, Post
+from bot.messages import Message
 from bot.ports import Chat, ChatError, Store, UnitOfWork
 from bot.services.schedule import is_due, local_now
+from bot.wording import archive
 
 log = logging.getLogger(__name__)
 
 # Longer than one chat.postMessage with its retries can take, so a live poster keeps its claim.
 LEASE = timedelta(minutes=2)
-EMPTY_QUEUE_TEXT = (
-    "The reading list is empty, so there is no paper today. Add one with "
-    "`/paperclub add <arXiv id, DOI or URL>`, or import a whole list on the server with "
-    "`paperclub import FILE`; the next post goes out at the usual time once there is one."
-)
 
 
 class Outcome(enum.StrEnum):
@@ -80,20 +77,20 @@ def _card(*, store: Store, channel: Channel, post: Post) -> PaperCard:
         post_id=post.id,
         local_date=post.local_date,
         votes=store.vote_count(post_id=post.id),
-        remaining=store.count_queued(channel=channel.channel_id),
+        remaining=store.count_queued(channel=channel),
         # Each platform names people its own way (Slack asks users.info); the core keeps ids.
         added_by_name=None,
         recap=store.recap_before(channel=channel, local_date=post.local_date),
     )
 
 
-def card_of_post(*, uow: UnitOfWork, platform: str, post_id: int) -> tuple[Post, PaperCard] | None:
+def card_of_post(*, uow: UnitOfWork, post_id: int) -> tuple[Post, PaperCard] | None:
     """A delivered post and its card as it should look now (fresh vote counts), to redraw it."""
     with uow(write=False) as store:
         post = store.post_by_id(post_id=post_id)
-        if post is None or post.ts is None:
+        if post is None or post.message_id is None:
             return None
-        channel = store.channel(platform=platform, channel_id=post.channel_id)
+        channel = store.channel(key=post.channel)
         if channel is None:
             return None
         return post, _card(store=store, channel=channel, post=post)
@@ -110,12 +107,19 @@ def _claim_stale(*, poster: Poster, post: Post, now: datetime) -> bool:
 
 
 def post_today(
-    *, poster: Poster, channel_id: str, now: datetime, force: bool = False
+    *, poster: Poster, channel: ChannelKey, now: datetime, force: bool = False
 ) -> PostResult:
     """Post the channel's paper of its local today, if due (or forced) and not yet posted."""
+    if channel.platform != poster.platform:  # another platform's channel is not ours to post
+        return PostResult(outcome=Outcome.UNKNOWN_CHANNEL)
+    return _post_today(poster=poster, key=channel, now=now, force=force)
+
+
+def _post_today(*, poster: Poster, key: ChannelKey, now: datetime, force: bool) -> PostResult:
+    """post_today for a channel of the poster's own platform."""
     notify_empty = False
     with poster.uow() as store:
-        channel = store.channel(platform=poster.platform, channel_id=channel_id)
+        channel = store.channel(key=key)
         if channel is None:
             return PostResult(outcome=Outcome.UNKNOWN_CHANNEL)
         today = local_now(schedule=channel.schedule, now=now).date()
@@ -125,7 +129,7 @@ def post_today(
             return PostResult(outcome=Outcome.NOT_DUE)
         post = store.post_on(channel=channel, local_date=today)
         if post is not None:
-            if post.ts is not None:
+            if post.message_id is not None:
                 return PostResult(outcome=Outcome.ALREADY, post=post)
             if not _claim_stale(poster=poster, post=post, now=now):
                 return PostResult(outcome=Outcome.BUSY, post=post)
@@ -133,7 +137,7 @@ def post_today(
                 return PostResult(outcome=Outcome.BUSY, post=post)
             recovering = True
         else:
-            head = store.queued(channel=channel.channel_id, limit=1)
+            head = store.queued(channel=channel, limit=1)
             if not head:
                 notify_empty = not channel.empty_notice_sent
                 store.set_channel_flags(channel=channel, empty_notice_sent=True)
@@ -152,7 +156,7 @@ def post_today(
         card = _card(store=store, channel=channel, post=post) if post is not None else None
     if card is None or post is None:
         if notify_empty:
-            _notify(poster=poster, channel_id=channel_id, text=EMPTY_QUEUE_TEXT)
+            _notify(poster=poster, channel=key, message=archive.EMPTY_QUEUE)
         return PostResult(outcome=Outcome.EMPTY)
     return _deliver(poster=poster, channel=channel, post=post, card=card, recovering=recovering)
 
@@ -165,64 +169,63 @@ def _deliver(
         if recovering:
             since = post.claimed_at or datetime.combine(post.local_date, datetime.min.time())
             found = poster.chat.find_post(
-                channel=channel.channel_id, post_id=post.id, since=since - timedelta(days=2)
+                channel=channel.key, post_id=post.id, since=since - timedelta(days=2)
             )
             if found is not None:
                 with poster.uow() as store:
-                    store.mark_posted(post_id=post.id, ts=found.ts, permalink=found.permalink)
-                log.info("post %s was already in %s; recorded it", post.id, channel.channel_id)
+                    store.mark_posted(
+                        post_id=post.id, message_id=found.message_id, permalink=found.permalink
+                    )
+                log.info("post %s was already in %s; recorded it", post.id, channel.key)
                 return PostResult(outcome=Outcome.RECOVERED, post=post)
-        message = poster.chat.post_paper(channel=channel.channel_id, card=card)
+        posted = poster.chat.post_paper(channel=channel.key, card=card)
     except ChatError as error:
-        log.error(
-            "could not post to channel %s: %s (%s)", channel.channel_id, error.code, error.hint
-        )
+        log.error("could not post to channel %s: %s (%s)", channel.key, error.code, error.hint)
         if error.posted_nothing and not recovering:
             with poster.uow() as store:
                 store.release_post(post=post)
         return PostResult(outcome=Outcome.FAILED, post=post, error=error)
     with poster.uow() as store:
-        store.mark_posted(post_id=post.id, ts=message.ts, permalink=message.permalink)
+        store.mark_posted(post_id=post.id, message_id=posted.message_id, permalink=posted.permalink)
         store.set_channel_flags(channel=channel, empty_notice_sent=False)
     return PostResult(outcome=Outcome.POSTED, post=post)
 
 
-def _notify(*, poster: Poster, channel_id: str, text: str) -> None:
+def _notify(*, poster: Poster, channel: ChannelKey, message: Message) -> None:
     """Tell a channel something; a failure is logged, never raised into the scheduler."""
     try:
-        poster.chat.send_notice(channel=channel_id, text=text)
+        poster.chat.send_notice(channel=channel, message=message)
     except ChatError as error:
-        log.error("could not notify channel %s: %s (%s)", channel_id, error.code, error.hint)
+        log.error("could not notify channel %s: %s (%s)", channel, error.code, error.hint)
 
 
-def post_due(*, poster: Poster, now: datetime) -> dict[str, PostResult]:
-    """The sweep: resolve pending posts of earlier days, then post every channel that is due."""
+def post_due(*, poster: Poster, now: datetime) -> dict[ChannelKey, PostResult]:
+    """The sweep: resolve pending posts of earlier days, then post every channel of the
+    poster's platform that is due."""
     resolve_stale_days(poster=poster, now=now)
     with poster.uow(write=False) as store:
-        channels = [c for c in store.channels() if c.platform == poster.platform]
-    results: dict[str, PostResult] = {}
+        channels = [c for c in store.channels() if c.key.platform == poster.platform]
+    results: dict[ChannelKey, PostResult] = {}
     for channel in channels:
         # Most minutes nothing is due: answer from the read above instead of taking the
         # write lock (which votes wait on) once a minute per channel.
         if channel.paused:
-            results[channel.channel_id] = PostResult(outcome=Outcome.PAUSED)
+            results[channel.key] = PostResult(outcome=Outcome.PAUSED)
         elif is_due(schedule=channel.schedule, now=now) is None:
-            results[channel.channel_id] = PostResult(outcome=Outcome.NOT_DUE)
+            results[channel.key] = PostResult(outcome=Outcome.NOT_DUE)
         else:
-            results[channel.channel_id] = post_today(
-                poster=poster, channel_id=channel.channel_id, now=now
-            )
+            results[channel.key] = post_today(poster=poster, channel=channel.key, now=now)
     return results
 
 
 def resolve_stale_days(*, poster: Poster, now: datetime) -> None:
-    """Pending posts of days already over: record them if Slack has them, else requeue the paper.
-    An earlier day is never posted late."""
+    """Pending posts of days already over: record them if the platform has them, else requeue
+    the paper. An earlier day is never posted late."""
     with poster.uow(write=False) as store:
         pending = [
             (post, channel)
             for post, channel in store.pending_posts()
-            if channel.platform == poster.platform
+            if channel.key.platform == poster.platform
             and post.local_date < local_now(schedule=channel.schedule, now=now).date()
         ]
     for post, channel in pending:
@@ -234,13 +237,15 @@ def resolve_stale_days(*, poster: Poster, now: datetime) -> None:
         try:
             since = datetime.combine(post.local_date, datetime.min.time(), tzinfo=now.tzinfo)
             found = poster.chat.find_post(
-                channel=channel.channel_id, post_id=post.id, since=since - timedelta(days=1)
+                channel=channel.key, post_id=post.id, since=since - timedelta(days=1)
             )
         except ChatError as error:
-            log.warning("cannot check history of %s yet: %s", channel.channel_id, error.code)
+            log.warning("cannot check history of %s yet: %s", channel.key, error.code)
             continue
         with poster.uow() as store:
             if found is not None:
-                store.mark_posted(post_id=post.id, ts=found.ts, permalink=found.permalink)
+                store.mark_posted(
+                    post_id=post.id, message_id=found.message_id, permalink=found.permalink
+                )
             else:
                 store.release_post(post=post)

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.domain import SearchPage
+from bot.domain import ChannelKey, SearchPage
+from bot.messages import Message
 from bot.ports import UnitOfWork
 from bot.search_query import parse_query
+from bot.wording import archive
 
 PAGE_SIZE = 5
-NO_HITS_TIPS = (
-    "Try fewer or other words, drop quotes and filters, or search by `author:Name`. "
-    "`/paperclub help` lists the search syntax."
-)
-SYNTAX = (
-    'Search syntax: words, "quoted phrases", -excluded, `author:Name`, '
-    "`after:2026-01-31` / `before:…` (post date), `in:#channel`, `is:queued` / `is:posted`."
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +28,24 @@ class SearchResult:
         return shown if shown < self.page.total else None
 
 
-def search(*, uow: UnitOfWork, text: str, offset: int = 0, limit: int = PAGE_SIZE) -> SearchResult:
-    """Parse what the user typed and fetch one page; nothing they type reaches SQL as text."""
+def search(
+    *,
+    uow: UnitOfWork,
+    text: str,
+    viewer: ChannelKey | None,
+    offset: int = 0,
+    limit: int = PAGE_SIZE,
+) -> SearchResult:
+    """Parse what the user typed and fetch one page as the viewer's channel may see it (None:
+    the operator, who sees everything); nothing they type reaches SQL as text."""
     query = parse_query(text=text)
     with uow(write=False) as store:
-        page = store.search(query=query, limit=limit, offset=max(0, offset))
+        page = store.search(query=query, limit=limit, offset=max(0, offset), viewer=viewer)
     return SearchResult(text=text, page=page, notes=query.notes)
+
+
+def page_message(*, result: SearchResult) -> Message:
+    """The page as a message, with a 'More results' button when there are more."""
+    return archive.search_page(
+        text=result.text, page=result.page, notes=result.notes, next_offset=result.next_offset
+    )

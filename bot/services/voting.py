@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.domain import ChannelKey
 from bot.ports import UnitOfWork
 
 BUTTON = "button"
@@ -60,9 +61,8 @@ def click(
 def react(
     *,
     uow: UnitOfWork,
-    platform: str,
-    channel_id: str,
-    message_ts: str,
+    channel: ChannelKey,
+    message_id: str,
     user: str,
     reaction: str,
     added: bool,
@@ -81,7 +81,7 @@ def react(
         return NOTHING
     # Most reactions are on other messages: find out without taking the write lock.
     with uow(write=False) as store:
-        post = store.post_by_ts(platform=platform, channel_id=channel_id, ts=message_ts)
+        post = store.post_by_message(channel=channel, message_id=message_id)
     if post is None:
         return NOTHING
     source = f"reaction:{reaction.split('::', 1)[0]}"

@@ -1,0 +1,35 @@
+"""What every platform shares, built once by the wiring and handed to each platform plug-in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.domain import Schedule
+from bot.ports import Chat, Clock, PaperLookup, UnitOfWork
+from bot.services.posting import Poster
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """The archive, the clock, paper look-ups, the settings the services need, and hooks into the
+    one scheduler (`reschedule`) and the one redraw coalescer (`refresh_post`)."""
+
+    uow: UnitOfWork
+    clock: Clock
+    lookup: PaperLookup
+    owner: str
+    owner_alive: Callable[[str], bool]
+    defaults: Schedule
+    admins: tuple[str, ...]
+    up_reactions: frozenset[str]
+    down_reactions: frozenset[str]
+    reschedule: Callable[[], None]
+    refresh_post: Callable[[int], None]
+
+    def poster(self, *, chat: Chat, platform: str) -> Poster:
+        """The posting service's inputs for one platform of this process."""
+        return Poster(
+            uow=self.uow, chat=chat, platform=platform, owner=self.owner,
+            owner_alive=self.owner_alive,
+        )  # fmt: skip
