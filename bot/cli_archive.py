@@ -20,8 +20,10 @@ from bot.db.migrate import upgrade
 from bot.db.store import Database
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, ImportReport, PaperDraft, Rejection
 from bot.export_formats import render
+from bot.messages import as_plain, message
 from bot.services import importing, listing
 from bot.services import search as searching
+from bot.wording import archive
 
 log = logging.getLogger("paperclub")
 
@@ -112,9 +114,19 @@ def _run_import(
         rejected=rejected,
         now=SystemClock().now(),
         added_by="cli",
-        channel=args.channel,
+        queue_channel_id=_channel(database=database, name=args.channel),
         progress=tick,
     )
+
+
+def _channel(*, database: Database, name: str | None) -> int | None:
+    """The row id of the followed channel named by --channel (None without one)."""
+    if name is None:
+        return None
+    try:
+        return listing.find_channel(uow=database, name=name).id
+    except listing.UnknownChannel as exc:
+        raise CliError(f"--channel: {exc}") from None
 
 
 def _print_report(*, report: ImportReport, as_json: bool, verbose: bool) -> None:
@@ -147,13 +159,19 @@ def cmd_queue(*, args: argparse.Namespace, settings: Settings) -> int:
         raise CliError("--limit must be 1 or more")
     database = open_database(settings=settings)
     try:
-        views = listing.queues(uow=database, channel=args.channel, limit=args.limit)
+        chosen = None
+        if args.channel is not None:
+            try:
+                chosen = listing.find_channel(uow=database, name=args.channel)
+            except listing.UnknownChannel as exc:
+                raise CliError(f"--channel: {exc}") from None
+        views = listing.queues(uow=database, channel=chosen, limit=args.limit)
     finally:
         database.dispose()
     if args.json:
         payload = [
             {
-                "channel": view.channel,
+                "channel": str(view.channel.key) if view.channel else None,
                 "total": view.total,
                 "papers": [
                     {"id": p.id, "position": n, "title": p.title, "arxiv_id": p.arxiv_id}
@@ -165,7 +183,7 @@ def cmd_queue(*, args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(payload, indent=2, ensure_ascii=False))
         return 0
     for view in views:
-        where = f"#{view.channel}" if view.channel else "the shared reading list"
+        where = str(view.channel.key) if view.channel else "the shared reading list"
         print(
             f"{where}: {view.total} queued"
             + (" — add papers with `paperclub import`" * (not view.total))
@@ -207,7 +225,10 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
         raise CliError("--limit must be 1 or more")
     database = open_database(settings=settings)
     try:
-        result = searching.search(uow=database, text=" ".join(args.query), limit=args.limit)
+        # The operator on the server sees the whole archive, private channels included.
+        result = searching.search(
+            uow=database, text=" ".join(args.query), viewer=None, limit=args.limit
+        )
     finally:
         database.dispose()
     page = result.page
@@ -215,7 +236,8 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
         hits = [
             {
                 "id": hit.paper.id, "title": hit.paper.title, "authors": list(hit.paper.authors),
-                "status": hit.paper.status.value, "channel": hit.channel,
+                "status": hit.paper.status.value,
+                "channel": str(hit.channel) if hit.channel else None,
                 "date": hit.post_date.isoformat() if hit.post_date else None,
                 "permalink": hit.permalink, "votes": {"up": hit.votes.up, "down": hit.votes.down},
                 "comments": hit.comments, "from_comment": hit.from_comment,
@@ -228,11 +250,12 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
                           "notes": list(result.notes)}, indent=2, ensure_ascii=False))  # fmt: skip
         return 0
     if not page.hits:
-        print(f"No papers or comments match “{result.text}”. {searching.NO_HITS_TIPS}")
+        tips = as_plain(message=message(archive.NO_HITS_TIPS))
+        print(f"No papers or comments match “{result.text}”. {tips}")
         return 0
     print(f"{page.total} match{'es' if page.total != 1 else ''} for “{result.text}”:")
     for n, hit in enumerate(page.hits, start=1):
-        where = f"{hit.post_date} #{hit.channel}" if hit.post_date else hit.paper.status.value
+        where = f"{hit.post_date} {hit.channel}" if hit.post_date else hit.paper.status.value
         print(f"{n:>3}. {hit.paper.title}  [{where}; +{hit.votes.up}/-{hit.votes.down}; "
               f"{hit.comments} comment{'' if hit.comments == 1 else 's'}]")  # fmt: skip
         snippet = " ".join(hit.snippet.split())

@@ -17,7 +17,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from bot.domain import Channel
+from bot.domain import Channel, ChannelKey
 from bot.schedule_text import days_to_text
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ class PostScheduler:
     def __init__(
         self,
         *,
-        on_channel: Callable[[str], None],
+        on_channel: Callable[[ChannelKey], None],
         on_sweep: Callable[[], None],
         sweep_seconds: int = SWEEP_SECONDS,
     ) -> None:
@@ -57,8 +57,9 @@ class PostScheduler:
             job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600},
         )
 
-    def start(self, *, channels: Sequence[Channel]) -> None:
-        """Build the jobs and start; the first sweep runs at once (the catch-up on start)."""
+    def start(self, *, channels: Sequence[Channel], paused: bool = False) -> None:
+        """Build the jobs and start; the first sweep runs at once (the catch-up on start).
+        `paused`: jobs are kept and rebuilt but nothing fires (tests read next_runs)."""
         self.rebuild(channels=channels)
         self.scheduler.add_job(
             self._safe_sweep,
@@ -66,7 +67,7 @@ class PostScheduler:
             id="sweep",
             next_run_time=datetime.now(UTC),
         )
-        self.scheduler.start()
+        self.scheduler.start(paused=paused)
 
     def rebuild(self, *, channels: Sequence[Channel]) -> None:
         """Replace every channel job with the schedules the database holds now."""
@@ -79,8 +80,9 @@ class PostScheduler:
             self.scheduler.add_job(
                 self._safe_channel,
                 channel_trigger(channel=channel),
-                args=[channel.channel_id],
-                id=_CHANNEL_PREFIX + channel.channel_id,
+                args=[channel.key],
+                # The whole key: the same channel id on two platforms is two jobs.
+                id=_CHANNEL_PREFIX + str(channel.key),
                 replace_existing=True,
             )
         log.info("scheduled %d channel(s)", sum(not c.paused for c in channels))
@@ -93,12 +95,12 @@ class PostScheduler:
             if job.id.startswith(_CHANNEL_PREFIX)
         }
 
-    def _safe_channel(self, channel_id: str) -> None:
+    def _safe_channel(self, channel: ChannelKey) -> None:
         """A failing post is logged; the scheduler and other channels keep going."""
         try:
-            self.on_channel(channel_id)
+            self.on_channel(channel)
         except Exception:
-            log.exception("posting to %s failed", channel_id)
+            log.exception("posting to %s failed", channel)
 
     def _safe_sweep(self) -> None:
         """A failing sweep is logged; the next one tries again."""

@@ -9,15 +9,19 @@ from datetime import datetime
 
 from rich.console import Console
 
-from bot.console.render import mrkdwn_to_rich, paper_panel, votes_line
-from bot.domain import PaperCard, PostedMessage
+from bot.console.render import paper_panel, runs_markup, to_rich
+from bot.domain import ChannelKey, PaperCard, PostedMessage
+from bot.messages import Message, message
+from bot.wording import post as words
 
+PLATFORM = "console"
 CHANNEL = "console"
 USER = "console"
+KEY = ChannelKey(platform=PLATFORM, workspace="", channel=CHANNEL)
 
 
 class ConsoleChat:
-    """Prints what Slack would show; message timestamps are made up, increasing."""
+    """Prints what a chat would show; message ids are made up, increasing."""
 
     def __init__(self, *, console: Console) -> None:
         """Print to this rich console (one lock: the scheduler prints from its own thread)."""
@@ -26,40 +30,50 @@ class ConsoleChat:
         self._seq = itertools.count(1)
         self._posted: dict[int, PostedMessage] = {}
 
-    def new_ts(self) -> str:
-        """A fresh, increasing message ts, Slack-shaped."""
+    def new_id(self) -> str:
+        """A fresh, increasing message id."""
         return f"{int(time.time())}.{next(self._seq):06d}"
 
-    def post_paper(self, *, channel: str, card: PaperCard) -> PostedMessage:
+    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
         """Show the daily post."""
         with self._lock:
-            self.console.print(paper_panel(card=card, channel=channel))
-        message = PostedMessage(ts=self.new_ts(), permalink=None)
-        self._posted[card.post_id] = message
-        return message
+            self.console.print(paper_panel(card=card, channel=channel.channel))
+        posted = PostedMessage(message_id=self.new_id(), permalink=None)
+        self._posted[card.post_id] = posted
+        return posted
 
-    def find_post(self, *, channel: str, post_id: int, since: datetime) -> PostedMessage | None:
+    def find_post(
+        self, *, channel: ChannelKey, post_id: int, since: datetime | None
+    ) -> PostedMessage | None:
         """A terminal keeps no history beyond this run."""
         return self._posted.get(post_id)
 
-    def send_notice(self, *, channel: str, text: str) -> str | None:
+    def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
         """Say something to the channel."""
-        self.say(text=text)
-        return self.new_ts()
+        self.say(message=message)
+        return self.new_id()
 
-    def say(self, *, text: str) -> None:
-        """Print a reply (Slack mrkdwn turned into terminal styles)."""
+    def say(self, *, message: Message) -> None:
+        """Print a message."""
         with self._lock:
-            self.console.print(mrkdwn_to_rich(text=text))
+            self.console.print(to_rich(message=message))
 
     def is_admin(self, *, user: str) -> bool:
         """The person at the terminal runs the place."""
         return True
 
-    def update_post(self, *, channel: str, ts: str, card: PaperCard) -> None:
-        """Votes changed: show the new counts."""
-        self.say(text=f"{votes_line(votes=card.votes)} on “{card.paper.title}”")
+    def is_private(self, *, channel: ChannelKey) -> bool:
+        """The terminal is one person's: what is said here is found only here."""
+        return True
 
-    def display_name(self, *, user: str) -> str:
-        """There is one person here."""
-        return "you" if user == USER else user
+    def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
+        """Votes changed: show the new counts."""
+        changed = words.votes_changed(
+            up=card.votes.up, down=card.votes.down, title=card.paper.title
+        )
+        with self._lock:
+            self.console.print(runs_markup(runs=changed))
+
+    def notice(self, *, text: str) -> None:
+        """Say one plain line of the console's own."""
+        self.say(message=message(text))

@@ -2,36 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot.domain import Schedule
-from bot.ports import Chat, Clock, PaperLookup, UnitOfWork
-from bot.services.posting import Poster
-from bot.slack.listeners import commands, events, messages, search, votes
-from bot.slack.listeners.commands import PLATFORM
+from bot.slack.deps import SlackDeps
+from bot.slack.listeners import commands, events, guard, messages, search, votes
 
-__all__ = ["PLATFORM", "SlackDeps", "build_app"]
-
-
-@dataclass(frozen=True, slots=True)
-class SlackDeps:
-    """What the listeners need: services' inputs and a hook to rebuild the scheduler."""
-
-    uow: UnitOfWork
-    chat: Chat
-    poster: Poster
-    clock: Clock
-    admins: tuple[str, ...]
-    defaults: Schedule
-    on_reschedule: Callable[[], None]
-    refresh_post: Callable[[int], None]
-    lookup: PaperLookup
-    up_reactions: frozenset[str]
-    down_reactions: frozenset[str]
+__all__ = ["SlackDeps", "build_app"]
 
 
 def build_app(*, client: WebClient, signing_secret: str | None, deps: SlackDeps) -> App:
@@ -46,6 +23,7 @@ def build_app(*, client: WebClient, signing_secret: str | None, deps: SlackDeps)
         # listeners: the ack goes out at once and the work runs after it.
         process_before_response=True,
     )
+    guard.register(app=app, deps=deps)  # first: nothing of another team reaches a listener
     commands.register(app=app, deps=deps)
     votes.register(app=app, deps=deps)
     search.register(app=app, deps=deps)

@@ -19,9 +19,11 @@ from slack_sdk.http_retry.builtin_handlers import (
     ServerErrorRetryHandler,
 )
 
-from bot.domain import PaperCard, PostedMessage
+from bot.domain import ChannelKey, PaperCard, PostedMessage
+from bot.messages import Message
 from bot.ports import ChatError
-from bot.slack import blocks, ids
+from bot.services.reply import Reply
+from bot.slack import blocks, ids, render
 from bot.slack.errors import chat_error, connection_error
 
 log = logging.getLogger(__name__)
@@ -66,9 +68,24 @@ class SlackChat:
             return card
         return replace(card, added_by_name=self.display_name(user=adder))
 
-    def post_paper(self, *, channel: str, card: PaperCard) -> PostedMessage:
+    def names(self, user: str) -> str:
+        """How a person is shown in our messages: their display name, never a mention."""
+        return self.display_name(user=user) if USER_ID.match(user) else user
+
+    def render(self, *, message: Message) -> tuple[str, list[dict[str, Any]]]:
+        """(fallback text, blocks) of a neutral message."""
+        return render.render(message=message, names=self.names)
+
+    def answer(self, *, reply: Reply) -> tuple[str, list[dict[str, Any]]]:
+        """(notification text, blocks) of a reply: its summary when it has one, made inert."""
+        text, shown = self.render(message=reply.message)
+        if reply.summary is not None:
+            text = render.data(text=reply.summary, limit=render.SECTION_MAX)
+        return text, shown
+
+    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
         """Post a daily paper with metadata; on an unknown outcome, check history, then retry."""
-        text, message_blocks = blocks.paper_message(card=self._named(card=card))
+        text, message_blocks = blocks.paper_message(card=self._named(card=card), names=self.names)
         metadata = {
             "event_type": ids.METADATA_EVENT_TYPE,
             "event_payload": {
@@ -80,7 +97,7 @@ class SlackChat:
         for attempt in range(1, POST_ATTEMPTS + 1):
             try:
                 response = self.post_client.chat_postMessage(
-                    channel=channel,
+                    channel=channel.channel,
                     text=text,
                     blocks=message_blocks,
                     metadata=metadata,
@@ -88,7 +105,8 @@ class SlackChat:
                     unfurl_media=False,
                 )
                 ts = str(response["ts"])
-                return PostedMessage(ts=ts, permalink=self._permalink(channel=channel, ts=ts))
+                link = self._permalink(channel=channel.channel, ts=ts)
+                return PostedMessage(message_id=ts, permalink=link)
             except SlackApiError as exc:
                 error = chat_error(error=exc)
             except (URLError, TimeoutError, OSError) as exc:
@@ -116,7 +134,7 @@ class SlackChat:
             return None
 
     def find_post(
-        self, *, channel: str, post_id: int, since: datetime | None
+        self, *, channel: ChannelKey, post_id: int, since: datetime | None
     ) -> PostedMessage | None:
         """Page through recent history for the daily post carrying this post id."""
         cursor: str | None = None
@@ -124,7 +142,7 @@ class SlackChat:
         try:
             for _page in range(20):
                 response = self.client.conversations_history(
-                    channel=channel,
+                    channel=channel.channel,
                     oldest=oldest,
                     limit=200,
                     include_all_metadata=True,
@@ -138,9 +156,8 @@ class SlackChat:
                         payload.get("post_id")
                     ) == str(post_id):
                         ts = str(message["ts"])
-                        return PostedMessage(
-                            ts=ts, permalink=self._permalink(channel=channel, ts=ts)
-                        )
+                        link = self._permalink(channel=channel.channel, ts=ts)
+                        return PostedMessage(message_id=ts, permalink=link)
                 cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
                 if not cursor:
                     return None
@@ -150,23 +167,27 @@ class SlackChat:
             raise connection_error(error=exc) from None
         return None
 
-    def send_notice(self, *, channel: str, text: str) -> str | None:
+    def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
         """Say something to the whole channel (no blind retry on a 5xx: it may have landed)."""
+        text, shown = self.render(message=message)
         try:
             response = self.post_client.chat_postMessage(
-                channel=channel, text=text, blocks=blocks.notice(text=text)
-            )
+                channel=channel.channel, text=text, blocks=shown,
+                unfurl_links=False, unfurl_media=False,
+            )  # fmt: skip
             return str(response["ts"])
         except SlackApiError as exc:
             raise chat_error(error=exc) from None
         except (URLError, OSError) as exc:
             raise connection_error(error=exc) from None
 
-    def update_post(self, *, channel: str, ts: str, card: PaperCard) -> None:
+    def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
         """Redraw a daily post with fresh counts (chat.update is idempotent, so it is retried)."""
-        text, message_blocks = blocks.paper_message(card=self._named(card=card))
+        text, message_blocks = blocks.paper_message(card=self._named(card=card), names=self.names)
         try:
-            self.client.chat_update(channel=channel, ts=ts, text=text, blocks=message_blocks)
+            self.client.chat_update(
+                channel=channel.channel, ts=message_id, text=text, blocks=message_blocks
+            )
         except SlackApiError as exc:
             raise chat_error(error=exc) from None
         except (URLError, OSError) as exc:
@@ -190,6 +211,16 @@ class SlackChat:
         )  # fmt: skip
         self._names[user] = (name, now)
         return name
+
+    def is_private(self, *, channel: ChannelKey) -> bool:
+        """Private channels, DMs and group DMs, per conversations.info; True when Slack cannot
+        say (what is said in a channel of unknown kind stays there)."""
+        try:
+            info = self.client.conversations_info(channel=channel.channel)["channel"]
+        except (SlackApiError, URLError, OSError) as exc:
+            log.warning("conversations.info failed for %s: %s", channel, exc)
+            return True
+        return bool(info.get("is_private") or info.get("is_im") or info.get("is_mpim"))
 
     def is_admin(self, *, user: str) -> bool:
         """Workspace admins and owners, per users.info; anyone unknown is not."""

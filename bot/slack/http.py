@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl
 
 from slack_bolt import App, BoltRequest
 from slack_bolt.request.internals import build_context
+from waitress.server import create_server
 
 log = logging.getLogger(__name__)
 
@@ -156,3 +157,36 @@ def make_wsgi_app(
         return _send(start_response, response.status, response.body or "", answer)
 
     return wsgi
+
+
+class HttpService:
+    """A waitress server on its own thread for POST /slack/events and GET /healthz, stopped
+    cleanly (a close from another thread makes waitress's poll loop fail on the closed socket:
+    expected then, and swallowed). Port 0 picks a free one; `port` says which."""
+
+    def __init__(self, *, app: App, signing_secret: str, host: str, port: int) -> None:
+        """Bind now, so `port` is known before serving."""
+        wsgi = make_wsgi_app(app=app, signing_secret=signing_secret)
+        self.server: Any = create_server(wsgi, host=host, port=port, threads=8)
+        self.port = int(self.server.effective_port)
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="http", daemon=True)
+
+    def _serve(self) -> None:
+        """Serve until closed."""
+        try:
+            self.server.run()
+        except (OSError, ValueError):
+            if not self._stopping.is_set():
+                raise
+
+    def start(self) -> None:
+        """Serve requests."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop accepting, let waitress's workers finish, join the thread."""
+        self._stopping.set()
+        self.server.close()
+        self.server.task_dispatcher.shutdown()
+        self._thread.join(timeout=10)

@@ -9,6 +9,12 @@ VOTE_UP = "paperclub_vote_up"
 VOTE_DOWN = "paperclub_vote_down"
 SEARCH_MORE = "paperclub_search_more"
 
+
+def action_id(*, action: str) -> str:
+    """The action_id of a neutral button action ("search_more" -> "paperclub_search_more")."""
+    return f"paperclub_{action}"
+
+
 # block_ids (unique within one message)
 POST_BLOCK = "paperclub_post"
 VOTE_BLOCK = "paperclub_votes"

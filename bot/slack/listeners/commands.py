@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from slack_bolt import Ack, App, Respond
 
 from bot.services import commands
-from bot.slack import blocks
-from bot.slack.search_blocks import search_message
-
-if TYPE_CHECKING:
-    from bot.slack.app import SlackDeps
+from bot.slack.deps import SlackDeps
+from bot.slack.text import typed
 
 COMMAND = "/paperclub"
-PLATFORM = "slack"
 
 
 def register(*, app: App, deps: SlackDeps) -> None:
@@ -26,26 +22,17 @@ def register(*, app: App, deps: SlackDeps) -> None:
 
     def answer(command: dict[str, Any], respond: Respond) -> None:
         """Run the subcommand after the ack and answer through response_url."""
+        shared = deps.shared
         call = commands.Invocation(
-            uow=deps.uow,
-            chat=deps.chat,
-            poster=deps.poster,
-            platform=PLATFORM,
-            team_id=str(command.get("team_id", "")),
-            channel_id=str(command.get("channel_id", "")),
-            user=str(command.get("user_id", "")),
-            admins=deps.admins,
-            defaults=deps.defaults,
-            now=deps.clock.now(),
-            lookup=deps.lookup,
-        )
-        reply = commands.handle(call=call, text=str(command.get("text", "")))
+            uow=shared.uow, chat=deps.chat, poster=deps.poster,
+            channel=deps.channel(channel_id=command.get("channel_id")),
+            user=str(command.get("user_id", "")), admins=shared.admins, defaults=shared.defaults,
+            now=shared.clock.now(), lookup=shared.lookup,
+        )  # fmt: skip
+        reply = commands.handle(call=call, text=typed(str(command.get("text", ""))))
         if reply.reschedule:
-            deps.on_reschedule()
-        if reply.search is not None:
-            text, shown = search_message(result=reply.search)
-            respond(text=text, blocks=shown, response_type="ephemeral")
-            return
-        respond(text=reply.text, blocks=blocks.notice(text=reply.text), response_type="ephemeral")
+            shared.reschedule()
+        text, shown = deps.chat.answer(reply=reply)
+        respond(text=text, blocks=shown, response_type="ephemeral")
 
     app.command(COMMAND)(ack=acknowledge, lazy=[answer])

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from slack_bolt import Ack, App
 
 from bot.services import comments
-from bot.slack.listeners.commands import PLATFORM
-
-if TYPE_CHECKING:
-    from bot.slack.app import SlackDeps
+from bot.slack.deps import SlackDeps
+from bot.slack.text import typed
 
 # Subtypes that are a person's words in a thread (a broadcast reply is still a reply).
 REPLY_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
@@ -39,24 +37,25 @@ def apply(*, deps: SlackDeps, event: dict[str, Any], event_id: str) -> None:
     def about(message: dict[str, Any], thread_ts: object, ts: object) -> comments.ThreadMessage:
         """The thread message an event is about."""
         return comments.ThreadMessage(
-            platform=PLATFORM, channel_id=str(event.get("channel", "")), thread_ts=str(thread_ts),
-            ts=str(ts or ""), user=str(message.get("user", "")), event_id=event_id,
-            now=deps.clock.now(),
+            channel=deps.channel(channel_id=event.get("channel")), thread_id=str(thread_ts),
+            message_id=str(ts or ""), user=str(message.get("user", "")), event_id=event_id,
+            now=deps.shared.clock.now(),
         )  # fmt: skip
 
+    uow = deps.shared.uow
     if subtype in REPLY_SUBTYPES and event.get("thread_ts") and _by_a_person(event):
         target = about(event, event["thread_ts"], event.get("ts"))
-        comments.reply(uow=deps.uow, message=target, text=str(event.get("text", "")))
+        comments.reply(uow=uow, message=target, text=typed(str(event.get("text", ""))))
     elif subtype == "message_changed":
         message = event.get("message") or {}
         if message.get("thread_ts") and _by_a_person(message):
             target = about(message, message["thread_ts"], message.get("ts"))
-            comments.edit(uow=deps.uow, message=target, text=str(message.get("text", "")))
+            comments.edit(uow=uow, message=target, text=typed(str(message.get("text", ""))))
     elif subtype == "message_deleted":
         previous = event.get("previous_message") or {}
         if previous.get("thread_ts"):
             ts = event.get("deleted_ts") or previous.get("ts")
-            comments.delete(uow=deps.uow, message=about(previous, previous["thread_ts"], ts))
+            comments.delete(uow=uow, message=about(previous, previous["thread_ts"], ts))
 
 
 def _by_a_person(message: dict[str, Any]) -> bool:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from slack_bolt import Ack, App, Respond
 
-from bot.services import search
+from bot.services import commands, search
 from bot.slack import ids
-from bot.slack.search_blocks import read_more_value, search_message
-
-if TYPE_CHECKING:
-    from bot.slack.app import SlackDeps
+from bot.slack.deps import SlackDeps
+from bot.wording import archive
 
 
 def register(*, app: App, deps: SlackDeps) -> None:
@@ -21,16 +19,19 @@ def register(*, app: App, deps: SlackDeps) -> None:
         """Ack at once; the page follows through response_url."""
         ack()
 
-    def next_page(action: dict[str, Any], respond: Respond) -> None:
-        """Run the same search from the offset the button carries."""
-        carried = read_more_value(value=action.get("value"))
+    def next_page(body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
+        """Run the same search from the offset the button carries, as this channel sees it."""
+        carried = archive.read_more_value(value=action.get("value"))
         if carried is None:
-            respond(text="That button no longer works; please search again.",
-                    response_type="ephemeral", replace_original=False)  # fmt: skip
+            text, shown = deps.chat.render(message=archive.STALE_BUTTON)
+            respond(text=text, blocks=shown, response_type="ephemeral", replace_original=False)
             return
-        text, blocks = search_message(
-            result=search.search(uow=deps.uow, text=carried[0], offset=carried[1])
+        channel = deps.channel(channel_id=(body.get("channel") or {}).get("id"))
+        result = search.search(
+            uow=deps.shared.uow, text=carried[0], offset=carried[1], viewer=channel
         )
-        respond(text=text, blocks=blocks, response_type="ephemeral", replace_original=True)
+        reply = commands.search_reply(result=result)
+        text, shown = deps.chat.answer(reply=reply)
+        respond(text=text, blocks=shown, response_type="ephemeral", replace_original=True)
 
-    app.action(ids.SEARCH_MORE)(ack=acknowledge, lazy=[next_page])
+    app.action(ids.action_id(action=archive.SEARCH_MORE))(ack=acknowledge, lazy=[next_page])

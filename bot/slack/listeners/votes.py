@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from slack_bolt import Ack, App
 
 from bot.services import voting
 from bot.slack import ids
-from bot.slack.listeners.commands import PLATFORM
-
-if TYPE_CHECKING:
-    from bot.slack.app import SlackDeps
+from bot.slack.deps import SlackDeps
 
 
 def register(*, app: App, deps: SlackDeps) -> None:
@@ -28,11 +25,11 @@ def register(*, app: App, deps: SlackDeps) -> None:
             # of the same click is recognised.
             event_id = f"click:{post_id}:{user}:{action.get('action_ts', '')}"
             outcome = voting.click(
-                uow=deps.uow, post_id=post_id, user=user, value=value,
-                event_id=event_id, now=deps.clock.now(),
+                uow=deps.shared.uow, post_id=post_id, user=user, value=value,
+                event_id=event_id, now=deps.shared.clock.now(),
             )  # fmt: skip
         if outcome.changed and outcome.post_id is not None:
-            deps.refresh_post(outcome.post_id)  # only queues a coalesced redraw
+            deps.shared.refresh_post(outcome.post_id)  # only queues a coalesced redraw
         ack()
 
     app.action(ids.VOTE_UP)(on_button)
@@ -44,22 +41,21 @@ def register(*, app: App, deps: SlackDeps) -> None:
         outcome = voting.NOTHING
         if item.get("type") == "message" and event.get("user"):
             outcome = voting.react(
-                uow=deps.uow,
-                platform=PLATFORM,
-                channel_id=str(item.get("channel", "")),
-                message_ts=str(item.get("ts", "")),
+                uow=deps.shared.uow,
+                channel=deps.channel(channel_id=item.get("channel")),
+                message_id=str(item.get("ts", "")),
                 user=str(event["user"]),
                 reaction=str(event.get("reaction", "")),
                 added=event.get("type") == "reaction_added",
                 event_id=str(
                     body.get("event_id") or f"{event.get('type')}:{event.get('event_ts')}"
                 ),
-                now=deps.clock.now(),
-                up=deps.up_reactions,
-                down=deps.down_reactions,
+                now=deps.shared.clock.now(),
+                up=deps.shared.up_reactions,
+                down=deps.shared.down_reactions,
             )
         if outcome.changed and outcome.post_id is not None:
-            deps.refresh_post(outcome.post_id)  # only queues a coalesced redraw
+            deps.shared.refresh_post(outcome.post_id)  # only queues a coalesced redraw
         ack()
 
     app.event("reaction_added")(on_reaction)

@@ -1,0 +1,109 @@
+"""The console as a platform plug-in: the embedded archive, the sample list, today's paper and a
+prompt, on the same services and scheduler as every platform."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from threading import Event
+from types import FrameType
+
+from rich.console import Console as RichConsole
+
+from bot import ingest
+from bot.config import Settings
+from bot.console.chat import CHANNEL, KEY, PLATFORM, ConsoleChat
+from bot.console.render import paper_panel, to_rich
+from bot.console.repl import Console, handle_line, todays_post
+from bot.messages import Message
+from bot.services import importing, posting
+from bot.services.shared import Shared
+from bot.wording import console as words
+
+NAME = PLATFORM
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "reading-list.txt"
+
+
+def configured(*, settings: Settings) -> bool:
+    """The console needs nothing; it runs when no other platform is configured."""
+    return True
+
+
+def missing(*, settings: Settings, mode: str) -> list[str]:
+    """Nothing is ever missing."""
+    return []
+
+
+def _stop(_signum: int, _frame: FrameType | None) -> None:
+    """SIGTERM leaves like Ctrl-C does."""
+    raise KeyboardInterrupt
+
+
+@dataclass
+class ConsolePlatform:
+    """The terminal: prints posts and replies, reads what the person types."""
+
+    app: Console
+    terminal: RichConsole
+
+    @property
+    def name(self) -> str:
+        """Channel keys say "console"."""
+        return NAME
+
+    @property
+    def chat(self) -> ConsoleChat:
+        """Prints to the terminal."""
+        return self.app.chat
+
+    def render(self, *, message: Message) -> str:
+        """The message as rich markup."""
+        return to_rich(message=message)
+
+    def serve(self, *, stop: Event) -> None:
+        """Read lines until Ctrl-D, Ctrl-C or SIGTERM, then say goodbye."""
+        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            while not stop.is_set():
+                handle_line(app=self.app, line=input("you> "))
+        except (EOFError, KeyboardInterrupt):
+            print(file=sys.stderr)
+        where = "today's thread" if todays_post(app=self.app) else "the archive"
+        self.chat.say(message=words.goodbye(where=where))
+
+    def close(self) -> None:
+        """Nothing to let go of."""
+
+
+def seed_if_empty(*, shared: Shared, chat: ConsoleChat) -> None:
+    """A fresh archive gets the sample reading list, and the user is told."""
+    with shared.uow(write=False) as store:
+        if store.max_position() > 0:
+            return
+    drafts, _ = ingest.parse(path=str(SAMPLE), text=SAMPLE.read_text(encoding="utf-8"))
+    report = importing.import_drafts(
+        uow=shared.uow, drafts=drafts, now=shared.clock.now(), added_by="sample"
+    )
+    chat.say(message=words.seeded(added=report.added, name=SAMPLE.name))
+
+
+def build(*, settings: Settings, shared: Shared, mode: str) -> ConsolePlatform:
+    """Follow #console, seed an empty archive, and post today's paper (or show it again)."""
+    # No emoji codes and no highlighting: a title ":fire: [1]" is shown exactly as typed.
+    terminal = RichConsole(highlight=False, emoji=False)
+    chat = ConsoleChat(console=terminal)
+    poster = shared.poster(chat=chat, platform=NAME)
+    with shared.uow() as store:
+        store.add_channel_if_missing(key=KEY, schedule=shared.defaults, private=True)
+    chat.say(message=words.banner(channel=CHANNEL))
+    seed_if_empty(shared=shared, chat=chat)
+    result = posting.post_today(poster=poster, channel=KEY, now=shared.clock.now(), force=True)
+    if result.outcome is posting.Outcome.ALREADY and result.post is not None:
+        found = posting.card_of_post(uow=shared.uow, post_id=result.post.id)
+        if found is not None:
+            terminal.print(words.ALREADY_POSTED)
+            terminal.print(paper_panel(card=found[1], channel=CHANNEL))
+    return ConsolePlatform(app=Console(shared=shared, chat=chat, poster=poster), terminal=terminal)

@@ -1,0 +1,60 @@
+"""The registry of platform plug-ins: adding a platform is a folder under bot/ and one entry here.
+
+Each entry names a module (imported only when that platform runs, so `paperclub run` loads no
+library it does not use) with NAME, `configured(settings=)`, `missing(settings=, mode=)` and
+`build(settings=, shared=, mode=) -> Platform`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Protocol
+
+from bot.config import Settings
+from bot.ports import Platform
+from bot.services.shared import Shared
+
+REGISTRY: dict[str, str] = {
+    "slack": "bot.slack.plugin",
+    "console": "bot.console.plugin",
+}
+# The console is the fallback: it runs when no other platform is configured, never beside one.
+FALLBACK = "console"
+
+
+class Plugin(Protocol):
+    """What a platform folder's plugin module offers."""
+
+    NAME: str
+
+    def configured(self, *, settings: Settings) -> bool:
+        """Whether the settings hold what this platform needs."""
+        ...
+
+    def missing(self, *, settings: Settings, mode: str) -> list[str]:
+        """The variables this platform needs in `mode` that are not set."""
+        ...
+
+    def build(self, *, settings: Settings, shared: Shared, mode: str) -> Platform:
+        """Connect and wire the platform (raises PlatformStartError when it cannot)."""
+        ...
+
+
+def plugin(*, name: str) -> Plugin:
+    """The plugin module of a registered platform."""
+    module: Plugin = importlib.import_module(REGISTRY[name])
+    return module
+
+
+def chosen(*, settings: Settings, mode: str) -> list[str]:
+    """The platforms to run: the one a mode names, else every configured one, else the console."""
+    if mode == "console":
+        return [FALLBACK]
+    if mode in ("socket", "http"):
+        return ["slack"]
+    names = [
+        name
+        for name in REGISTRY
+        if name != FALLBACK and plugin(name=name).configured(settings=settings)
+    ]
+    return names or [FALLBACK]

@@ -1,0 +1,42 @@
+"""Requests for another workspace or another app: acknowledged, ignored and logged.
+
+With one installation, an event, click or command from a team or app that is not ours is a
+forgery or a misrouted request; nothing of it may be stored or answered.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from slack_bolt import Ack, App, BoltResponse
+
+from bot.slack.deps import SlackDeps
+
+log = logging.getLogger(__name__)
+
+
+def _team(body: dict[str, Any]) -> str | None:
+    """The team a request is about: events and commands say team_id, interactions team.id."""
+    team = body.get("team_id") or (body.get("team") or {}).get("id")
+    return str(team) if team else None
+
+
+def register(*, app: App, deps: SlackDeps) -> None:
+    """A global middleware in front of every listener."""
+
+    @app.middleware
+    def only_ours(body: dict[str, Any], ack: Ack, next: Callable[[], BoltResponse]) -> Any:
+        """Pass our own team's and app's requests on; ack and drop the rest."""
+        team, app_id = _team(body), body.get("api_app_id")
+        foreign_team = bool(deps.team_id and team and team != deps.team_id)
+        foreign_app = bool(deps.app_id and app_id and app_id != deps.app_id)
+        if foreign_team or foreign_app:
+            log.warning(
+                "ignored a %s for team %s, app %s (we are team %s, app %s)",
+                body.get("type") or "command", team, app_id, deps.team_id, deps.app_id,
+            )  # fmt: skip
+            ack()
+            return None
+        return next()

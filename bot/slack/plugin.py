@@ -1,0 +1,157 @@
+"""Slack as a platform plug-in: Socket Mode or signed HTTP, on the shared archive and scheduler."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from threading import Event
+
+from slack_bolt import App
+from slack_bolt.adapter.socket_mode import SocketModeHandler
+from slack_sdk.errors import SlackApiError
+
+from bot.config import Settings
+from bot.domain import ChannelKey
+from bot.messages import Message
+from bot.ports import PlatformStartError
+from bot.services.posting import Poster
+from bot.services.shared import Shared
+from bot.slack.app import build_app
+from bot.slack.chat import SlackChat, make_client
+from bot.slack.deps import PLATFORM, SlackDeps
+from bot.slack.errors import chat_error
+from bot.slack.http import HttpService
+from bot.slack.render import fallback
+
+log = logging.getLogger("paperclub")
+NAME = PLATFORM
+MODES = ("socket", "http")
+ALL_INTERFACES = "0.0.0.0"  # noqa: S104 - Slack must reach it; terminate TLS in front
+
+
+def configured(*, settings: Settings) -> bool:
+    """A bot token, with an app token (Socket Mode) or a signing secret (HTTP)."""
+    return bool(settings.slack_bot_token) and bool(
+        settings.slack_app_token or settings.slack_signing_secret
+    )
+
+
+def mode_for(*, settings: Settings, mode: str) -> str:
+    """auto: Socket Mode with an app token, else HTTP."""
+    if mode in MODES:
+        return mode
+    return "socket" if settings.slack_app_token else "http"
+
+
+def missing(*, settings: Settings, mode: str) -> list[str]:
+    """The variables a mode needs that are not set."""
+    need = [("SLACK_BOT_TOKEN", settings.slack_bot_token)]
+    if mode == "socket":
+        need.append(("SLACK_APP_TOKEN", settings.slack_app_token))
+    elif mode == "http":
+        need.append(("SLACK_SIGNING_SECRET", settings.slack_signing_secret))
+    return [name for name, value in need if not value]
+
+
+@dataclass
+class SlackPlatform:
+    """The wired Slack edge: Bolt app, Chat and poster, served in one mode."""
+
+    app: App
+    chat: SlackChat
+    poster: Poster
+    team_id: str
+    mode: str
+    settings: Settings
+    host: str = ALL_INTERFACES
+    http: HttpService | None = None
+
+    @property
+    def name(self) -> str:
+        """Channel keys say "slack"."""
+        return NAME
+
+    def render(self, *, message: Message) -> str:
+        """The message as mrkdwn (its first paragraph: what a notification shows)."""
+        return fallback(message=message, names=self.chat.names)
+
+    def serve(self, *, stop: Event) -> None:
+        """Serve until `stop` is set: a Socket Mode connection, or waitress for HTTP."""
+        if self.mode == "http":
+            self.start_http()
+            log.info("HTTP mode: listening on port %s (POST /slack/events)", self.port)
+            stop.wait()
+            self.stop_http()
+            return
+        handler = SocketModeHandler(self.app, app_token=self.settings.slack_app_token,
+                                    web_client=self.app.client)  # fmt: skip
+        handler.connect()  # type: ignore[no-untyped-call]
+        log.info("Socket Mode connected; Paper Club is running on Slack")
+        stop.wait()
+        handler.close()  # type: ignore[no-untyped-call]
+
+    def start_http(self) -> None:
+        """Bind and serve the HTTP endpoint (port 0 picks a free one)."""
+        secret = self.settings.slack_signing_secret or ""
+        self.http = HttpService(
+            app=self.app, signing_secret=secret, host=self.host, port=self.settings.http_port
+        )
+        self.http.start()
+
+    @property
+    def port(self) -> int:
+        """The HTTP port being served (0 before start_http)."""
+        return self.http.port if self.http else 0
+
+    def stop_http(self) -> None:
+        """Stop the HTTP endpoint, letting requests in flight finish."""
+        if self.http is not None:
+            self.http.stop()
+            self.http = None
+
+    def close(self) -> None:
+        """Nothing is left open once serve returned; an HTTP endpoint is stopped if it runs."""
+        self.stop_http()
+
+
+def _app_id(*, chat: SlackChat, bot_id: str) -> str | None:
+    """Our app's id (bots.info), to refuse requests meant for another app; None if unknown."""
+    try:
+        return str(chat.client.bots_info(bot=bot_id)["bot"]["app_id"]) if bot_id else None
+    except (SlackApiError, KeyError, OSError) as exc:
+        log.warning("bots.info failed (%s); requests are checked by team only", exc)
+        return None
+
+
+def build(*, settings: Settings, shared: Shared, mode: str) -> SlackPlatform:
+    """Check the token, follow PAPERCLUB_CHANNEL, and build the App on our clients."""
+    chosen = mode_for(settings=settings, mode=mode)
+    client = make_client(token=settings.slack_bot_token, base_url=settings.slack_api_url)
+    post_client = make_client(
+        token=settings.slack_bot_token, base_url=settings.slack_api_url, idempotent_only=True
+    )
+    try:
+        identity = client.auth_test()
+    except SlackApiError as exc:
+        error = chat_error(error=exc)
+        raise PlatformStartError(
+            f"Slack refused the bot token: {error.code} ({error.hint})"
+        ) from None
+    team_id = str(identity.get("team_id", ""))
+    chat = SlackChat(client=client, post_client=post_client)
+    poster = shared.poster(chat=chat, platform=NAME)
+    if settings.channel:
+        key = ChannelKey(platform=NAME, workspace=team_id, channel=settings.channel)
+        private = chat.is_private(channel=key)
+        with shared.uow() as store:
+            store.add_channel_if_missing(key=key, schedule=shared.defaults, private=private)
+    deps = SlackDeps(
+        shared=shared, chat=chat, poster=poster, team_id=team_id,
+        app_id=_app_id(chat=chat, bot_id=str(identity.get("bot_id") or "")),
+    )  # fmt: skip
+    secret = settings.slack_signing_secret if chosen == "http" else None
+    log.info("connected to Slack workspace %s", team_id)
+    return SlackPlatform(
+        app=build_app(client=client, signing_secret=secret, deps=deps),
+        chat=chat, poster=poster, team_id=team_id, mode=chosen, settings=settings,
+    )  # fmt: skip

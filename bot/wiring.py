@@ -1,0 +1,160 @@
+"""One wiring for every platform: the archive, the clock, look-ups, one scheduler and one redraw
+coalescer, shared by each platform plug-in that runs in this process."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+
+from bot.coalesce import Coalescer
+from bot.config import Settings
+from bot.db.store import Database
+from bot.domain import Channel, ChannelKey, Schedule
+from bot.lookup import HttpLookup
+from bot.platforms import Plugin
+from bot.ports import Clock, PaperLookup, Platform
+from bot.process import OWNER, owner_alive
+from bot.scheduler import PostScheduler
+from bot.services import housekeeping, posting, recap
+from bot.services.posting import Poster
+from bot.services.shared import Shared
+
+log = logging.getLogger("paperclub")
+_QUIET = {posting.Outcome.NOT_DUE, posting.Outcome.ALREADY, posting.Outcome.PAUSED}
+
+
+def default_schedule(*, settings: Settings) -> Schedule:
+    """The schedule a channel gets unless an admin sets its own."""
+    return Schedule(
+        post_time=settings.post_time, timezone=settings.timezone, weekdays=settings.days
+    )
+
+
+def make_lookup(*, settings: Settings) -> HttpLookup:
+    """arXiv and Crossref, where the settings say."""
+    return HttpLookup(
+        arxiv_url=settings.arxiv_api_url,
+        crossref_url=settings.crossref_api_url,
+        timeout=settings.lookup_timeout,
+    )
+
+
+class Wiring:
+    """Every configured platform on one archive, one scheduler and one coalescer."""
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        database: Database,
+        clock: Clock,
+        plugins: Sequence[Plugin],
+        mode: str = "auto",
+        lookup: PaperLookup | None = None,
+    ) -> None:
+        """Build what is shared, then each platform on it (platforms may raise
+        PlatformStartError: whatever was started is stopped again)."""
+        self.database = database
+        self.clock = clock
+        self.scheduler = PostScheduler(on_channel=self._on_channel, on_sweep=self._on_sweep)
+        # Tier 3 allows ~50 chat.update a minute: a burst of votes makes a handful of redraws.
+        self.coalescer = Coalescer(flush=self._redraw, interval=1.0)
+        self.shared = Shared(
+            uow=database, clock=clock, lookup=lookup or make_lookup(settings=settings),
+            owner=OWNER, owner_alive=owner_alive, defaults=default_schedule(settings=settings),
+            admins=settings.admins, up_reactions=settings.up_reactions,
+            down_reactions=settings.down_reactions, reschedule=self.reschedule,
+            refresh_post=self.coalescer.touch,
+        )  # fmt: skip
+        self.platforms: dict[str, Platform] = {}
+        self.posters: dict[str, Poster] = {}
+        try:
+            for plugin in plugins:
+                platform = plugin.build(settings=settings, shared=self.shared, mode=mode)
+                self.platforms[platform.name] = platform
+                self.posters[platform.name] = self.shared.poster(
+                    chat=platform.chat, platform=platform.name
+                )
+        except BaseException:
+            self.close()
+            raise
+        self._started = False
+
+    def channels(self) -> list[Channel]:
+        """The followed channels of the platforms running here (no job fires for another)."""
+        with self.database(write=False) as store:
+            return [c for c in store.channels() if c.key.platform in self.platforms]
+
+    def start(self, *, paused: bool = False) -> None:
+        """Start the scheduler: a job per channel, and the sweep at once (the catch-up);
+        `paused` keeps every job from firing (tests that read the jobs)."""
+        self.scheduler.start(channels=self.channels(), paused=paused)
+        self._started = True
+
+    def reschedule(self) -> None:
+        """A schedule changed: rebuild the jobs from the database."""
+        if self._started:
+            self.scheduler.rebuild(channels=self.channels())
+
+    def _on_channel(self, key: ChannelKey) -> None:
+        """A channel's post time came."""
+        poster = self.posters.get(key.platform)
+        if poster is not None:
+            result = posting.post_today(poster=poster, channel=key, now=self.clock.now())
+            log_result(channel=key, result=result)
+
+    def sweep(self) -> dict[ChannelKey, posting.PostResult]:
+        """Post whatever is due and not posted yet on every platform, then due weekly recaps."""
+        results: dict[ChannelKey, posting.PostResult] = {}
+        for poster in self.posters.values():
+            results.update(posting.post_due(poster=poster, now=self.clock.now()))
+            recap.send_due_recaps(poster=poster, now=self.clock.now())
+        housekeeping.forget_old_events(uow=self.database, now=self.clock.now())
+        return results
+
+    def _on_sweep(self) -> None:
+        """The minute sweep, with every attempt logged."""
+        for key, result in self.sweep().items():
+            log_result(channel=key, result=result)
+
+    def _redraw(self, post_id: object) -> None:
+        """Redraw a post with its current counts, on the platform it was posted to."""
+        found = posting.card_of_post(uow=self.database, post_id=int(str(post_id)))
+        if found is None:
+            return
+        post, card = found
+        platform = self.platforms.get(post.channel.platform)
+        if platform is not None and post.message_id is not None:
+            platform.chat.update_post(channel=post.channel, message_id=post.message_id, card=card)
+
+    def serve(self, *, stop: threading.Event) -> None:
+        """Serve every platform until `stop` is set or the last one ends by itself (the console
+        on EOF): the others on their own threads, the last on this one (signals reach it)."""
+        *others, last = list(self.platforms.values())
+        threads = [
+            threading.Thread(target=p.serve, kwargs={"stop": stop}, name=p.name, daemon=True)
+            for p in others
+        ]
+        for thread in threads:
+            thread.start()
+        try:
+            last.serve(stop=stop)
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(timeout=15)
+
+    def close(self) -> None:
+        """Stop the scheduler (waiting for a post in flight), send the last redraws, close
+        every platform."""
+        self.scheduler.shutdown()
+        self.coalescer.close()
+        for platform in self.platforms.values():
+            platform.close()
+
+
+def log_result(*, channel: ChannelKey, result: posting.PostResult) -> None:
+    """Log what a post attempt did, quietly when nothing was due."""
+    level = logging.DEBUG if result.outcome in _QUIET else logging.INFO
+    log.log(level, "channel %s: %s", channel, result.outcome.value)
