@@ -41,12 +41,13 @@ from bot import ingest
 from bot.config import Settings
 from bot.db.migrate import upgrade_url
 from bot.db.store import Database
-from bot.run_slack import build_slack_bot
+from bot.domain import ChannelKey
 from bot.services import importing, posting
 from bot.slack import ids
 from bot.slack.chat import make_client
 from bot.slack.listeners.commands import COMMAND
 from tests import fakeslack as slack  # a local fake Slack, and payloads shaped like Slack's
+from tests.wired import build_slack_bot
 
 SAMPLE = Path(__file__).resolve().parents[1] / "bot" / "data" / "reading-list.txt"
 # Ours ingests ~150-220 events/s on the 2-core reference machine: 1,000 a run keeps 5 runs
@@ -97,7 +98,7 @@ def compare(*, want: Expected, database: Database, post_id: int) -> str:
     with database.engine.connect() as conn:
         sql = text("SELECT user_id, value FROM votes WHERE post_id = :p")
         votes = {str(u): int(v) for u, v in conn.execute(sql, {"p": post_id})}
-        sql = text("SELECT ts, text, deleted FROM comments WHERE post_id = :p")
+        sql = text("SELECT message_id, text, deleted FROM comments WHERE post_id = :p")
         comments = {str(ts): (str(t), bool(d)) for ts, t, d in conn.execute(sql, {"p": post_id})}
     wanted = {user: vote[0] for user, vote in want.votes.items()}
     differ: list[tuple[str, object, object]] = [
@@ -138,16 +139,17 @@ def one_run(*, mix: list[Action], warmup: int, database: Database) -> tuple[floa
         bot = build_slack_bot(settings=settings, database=database, clock=FixedClock(),
                               mode="socket")  # fmt: skip
         try:
-            made = posting.post_due(poster=bot.poster, now=MONDAY_9)[CHANNEL].post
-            # The result holds the claim; the ts is recorded once Slack has the message.
-            found = made and posting.card_of_post(uow=database, platform="slack", post_id=made.id)
+            key = ChannelKey(platform="slack", workspace=bot.team_id, channel=CHANNEL)
+            made = posting.post_due(poster=bot.poster, now=MONDAY_9)[key].post
+            # The result holds the claim; the message id is recorded once Slack has the message.
+            found = made and posting.card_of_post(uow=database, post_id=made.id)
             post = found[0] if found else None
-            if post is None or post.ts is None:
+            if post is None or post.message_id is None:
                 raise RuntimeError("the daily post was not made; nothing to vote on")
             rates: list[float] = []
             failures = 0
             for app in (bot.app, bare_app(fake=fake)):
-                batch = requests(mix=mix, post_id=post.id, post_ts=post.ts)
+                batch = requests(mix=mix, post_id=post.id, post_ts=post.message_id)
                 failures += dispatch(app=app, batch=batch[:warmup])[1]
                 seconds, failed = dispatch(app=app, batch=batch[warmup:])
                 rates.append((len(batch) - warmup) / seconds)

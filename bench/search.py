@@ -29,7 +29,7 @@ from bot.db.store import Database
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, SearchPage
 from bot.search_query import fts5_match, parse_query
 
-VERSION = 3  # bump when synthetic.py changes, so cached archives are rebuilt
+VERSION = 4  # bump when synthetic.py or the schema changes, so cached archives are rebuilt
 CACHE = Path(tempfile.gettempdir()) / "paperclub-bench"
 QUERIES = (
     "pipeline parallelism",
@@ -62,14 +62,14 @@ PAPER_SQL = (
     " status) VALUES (?, ?, ?, ?, ?, 'synthetic', '2026-01-01 00:00:00.000000', ?, ?)"
 )
 ACTIVITY_SQL = {
-    "channels": "INSERT INTO channels (id, platform, team_id, channel_id, post_time, timezone,"
-    " weekdays, paused, empty_notice_sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    "posts": "INSERT INTO posts (id, paper_id, channel_id, local_date, state, ts, permalink,"
-    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "channels": "INSERT INTO channels (id, platform, workspace, external_id, post_time, timezone,"
+    " weekdays, paused, empty_notice_sent, private) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, FALSE)",
+    "posts": "INSERT INTO posts (id, paper_id, channel_id, local_date, state, message_id,"
+    " permalink, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     "votes": "INSERT INTO votes (id, post_id, user_id, value, updated_at, source)"
     " VALUES (?, ?, ?, ?, ?, 'button')",
-    "comments": "INSERT INTO comments (id, post_id, channel_id, user_id, ts, text, created_at,"
-    " deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "comments": "INSERT INTO comments (id, post_id, channel_id, user_id, message_id, text,"
+    " created_at, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 }
 
 

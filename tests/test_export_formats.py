@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime
 import bibtexparser
 
 from bot.domain import (
+    ChannelKey,
     CommentView,
     Paper,
     PaperRecord,
@@ -37,12 +38,12 @@ RECORD = PaperRecord(
     paper=PAPER,
     posts=(
         PostView(
-            channel="C1",
+            channel=ChannelKey(platform="slack", workspace="T1", channel="C1"),
             date=date(2026, 1, 5),
-            ts="1.0001",
+            message_id="1.0001",
             permalink="https://x/p1",
             votes=VoteCount(up=3, down=1),
-            comments=(CommentView(user="U2", ts="2.0001", text="nice", edited=True),),
+            comments=(CommentView(user="U2", message_id="2.0001", text="nice", edited=True),),
         ),
     ),
 )
@@ -66,12 +67,13 @@ def test_json_shape() -> None:
     assert obj["status"] == "posted"
     assert obj["posts"] == [
         {
-            "channel": "C1",
+            "channel": "slack:T1:C1",
+            "private": False,
             "date": "2026-01-05",
-            "ts": "1.0001",
+            "message_id": "1.0001",
             "permalink": "https://x/p1",
             "votes": {"up": 3, "down": 1},
-            "comments": [{"user": "U2", "ts": "2.0001", "text": "nice", "edited": True}],
+            "comments": [{"user": "U2", "message_id": "2.0001", "text": "nice", "edited": True}],
         }
     ]
 

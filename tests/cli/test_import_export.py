@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from datetime import time
 from pathlib import Path
 
+from bot.db.store import Database
+from bot.domain import ChannelKey, Schedule
 from tests.cli.conftest import Runner
 from tests.conftest import SAMPLE
 
@@ -60,10 +63,26 @@ def test_queue_lists_in_order(paperclub: Runner) -> None:
     assert "… and 19 more" in text
 
 
+def _follow(*, folder: Path, channel: str) -> None:
+    """The state after `/paperclub schedule` in a Slack channel (the CLI migrated the file)."""
+    database = Database(url=f"sqlite:///{folder / 'club.db'}")
+    try:
+        with database() as store:
+            key = ChannelKey(platform="slack", workspace="T1", channel=channel)
+            schedule = Schedule(post_time=time(9, 0), timezone="UTC", weekdays=frozenset({1}))
+            store.save_channel(key=key, schedule=schedule, private=False)
+    finally:
+        database.dispose()
+
+
 def test_queue_per_channel(paperclub: Runner, tmp_path: Path) -> None:
     listing = tmp_path / "mine.json"
     listing.write_text(json.dumps([{"title": "Only for C0TEAM", "abstract": "x"}]))
-    paperclub("import", str(listing), "--channel", "C0TEAM")
+    unknown = paperclub("import", str(listing), "--channel", "C0TEAM", check=False)
+    assert unknown.returncode == 1
+    assert "no followed channel is called 'C0TEAM' (followed: none yet)" in unknown.stderr
+    _follow(folder=tmp_path, channel="C0TEAM")
+    paperclub("import", str(listing), "--channel", "slack:C0TEAM")
     paperclub("import", str(SAMPLE))
     [view] = json.loads(paperclub("queue", "--json", "--channel", "C0TEAM").stdout)
     assert view["total"] == SAMPLE_ENTRIES + 1

@@ -58,7 +58,7 @@ def test_console_session(tmp_path: Path) -> None:
     bot.expect("you> ")
     bot.sendline("/paperclub search pipeline bubbles")
     bot.expect("1–1 of 1")
-    bot.expect("console: Pipeline bubbles are the real story here")
+    bot.expect("you: Pipeline bubbles are the real story here")
     bot.expect("you> ")
     bot.sendeof()
     bot.expect("Bye")
@@ -86,6 +86,6 @@ def test_console_session(tmp_path: Path) -> None:
     posted = [p for p in json.loads(exported.stdout) if p["posts"]]
     assert len(posted) == 1 and len(posted[0]["posts"]) == 1
     post = posted[0]["posts"][0]
-    assert post["channel"] == "console"
+    assert post["channel"] == "console::console"  # platform:workspace:channel
     assert post["votes"] == {"up": 0, "down": 1}
     assert [c["text"] for c in post["comments"]] == ["Pipeline bubbles are the real story here"]

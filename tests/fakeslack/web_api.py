@@ -51,6 +51,13 @@ def _auth_test(ws: Workspace, params: JsonDict, ctx: Context) -> JsonDict:
     }
 
 
+def _bots_info(ws: Workspace, params: JsonDict, ctx: Context) -> JsonDict:
+    if text_arg(params, "bot") != ws.bot_id:
+        raise ApiError("bot_not_found")
+    return {"bot": {"id": ws.bot_id, "app_id": ws.app_id, "user_id": ws.bot_user_id,
+                    "name": ws.bot_name, "deleted": False}}  # fmt: skip
+
+
 def _apps_connections_open(ws: Workspace, params: JsonDict, ctx: Context) -> JsonDict:
     # Real URLs look like wss://wss-primary.slack.com/link/?ticket=...&app_id=...; the path
     # matters: slack_sdk's built-in client sends "GET {path}?{query}" verbatim.
@@ -168,6 +175,7 @@ METHODS: dict[str, tuple[Method, str | None]] = {
     "auth.test": (_auth_test, "bot"),
     "apps.connections.open": (_apps_connections_open, "app"),
     "users.info": (_users_info, "bot"),
+    "bots.info": (_bots_info, "bot"),
     "conversations.info": (_conversations_info, "bot"),
     "conversations.join": (_conversations_join, "bot"),
     "conversations.history": (_conversations_history, "bot"),

@@ -25,8 +25,7 @@ from typing import Any, TextIO
 from bot.config import Settings
 from bot.db.migrate import upgrade_url
 from bot.db.store import Database
-from bot.domain import Schedule
-from bot.services import commands
+from bot.domain import ChannelKey, Schedule
 from bot.slack import ids
 from tests.conftest import ROOT
 from tests.fakeslack import FakeSlack
@@ -123,9 +122,8 @@ def prepare_database(
         load_sample(database)
         with database() as store:
             for channel in channels:
-                store.save_channel(
-                    platform="slack", team_id=team, channel_id=channel, schedule=schedule
-                )
+                key = ChannelKey(platform="slack", workspace=team, channel=channel)
+                store.save_channel(key=key, schedule=schedule, private=False)
     finally:
         database.dispose()
     return url
@@ -152,7 +150,8 @@ def db_posts(path: Path) -> list[dict[str, Any]]:
     with read_only(path) as conn:
         conn.row_factory = sqlite3.Row
         rows = conn.execute(
-            "SELECT p.id, c.channel_id AS channel, p.local_date, p.state, p.ts, p.claimed_by, "
+            "SELECT p.id, c.external_id AS channel, p.local_date, p.state, p.message_id AS ts, "
+            "p.claimed_by, "
             "p.paper_id FROM posts p JOIN channels c ON c.id = p.channel_id ORDER BY p.id"
         ).fetchall()
     return [dict(row) for row in rows]
@@ -332,12 +331,6 @@ def slack_settings(
             values[name] = value
     values.update(changes)
     return Settings(**values)
-
-
-def invocation(**given: Any) -> commands.Invocation:
-    """A commands.Invocation from the fields given (extra ones are dropped when unknown)."""
-    names = {f.name for f in dataclasses.fields(commands.Invocation)}
-    return commands.Invocation(**{k: v for k, v in given.items() if k in names})
 
 
 class LogTrap(logging.Handler):

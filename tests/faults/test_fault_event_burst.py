@@ -24,7 +24,6 @@ from slack_bolt import BoltRequest
 
 from bot.db.store import Database
 from bot.export_formats import record_dict
-from bot.run_slack import SlackBot, build_slack_bot
 from bot.services import listing, posting
 from bot.slack import ids
 from tests.fakeslack import (
@@ -50,6 +49,7 @@ from tests.faults.support import (
     trap_logs,
     vote_value,
 )
+from tests.wired import SlackBot, build_slack_bot
 
 CHANNELS = ("C0001", "C0002")
 UP, DOWN = ("+1", "thumbsup"), ("-1", "thumbsdown")
@@ -127,7 +127,7 @@ class Expected:
             result[target.post_id] = {
                 "votes": {"up": sum(v > 0 for v in values), "down": sum(v < 0 for v in values)},
                 "comments": [
-                    {"user": c[1], "ts": ts, "text": c[2], "edited": c[4]} for ts, c in live
+                    {"user": c[1], "message_id": ts, "text": c[2], "edited": c[4]} for ts, c in live
                 ],
             }
         return result
@@ -358,7 +358,7 @@ def _stored(bot: Bot) -> tuple[dict[int, dict[str, Any]], dict[tuple[int, str], 
     by_key = {(t.channel, t.ts): t.post_id for t in bot.targets}
     for record in listing.records(uow=bot.database):
         for post in record_dict(record=record)["posts"]:
-            post_id = by_key[(post["channel"], post["ts"])]
+            post_id = by_key[(post["channel"].rsplit(":", 1)[1], post["message_id"])]
             exported[post_id] = {"votes": post["votes"], "comments": post["comments"]}
     with bot.database.engine.connect() as conn:
         rows = conn.exec_driver_sql("SELECT post_id, user_id, value FROM votes").all()

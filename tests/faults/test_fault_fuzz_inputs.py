@@ -15,13 +15,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from slack_bolt import BoltRequest
 
-from bot import runner
 from bot.db.store import Database
-from bot.run_slack import SlackBot, build_slack_bot
+from bot.domain import ChannelKey
 from bot.services import commands, posting
 from bot.slack import ids
-from bot.slack.listeners.commands import PLATFORM
-from bot.slack.search_blocks import more_value
+from bot.wiring import make_lookup
+from bot.wording.archive import more_value
 from tests.fakeslack import (
     FakeSlack,
     block_actions_payload,
@@ -41,6 +40,7 @@ from tests.faults.support import (
     slack_settings,
     trap_logs,
 )
+from tests.wired import SlackBot, build_slack_bot
 
 # Time zone names that are folders in the tz database: ZoneInfo raises IsADirectoryError.
 DIRECTORY_ZONES = ("America/Argentina", "America/Indiana", "America/Kentucky")
@@ -121,9 +121,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
                 for message in daily_posts(fake, channel):
                     actions = next(b for b in message["blocks"] if b["type"] == "actions")
                     values.append(str(actions["elements"][0]["value"]))
-            lookup = (
-                runner.make_lookup(settings=settings_) if hasattr(runner, "make_lookup") else None
-            )
+            lookup = make_lookup(settings=settings_)
             yield World(fake=fake, slack=slack, database=database, lookup=lookup,
                         post_values=values)  # fmt: skip
         finally:
@@ -133,12 +131,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
 def _call(world: World, *, user: str, channel: str, admins: tuple[str, ...]) -> Any:
     """An Invocation as the /paperclub listener builds it."""
-    from tests.faults.support import invocation
-
-    return invocation(
-        uow=world.database, chat=world.slack.chat, poster=world.slack.poster, platform=PLATFORM,
-        team_id="T0001", channel_id=channel, user=user, admins=admins,
-        defaults=BERLIN_WEEKDAYS, now=MONDAY_9, lookup=world.lookup,
+    return commands.Invocation(
+        uow=world.database, chat=world.slack.chat, poster=world.slack.poster,
+        channel=ChannelKey(platform="slack", workspace="T0001", channel=channel), user=user,
+        admins=admins, defaults=BERLIN_WEEKDAYS, now=MONDAY_9, lookup=world.lookup,
     )  # fmt: skip
 
 

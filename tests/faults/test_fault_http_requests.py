@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -21,7 +20,6 @@ import pytest
 
 import bot.slack.http as http_edge
 from bot.db.store import Database
-from bot.run_slack import SlackBot, build_slack_bot, http_server
 from bot.services import posting
 from bot.slack import ids
 from tests.fakeslack import (
@@ -52,6 +50,7 @@ from tests.faults.support import (
     trap_logs,
     vote_value,
 )
+from tests.wired import SlackBot, build_slack_bot, http_service
 
 
 @dataclass
@@ -86,7 +85,7 @@ class Served:
                               "channels")
             }  # fmt: skip
             flags = conn.exec_driver_sql(
-                "SELECT channel_id, paused, post_time, timezone FROM channels ORDER BY id"
+                "SELECT external_id, paused, post_time, timezone FROM channels ORDER BY id"
             ).all()
             statuses = conn.exec_driver_sql("SELECT status, count(*) FROM papers GROUP BY 1").all()
         return {
@@ -109,16 +108,14 @@ def served(fake: FakeSlack, tmp_path: Path) -> Iterator[Served]:
     posting.post_due(poster=slack.poster, now=MONDAY_9)
     [message] = daily_posts(fake, "C0001")
     # What `paperclub run --mode http` serves, bound to a free port of the loopback interface.
-    server = http_server(app=slack.app, settings=replace(settings, http_port=0), host="127.0.0.1")
-    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
-    thread.start()
+    server = http_service(bot=slack, settings=replace(settings, http_port=0))
+    server.start()
     try:
         yield Served(fake=fake, slack=slack, database=database,
-                     url=f"http://127.0.0.1:{server.effective_port}/slack/events",
+                     url=f"http://127.0.0.1:{server.port}/slack/events",
                      post_ts=str(message["ts"]), post_value=vote_value(message))  # fmt: skip
     finally:
-        server.close()
-        thread.join(timeout=10)
+        server.stop()
         slack.close()
         database.dispose()
 

@@ -114,7 +114,8 @@ def _effects(db: Path, post_id: int) -> tuple[set[str], set[str], dict[str, int]
     with read_only(db) as conn:
         events = {str(r[0]) for r in conn.execute("SELECT event_id FROM processed_events")}
         comments = {
-            str(r[0]) for r in conn.execute("SELECT ts FROM comments WHERE post_id=?", (post_id,))
+            str(r[0])
+            for r in conn.execute("SELECT message_id FROM comments WHERE post_id=?", (post_id,))
         }
         votes = {
             str(u): int(v)

@@ -20,7 +20,6 @@ import pytest
 
 from bot.clock import SystemClock
 from bot.db.store import Database
-from bot.run_slack import build_slack_bot
 from bot.services import posting
 from tests.fakeslack import FakeSlack
 from tests.faults.support import (
@@ -38,6 +37,7 @@ from tests.faults.support import (
     slack_settings,
     wait_until,
 )
+from tests.wired import build_slack_bot
 
 WORKERS = 2
 # A restart must post at once: its first sweep runs at start. The lease (two minutes) and the

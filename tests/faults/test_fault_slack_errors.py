@@ -17,7 +17,6 @@ import pytest
 from slack_bolt import BoltRequest
 
 from bot.db.store import Database
-from bot.run_slack import SlackBot, build_slack_bot
 from bot.services import posting
 from bot.slack import ids
 from tests.fakeslack import FakeSlack, block_actions_payload
@@ -37,6 +36,7 @@ from tests.faults.support import (
     trap_logs,
     vote_value,
 )
+from tests.wired import SlackBot, build_slack_bot
 
 # (label, fail_next arguments). Retry-After 0 keeps the test fast; slack_sdk adds 0-1 s jitter.
 POST_FAULTS: list[tuple[str, dict[str, Any]]] = [

@@ -99,7 +99,7 @@ def test_every_format_rejects_binary_junk(fmt: str) -> None:
             "https://doi.org/10.1145/3458817.3476145",
         ),
         (
-            "<https://example.org/paper.pdf|example.org/paper.pdf>",
+            "<https://example.org/paper.pdf>",
             "https://example.org/paper.pdf",
             None,
             None,

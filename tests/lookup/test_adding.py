@@ -11,10 +11,13 @@ import pytest
 
 from bot.db.schema import ChannelRow, PostRow
 from bot.db.store import Database
-from bot.domain import PaperStatus
+from bot.domain import ChannelKey, PaperStatus
 from bot.lookup import HttpLookup
+from bot.messages import ChannelRef, Link
 from bot.ports import LookupFailed
-from bot.services.adding import USAGE, add
+from bot.services.adding import add
+from bot.services.reply import Reply
+from bot.wording.replies import ADD_USAGE
 from tests.lookup.fakes import metadata_server
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -41,8 +44,13 @@ def _offline() -> HttpLookup:
                       timeout=1)  # fmt: skip
 
 
-def _add(database: Database, lookup: HttpLookup, text: str, channel: str = "C1") -> str:
-    return add(uow=database, lookup=lookup, text=text, channel_id=channel, user="U1", now=NOW).text
+def _reply(database: Database, lookup: HttpLookup, text: str) -> Reply:
+    channel = ChannelKey(platform="slack", workspace="T", channel="C1")
+    return add(uow=database, lookup=lookup, text=text, channel=channel, user="U1", now=NOW)
+
+
+def _add(database: Database, lookup: HttpLookup, text: str) -> str:
+    return _reply(database, lookup, text).text
 
 
 def test_lookup_reads_both_services(fake: ThreadingHTTPServer) -> None:
@@ -74,7 +82,7 @@ def test_add_fetches_metadata_and_knows_it_again(
     assert "position 2" in doi
     titled = _add(database, lookup, "Attention Is All You Need")
     assert "Added “Attention Is All You Need”" in titled and "position 3" in titled
-    assert _add(database, lookup, "   ") == USAGE
+    assert _reply(database, lookup, "   ").message == ADD_USAGE
 
 
 def test_add_offline_keeps_what_is_known(database: Database) -> None:
@@ -89,8 +97,8 @@ def test_add_a_paper_the_group_already_read(database: Database, fake: ThreadingH
     with database() as store:
         channel = ChannelRow(
             platform="slack",
-            team_id="T",
-            channel_id="C1",
+            workspace="T",
+            external_id="C1",
             post_time="09:00",
             timezone="UTC",
             weekdays="mon",
@@ -105,12 +113,15 @@ def test_add_a_paper_the_group_already_read(database: Database, fake: ThreadingH
                 channel_id=channel.id,
                 local_date=date(2026, 2, 2),
                 state="posted",
-                ts="1.1",
+                message_id="1.1",
                 permalink="https://x.test/p1",
                 created_at=NOW,
             )
         )
         store.set_paper_status(paper_id=1, status=PaperStatus.POSTED)
-    reply = _add(database, lookup, "2104.04473")
-    assert "already read" in reply and "Mon 02 Feb 2026" in reply and "<#C1>" in reply
-    assert "https://x.test/p1" in reply and "👍 0 · 👎 0 · 💬 0" in reply
+    reply = _reply(database, lookup, "2104.04473")
+    assert "already read" in reply.text and "Mon 2 Feb 2026" in reply.text
+    assert "👍 0 · 👎 0 · 💬 0" in reply.text
+    shown = [run for block in reply.message.blocks for run in getattr(block, "runs", ())]
+    assert ChannelRef(channel="C1") in shown
+    assert Link(url="https://x.test/p1", label="Read the thread.") in shown

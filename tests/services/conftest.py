@@ -8,7 +8,7 @@ import pytest
 
 from bot import ingest
 from bot.db.store import Database
-from bot.domain import Schedule
+from bot.domain import ChannelKey, Schedule
 from bot.services import importing
 from bot.services.posting import Poster
 from tests.conftest import SAMPLE
@@ -24,10 +24,19 @@ def load_sample(database: Database) -> int:
     return importing.import_drafts(uow=database, drafts=drafts, now=now).added
 
 
-def follow(database: Database, channel: str = "C1", schedule: Schedule = WEEKDAYS) -> None:
-    """Make a channel follow the list."""
+def key(channel: str = "C1", *, platform: str = "slack", workspace: str = "T1") -> ChannelKey:
+    """The key of a test channel."""
+    return ChannelKey(platform=platform, workspace=workspace, channel=channel)
+
+
+def follow(
+    database: Database, channel: str = "C1", schedule: Schedule = WEEKDAYS, private: bool = False
+) -> ChannelKey:
+    """Make a channel follow the list; its key."""
+    followed = key(channel)
     with database() as store:
-        store.save_channel(platform="slack", team_id="T1", channel_id=channel, schedule=schedule)
+        store.save_channel(key=followed, schedule=schedule, private=private)
+    return followed
 
 
 @pytest.fixture

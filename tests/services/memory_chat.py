@@ -8,19 +8,22 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.domain import PaperCard, PostedMessage
+from bot.domain import ChannelKey, PaperCard, PostedMessage
+from bot.messages import Message, as_plain
 from bot.ports import ChatError
 
 
 @dataclass
 class MemoryChat:
-    """Messages per channel; `fail_next` makes the next post fail (optionally after landing)."""
+    """Messages per channel id; `fail_next` makes the next post fail (optionally after landing)."""
 
     posts: dict[str, list[PaperCard]] = field(default_factory=dict)
     notices: dict[str, list[str]] = field(default_factory=dict)
+    messages: dict[str, list[Message]] = field(default_factory=dict)
     admins: set[str] = field(default_factory=set)
+    private: set[str] = field(default_factory=set)
     failures: list[tuple[str, bool, bool]] = field(default_factory=list)
-    _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _by_post: dict[int, PostedMessage] = field(default_factory=dict)
 
@@ -28,32 +31,41 @@ class MemoryChat:
         """The next post_paper raises ChatError(code); after_effect: the message lands first."""
         self.failures.append((code, posted_nothing, after_effect))
 
-    def post_paper(self, *, channel: str, card: PaperCard) -> PostedMessage:
+    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
         """Keep the card; fail as told."""
         with self._lock:
             failure = self.failures.pop(0) if self.failures else None
             if failure and not failure[2]:
                 raise ChatError(code=failure[0], hint="test", posted_nothing=failure[1])
-            message = PostedMessage(ts=f"{next(self._ts)}.000100", permalink=None)
-            self.posts.setdefault(channel, []).append(card)
-            self._by_post[card.post_id] = message
+            posted = PostedMessage(message_id=f"{next(self._ids)}.000100", permalink=None)
+            self.posts.setdefault(channel.channel, []).append(card)
+            self._by_post[card.post_id] = posted
             if failure:
                 raise ChatError(code=failure[0], hint="test", posted_nothing=failure[1])
-            return message
+            return posted
 
     def find_post(
-        self, *, channel: str, post_id: int, since: datetime | None
+        self, *, channel: ChannelKey, post_id: int, since: datetime | None
     ) -> PostedMessage | None:
-        """What a history search with metadata finds."""
+        """What a history search finds."""
         return self._by_post.get(post_id)
 
-    def send_notice(self, *, channel: str, text: str) -> None:
-        """Keep the notice."""
-        self.notices.setdefault(channel, []).append(text)
+    def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
+        """Keep the notice (as plain text, and the message itself)."""
+        self.notices.setdefault(channel.channel, []).append(as_plain(message=message))
+        self.messages.setdefault(channel.channel, []).append(message)
+        return f"{next(self._ids)}.000200"
+
+    def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
+        """A redraw changes nothing kept here."""
 
     def is_admin(self, *, user: str) -> bool:
         """Admins are whoever the test says."""
         return user in self.admins
+
+    def is_private(self, *, channel: ChannelKey) -> bool:
+        """Private channels are whichever the test says."""
+        return channel.channel in self.private
 
     def count(self, channel: str) -> int:
         """How many daily posts a channel got."""

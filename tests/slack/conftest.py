@@ -13,7 +13,7 @@ import pytest
 
 from bot.config import Settings
 from bot.db.store import Database
-from bot.run_slack import HttpService, SlackBot, build_slack_bot
+from bot.domain import ChannelKey
 from bot.services import posting
 from tests.fakeslack import (
     FakeSlack,
@@ -27,13 +27,27 @@ from tests.fakeslack import (
     socket_mode_app,
 )
 from tests.services.conftest import load_sample
+from tests.wired import SlackBot, build_slack_bot, http_service
 
 SECRET = "test-signing-secret"
 CHANNEL = "C0001"
+KEY = ChannelKey(platform="slack", workspace="T0001", channel=CHANNEL)
 ADMIN = "U0ADMIN"
 MEMBER = "U0001"
 # Monday 5 Jan 2026, 09:00 in Berlin.
 MONDAY_9 = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)
+
+
+def shown_mrkdwn(payload: dict[str, Any]) -> str:
+    """The mrkdwn a person reads in a message: its blocks' texts (the fallback text without),
+    zero-width fences taken out so tests can read the words."""
+    texts: list[str] = []
+    for block in payload.get("blocks") or []:
+        if block.get("type") in ("section", "header"):
+            texts.append(block["text"]["text"])
+        elif block.get("type") == "context":
+            texts.extend(e.get("text", "") for e in block["elements"])
+    return ("\n".join(texts) if texts else str(payload.get("text", ""))).replace("\u200b", "")
 
 
 class FakeClock:
@@ -97,7 +111,7 @@ class Harness:
     mode: str
     settings: Settings
 
-    def sweep(self) -> dict[str, posting.PostResult]:
+    def sweep(self) -> dict[ChannelKey, posting.PostResult]:
         """What the scheduler does every minute, at the test's time."""
         return posting.post_due(poster=self.bot.poster, now=self.clock.now())
 
@@ -111,7 +125,7 @@ class Harness:
         else:
             status, _ = self.post(command_body(payload))
             assert status == 200
-        return str(self.fake.wait_response(url, timeout=10)["text"])
+        return shown_mrkdwn(self.fake.wait_response(url, timeout=10))
 
     def event(self, event: dict[str, Any], *, event_id: str | None = None, retry: int = 0) -> str:
         """Deliver one event as this mode does (retry > 0: a redelivery); its event id."""
@@ -168,7 +182,7 @@ def _running(*, mode: str, fake: FakeSlack, settings: Settings, url: str) -> Ite
                 yield harness
         else:
             # Port 0: the server binds a free port itself, so no other process can take it.
-            service = HttpService(app=bot.app, settings=settings, host="127.0.0.1")
+            service = http_service(bot=bot, settings=settings)
             service.start()
             harness.settings = replace(settings, http_port=service.port)
             try:

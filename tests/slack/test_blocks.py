@@ -12,13 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.domain import Paper, PaperCard, PaperStatus, Recap, VoteCount
+from bot.messages import message
+from bot.slack import blocks as slack_blocks
 from bot.slack import ids
-from bot.slack.blocks import (
-    clip,
-    escape_mrkdwn,
-    notice,
-    paper_message,
-)
+from bot.slack.render import LITERAL, render
+from bot.slack.text import clip, escape_mrkdwn
 
 PROPERTY = settings(
     database=None,
@@ -26,8 +24,13 @@ PROPERTY = settings(
     max_examples=150,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-LINK = re.compile(r"<https?://[^\s<>|]+\|[^<>]+>")
+LINK = re.compile(r"<https?://[^\s<>|]+\|[^<>]+>|<!date\^00000000\^\{_\}\|[*_~`＊＿～｀]+>")
 ENTITY = re.compile(r"&(?!amp;|lt;|gt;)")
+
+
+def paper_message(*, card: PaperCard) -> tuple[str, list[dict[str, Any]]]:
+    """The daily post as Slack gets it; people are shown by their id here."""
+    return slack_blocks.paper_message(card=card, names=str)
 
 
 def make_paper(**changes: Any) -> Paper:
@@ -114,7 +117,8 @@ def assert_within_limits(blocks: list[dict[str, Any]]) -> None:
 
 
 def assert_escaped(text: str) -> None:
-    """Apart from the links the builder made, no raw < > and every & starts an entity."""
+    """Apart from the links and literal markers the builder made, no raw < > and every &
+    starts an entity."""
     rest = LINK.sub("", text)
     assert "<" not in rest and ">" not in rest, text
     assert not ENTITY.search(text), text
@@ -248,7 +252,8 @@ def test_titles_and_abstracts_are_escaped_in_mrkdwn_but_not_in_the_header() -> N
     text, blocks = paper_message(card=make_card(paper=paper))
     assert blocks[1]["text"]["text"] == "Q&A <b> *_~"
     assert blocks[3]["text"]["text"] == "x &lt; y &amp; z &gt; 0\n\n&lt;@U1&gt; &lt;!here&gt;"
-    assert text.startswith("Today's paper: Q&amp;A &lt;b&gt; *_~ — ")
+    fenced = LITERAL.format("*_~")
+    assert text.startswith(f"Today's paper: Q&amp;A &lt;b&gt; {fenced} — ")
 
 
 def test_a_long_abstract_is_clipped_with_read_more() -> None:
@@ -446,11 +451,14 @@ def test_ids_are_unique_and_within_limits() -> None:
 # --- notices ---------------------------------------------------------------------------
 
 
-def test_notice_is_one_section_within_limits() -> None:
-    assert notice(text="*Done.*") == [
-        {"type": "section", "text": {"type": "mrkdwn", "text": "*Done.*"}}
+def test_a_notice_is_one_verbatim_section_within_limits() -> None:
+    fenced = LITERAL.format("*") + "Done." + LITERAL.format("*")
+    text, blocks = render(message=message("*Done.*"), names=str)
+    assert text == fenced
+    assert blocks == [
+        {"type": "section", "text": {"type": "mrkdwn", "text": fenced, "verbatim": True}}
     ]
-    for text in ("", "x" * 10_000):
-        blocks = notice(text=text)
-        assert len(blocks) == 1
+    for said in ("", "x" * 10_000):
+        text, blocks = render(message=message(said), names=str)
+        assert len(blocks) == 1 and 0 < len(text) <= 3000
         assert_within_limits(blocks)

@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 
 from tests.fakeslack import command_body, event_body, event_envelope_payload, slash_command_payload
-from tests.slack.conftest import SECRET, Harness
+from tests.slack.conftest import KEY, SECRET, Harness
 
 
 def _command(harness: Harness) -> object:
@@ -56,7 +56,7 @@ def test_forged_and_stale_requests_get_401_and_change_nothing(
             status = error.code
     assert status == 401
     with http_harness.bot.database(write=False) as store:
-        channel = store.channel(platform="slack", channel_id="C0001")
+        channel = store.channel(key=KEY)
         assert channel is not None and not channel.paused
     assert http_harness.fake.responses() == []
 

@@ -4,25 +4,26 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.domain import Channel, Schedule
-from bot.run_slack import SlackBot
-from bot.scheduler import PostScheduler, channel_trigger
+from bot.domain import Channel, ChannelKey, Schedule
+from bot.scheduler import channel_trigger
 from bot.services import posting
 from bot.slack import ids
 from tests.fakeslack import FakeSlack
 from tests.services.conftest import load_sample
-from tests.slack.conftest import ADMIN, CHANNEL, MEMBER, MONDAY_9, FakeClock, Harness
+from tests.slack.conftest import ADMIN, CHANNEL, KEY, MEMBER, MONDAY_9, FakeClock, Harness
+from tests.wired import SlackBot
 
 
 def test_post_arrives_at_the_scheduled_time(harness: Harness) -> None:
     harness.clock.at = MONDAY_9 - timedelta(minutes=1)
-    assert harness.sweep()[CHANNEL].outcome is posting.Outcome.NOT_DUE
+    assert harness.sweep()[KEY].outcome is posting.Outcome.NOT_DUE
     assert harness.posts() == []
     harness.clock.at = MONDAY_9
-    assert harness.sweep()[CHANNEL].outcome is posting.Outcome.POSTED
+    assert harness.sweep()[KEY].outcome is posting.Outcome.POSTED
     [message] = harness.posts()
     assert message["metadata"]["event_type"] == ids.METADATA_EVENT_TYPE
     assert message["metadata"]["event_payload"]["date"] == "2026-01-05"
@@ -32,7 +33,7 @@ def test_post_arrives_at_the_scheduled_time(harness: Harness) -> None:
     assert [e["action_id"] for e in actions[0]["elements"]] == [ids.VOTE_UP, ids.VOTE_DOWN]
     # Every later sweep that day finds the post and does nothing.
     harness.clock.at = MONDAY_9 + timedelta(hours=5)
-    assert harness.sweep()[CHANNEL].outcome is posting.Outcome.ALREADY
+    assert harness.sweep()[KEY].outcome is posting.Outcome.ALREADY
     assert len(harness.posts()) == 1
 
 
@@ -42,9 +43,7 @@ def test_restart_and_second_replica_do_not_double(
     harness.sweep()
     restarted = make_bot(clock=FakeClock(MONDAY_9 + timedelta(minutes=30)))
     assert (
-        posting.post_due(poster=restarted.poster, now=MONDAY_9 + timedelta(minutes=30))[
-            CHANNEL
-        ].outcome
+        posting.post_due(poster=restarted.poster, now=MONDAY_9 + timedelta(minutes=30))[KEY].outcome
         is posting.Outcome.ALREADY
     )
     assert len(harness.posts()) == 1
@@ -60,7 +59,7 @@ def test_two_replicas_at_post_time_post_once(
 
     def at_nine(bot: SlackBot) -> None:
         barrier.wait()
-        outcomes.append(posting.post_due(poster=bot.poster, now=MONDAY_9)[CHANNEL].outcome)
+        outcomes.append(posting.post_due(poster=bot.poster, now=MONDAY_9)[KEY].outcome)
 
     threads = [threading.Thread(target=at_nine, args=(b,)) for b in bots]
     for thread in threads:
@@ -77,13 +76,10 @@ def test_catch_up_on_start_and_never_back_fill(
     bot = make_bot()
     load_sample(bot.database)
     evening = MONDAY_9 + timedelta(hours=12)  # 21:00 Berlin: the bot was down at 09:00
-    assert (
-        posting.post_due(poster=bot.poster, now=evening)[CHANNEL].outcome is posting.Outcome.POSTED
-    )
+    assert posting.post_due(poster=bot.poster, now=evening)[KEY].outcome is posting.Outcome.POSTED
     wednesday_8 = MONDAY_9 + timedelta(days=2, hours=-1)  # Tuesday was missed entirely
     assert (
-        posting.post_due(poster=bot.poster, now=wednesday_8)[CHANNEL].outcome
-        is posting.Outcome.NOT_DUE
+        posting.post_due(poster=bot.poster, now=wednesday_8)[KEY].outcome is posting.Outcome.NOT_DUE
     )
     assert len([m for m in fake.messages(CHANNEL) if m.get("metadata")]) == 1
 
@@ -97,11 +93,11 @@ def test_post_that_reached_slack_before_a_crash_is_found_in_history(
     fake.fail_next("chat.postMessage", status=500, after_effect=True, times=1)
     # One history look-up, with its two server-error retries, fails too.
     fake.fail_next("conversations.history", status=500, times=3)
-    result = posting.post_due(poster=crashed.poster, now=MONDAY_9)[CHANNEL]
+    result = posting.post_due(poster=crashed.poster, now=MONDAY_9)[KEY]
     assert result.outcome is posting.Outcome.FAILED
     restarted = make_bot()
     later = MONDAY_9 + posting.LEASE + timedelta(seconds=1)
-    recovered = posting.post_due(poster=restarted.poster, now=later)[CHANNEL]
+    recovered = posting.post_due(poster=restarted.poster, now=later)[KEY]
     assert recovered.outcome is posting.Outcome.RECOVERED
     assert len([m for m in fake.messages(CHANNEL) if m.get("metadata")]) == 1
 
@@ -113,9 +109,7 @@ def test_rate_limit_and_server_errors_are_retried(
     load_sample(bot.database)
     fake.fail_next("chat.postMessage", status=429, retry_after=1)
     fake.fail_next("chat.postMessage", status=500)
-    assert (
-        posting.post_due(poster=bot.poster, now=MONDAY_9)[CHANNEL].outcome is posting.Outcome.POSTED
-    )
+    assert posting.post_due(poster=bot.poster, now=MONDAY_9)[KEY].outcome is posting.Outcome.POSTED
     assert len([m for m in fake.messages(CHANNEL) if m.get("metadata")]) == 1
     assert len(fake.calls("chat.postMessage")) == 3
 
@@ -126,9 +120,7 @@ def test_server_error_after_the_message_landed_is_not_doubled(
     bot = make_bot()
     load_sample(bot.database)
     fake.fail_next("chat.postMessage", status=500, after_effect=True)
-    assert (
-        posting.post_due(poster=bot.poster, now=MONDAY_9)[CHANNEL].outcome is posting.Outcome.POSTED
-    )
+    assert posting.post_due(poster=bot.poster, now=MONDAY_9)[KEY].outcome is posting.Outcome.POSTED
     assert len([m for m in fake.messages(CHANNEL) if m.get("metadata")]) == 1
 
 
@@ -140,17 +132,19 @@ def test_channel_errors_are_reported_and_other_channels_go_on(
     load_sample(bot.database)
     with bot.database() as store:
         store.save_channel(
-            platform="slack",
-            team_id="T0001",
-            channel_id="C0OUT",
+            key=replace(KEY, channel="C0OUT"),
+            private=False,
             schedule=Schedule(
                 post_time=time(9, 0), timezone="Europe/Berlin", weekdays=frozenset(range(1, 6))
             ),
         )
     results = posting.post_due(poster=bot.poster, now=MONDAY_9)
-    assert results["C0OUT"].outcome is posting.Outcome.FAILED
-    assert results["C0OUT"].error is not None and results["C0OUT"].error.code == "not_in_channel"
-    assert results[CHANNEL].outcome is posting.Outcome.POSTED
+    assert results[replace(KEY, channel="C0OUT")].outcome is posting.Outcome.FAILED
+    assert (
+        results[replace(KEY, channel="C0OUT")].error is not None
+        and results[replace(KEY, channel="C0OUT")].error.code == "not_in_channel"
+    )
+    assert results[KEY].outcome is posting.Outcome.POSTED
     assert "invite the bot" in caplog.text
     assert fake.bot_token not in caplog.text
 
@@ -159,7 +153,7 @@ def test_empty_queue_is_told_once(fake: FakeSlack, make_bot: Callable[..., Slack
     bot = make_bot()
     for minutes in (0, 1, 60):
         result = posting.post_due(poster=bot.poster, now=MONDAY_9 + timedelta(minutes=minutes))
-        assert result[CHANNEL].outcome is posting.Outcome.EMPTY
+        assert result[KEY].outcome is posting.Outcome.EMPTY
     notices = [m for m in fake.messages(CHANNEL) if not m.get("metadata")]
     assert len(notices) == 1 and "paperclub import" in notices[0]["text"]
 
@@ -167,9 +161,7 @@ def test_empty_queue_is_told_once(fake: FakeSlack, make_bot: Callable[..., Slack
 def test_cron_trigger_fires_in_the_channel_time_zone() -> None:
     channel = Channel(
         id=1,
-        platform="slack",
-        team_id="T",
-        channel_id="C",
+        key=ChannelKey(platform="slack", workspace="T", channel="C"),
         schedule=Schedule(
             post_time=time(9, 0), timezone="Asia/Tokyo", weekdays=frozenset({1, 3, 5})
         ),
@@ -187,9 +179,8 @@ def test_dst_days_post_exactly_once(fake: FakeSlack, make_bot: Callable[..., Sla
     load_sample(bot.database)
     with bot.database() as store:
         store.save_channel(
-            platform="slack",
-            team_id="T0001",
-            channel_id=CHANNEL,
+            key=KEY,
+            private=False,
             schedule=Schedule(
                 post_time=time(2, 30), timezone="America/New_York", weekdays=frozenset(range(1, 8))
             ),
@@ -206,28 +197,22 @@ def test_dst_days_post_exactly_once(fake: FakeSlack, make_bot: Callable[..., Sla
 
 
 def test_scheduler_jobs_follow_schedule_changes(harness: Harness) -> None:
-    scheduler = PostScheduler(on_channel=lambda _c: None, on_sweep=lambda: None)
-    with harness.bot.database(write=False) as store:
-        scheduler.start(channels=store.channels())
-    scheduler.scheduler.pause()
-    harness.bot.schedulers.append(scheduler)
-    try:
-        reply = harness.command("schedule 07:15 Asia/Tokyo daily")
-        assert "07:15 Asia/Tokyo" in reply and "every day" in reply
-        fire = scheduler.next_runs()[CHANNEL]
-        assert fire is not None
-        assert fire.astimezone(ZoneInfo("Asia/Tokyo")).time() == time(7, 15)
-        harness.command("pause")
-        assert CHANNEL not in scheduler.next_runs()
-    finally:
-        scheduler.shutdown()
+    wiring = harness.bot.wiring
+    wiring.start(paused=True)  # the jobs are built and rebuilt; none fires
+    reply = harness.command("schedule 07:15 Asia/Tokyo daily")
+    assert "07:15 Asia/Tokyo" in reply and "every day" in reply
+    fire = wiring.scheduler.next_runs()[str(KEY)]
+    assert fire is not None
+    assert fire.astimezone(ZoneInfo("Asia/Tokyo")).time() == time(7, 15)
+    harness.command("pause")
+    assert str(KEY) not in wiring.scheduler.next_runs()
 
 
 def test_admin_commands(harness: Harness) -> None:
     assert "Only Paper Club admins" in harness.command("pause", user=MEMBER)
     assert "Paused" in harness.command("pause")
     assert "already paused" in harness.command("pause")
-    assert harness.sweep()[CHANNEL].outcome is posting.Outcome.PAUSED
+    assert harness.sweep()[KEY].outcome is posting.Outcome.PAUSED
     assert "Resumed. Next paper: today at 09:00 (Europe/Berlin)" in harness.command("resume")
     skipped = harness.command("skip")
     assert skipped.startswith("Skipped “") and "Next up: “" in skipped

@@ -6,13 +6,13 @@ from datetime import timedelta
 
 from bot.services import recap
 from bot.slack import ids
-from tests.slack.conftest import CHANNEL, MEMBER, MONDAY_9, Harness
+from tests.slack.conftest import CHANNEL, MEMBER, MONDAY_9, Harness, shown_mrkdwn
 
 FRIDAY_16 = MONDAY_9 + timedelta(days=4, hours=7)  # Fri 9 Jan 2026, 16:00 Berlin
 
 
 def _notices(harness: Harness) -> list[str]:
-    return [str(m["text"]) for m in harness.fake.messages(CHANNEL) if not m.get("metadata")]
+    return [shown_mrkdwn(m) for m in harness.fake.messages(CHANNEL) if not m.get("metadata")]
 
 
 def test_weekly_recap(harness: Harness) -> None:

@@ -9,7 +9,7 @@ from bot.domain import PaperDraft
 from bot.services import importing
 from bot.slack import ids
 from tests.fakeslack import block_actions_payload, interactive_body, message_event
-from tests.slack.conftest import CHANNEL, MEMBER, MONDAY_9, Harness
+from tests.slack.conftest import CHANNEL, MEMBER, MONDAY_9, Harness, shown_mrkdwn
 
 
 def _search(harness: Harness, text: str) -> dict[str, Any]:
@@ -24,13 +24,13 @@ def test_search_finds_papers_and_what_was_said(harness: Harness) -> None:
     harness.event(message_event(channel=CHANNEL, user="U0ANA", text="the pipeline bubbles hurt",
                                 thread_ts=str(post["ts"])))  # fmt: skip
     body = _search(harness, "search persistent homology")
-    blocks = body["blocks"]
-    assert "*1–1 of 1*" in blocks[0]["text"]["text"]
-    hit = blocks[2]["text"]["text"]
+    assert "*Results 1–1 of 1*" in body["blocks"][0]["text"]["text"]
+    hit = shown_mrkdwn(body)
     assert "*homology*" in hit.lower() and "👍 0 · 👎 0 · 💬 0" in hit
-    said = _search(harness, "bubbles")  # bare text searches too
-    text = said["blocks"][2]["text"]["text"]
-    assert "<@U0ANA>" in text and "*bubbles*" in text and f"<#{CHANNEL}>" in text
+    said = shown_mrkdwn(_search(harness, "bubbles"))  # bare text searches too
+    # The person is named (the fake has no profile for U0ANA: the id), never mentioned.
+    assert "“U0ANA: the pipeline *bubbles* hurt”" in said and "<@" not in said
+    assert f"<#{CHANNEL}>" in said
     none = _search(harness, "search zzzqqqx")
     assert "No papers or comments match" in none["blocks"][0]["text"]["text"]
 
@@ -40,7 +40,7 @@ def test_more_results_pages_through(harness: Harness) -> None:
                          origin=f"t:{n}") for n in range(12)]  # fmt: skip
     importing.import_drafts(uow=harness.bot.database, drafts=drafts, now=MONDAY_9)
     body = _search(harness, "search wombat")
-    assert "*1–5 of 12*" in body["blocks"][0]["text"]["text"]
+    assert "*Results 1–5 of 12*" in body["blocks"][0]["text"]["text"]
     [button] = body["blocks"][-1]["elements"]
     assert button["action_id"] == ids.SEARCH_MORE
     url = harness.fake.new_response_url()
@@ -52,7 +52,7 @@ def test_more_results_pages_through(harness: Harness) -> None:
         assert harness.post(interactive_body(payload))[0] == 200
     page_two = harness.fake.wait_response(url, timeout=10)
     assert page_two.get("replace_original") is True
-    assert "*6–10 of 12*" in page_two["blocks"][0]["text"]["text"]
+    assert "*Results 6–10 of 12*" in page_two["blocks"][0]["text"]["text"]
     assert json.loads(page_two["blocks"][-1]["elements"][0]["value"])["o"] == 10
 
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from bot.domain import PaperDraft
 from bot.export_formats import record_dict
-from bot.run_slack import SlackBot
 from bot.services import importing, listing, posting
 from bot.slack import ids
 from tests.fakeslack import (
@@ -20,6 +19,7 @@ from tests.fakeslack import (
     reaction_event,
 )
 from tests.slack.conftest import CHANNEL, MEMBER, MONDAY_9, Harness
+from tests.wired import SlackBot
 
 ANA = "U0ANA"
 
@@ -184,7 +184,8 @@ def test_export_json_carries_votes_and_comments(harness: Harness) -> None:
     harness.event(message_event(channel=CHANNEL, user=ANA, text="see §3", thread_ts=ts))
     [paper] = _export(harness)
     post = paper["posts"][0]
-    assert post["channel"] == CHANNEL and post["ts"] == ts and post["permalink"]
+    assert post["channel"] == f"slack:{harness.bot.team_id}:{CHANNEL}" and post["message_id"] == ts
+    assert post["permalink"] and post["private"] is False
     assert post["votes"] == {"up": 1, "down": 0}
     assert json.loads(json.dumps(post["comments"]))[0]["text"] == "see §3"
 
@@ -211,5 +212,5 @@ def test_top_and_add_commands(harness: Harness) -> None:
     assert "*Most discussed, the last week:*" in top
     assert "Usage: `/paperclub top" in harness.command("top decade", user=MEMBER)
     added = harness.command("add 2104.04473", user=MEMBER)
-    assert "Added “arXiv:2104.04473”" in added
+    assert "Added “*arXiv:2104.04473*”" in added
     assert "arXiv could not be reached: connection refused, so it is added as typed" in added

@@ -1,0 +1,1 @@
+"""Hostile-input tests: what a Slack user sees of what the bot posts."""
