@@ -268,12 +268,16 @@ def _two_at_once(folder: Path, processes: Processes, *, channels: tuple[str, ...
                 process.check_running()
             # Each replica logged its start-up sweep's outcome for every channel.
             return all(
-                all(f"channel {c}:" in p.stderr() for c in channels) for p in both
+                all(f"channel slack:T0001:{c}:" in p.stderr() for c in channels) for p in both
             ) and _all_posted(db, channels)
 
         wait_until(settled, timeout=30, what="both replicas' first sweep", interval=0.05)
         outcomes = [
-            [line.rsplit(": ", 1)[-1] for line in p.stderr().splitlines() if "channel C" in line]
+            [
+                line.rsplit(": ", 1)[-1]
+                for line in p.stderr().splitlines()
+                if "channel slack:" in line
+            ]
             for p in both
         ]
         for process in both:

@@ -17,6 +17,7 @@ import pytest
 from slack_bolt import BoltRequest
 
 from bot.db.store import Database
+from bot.domain import ChannelKey
 from bot.services import posting
 from bot.slack import ids
 from tests.fakeslack import FakeSlack, block_actions_payload
@@ -37,6 +38,8 @@ from tests.faults.support import (
     vote_value,
 )
 from tests.wired import SlackBot, build_slack_bot
+
+KEY_C0001 = ChannelKey(platform="slack", workspace="T0001", channel="C0001")
 
 # (label, fail_next arguments). Retry-After 0 keeps the test fast; slack_sdk adds 0-1 s jitter.
 POST_FAULTS: list[tuple[str, dict[str, Any]]] = [
@@ -65,7 +68,7 @@ class Rig:
     db: Path
     channels: list[str]
 
-    def sweep(self) -> dict[str, posting.PostResult]:
+    def sweep(self) -> dict[ChannelKey, posting.PostResult]:
         """The scheduler's sweep at the test's time."""
         return posting.post_due(poster=self.bot.poster, now=self.clock.now())
 
@@ -196,7 +199,7 @@ def test_daily_posts_survive_rate_limits_server_errors_and_timeouts(rig: Rig) ->
                         feeder.stop()
                 outcomes = rig.sweep()
                 if round_no == 0:
-                    assert outcomes["C0001"].outcome is posting.Outcome.FAILED
+                    assert outcomes[KEY_C0001].outcome is posting.Outcome.FAILED
                 log.append(
                     f"round {round_no}: {sorted(r.outcome.value for r in outcomes.values())}"
                 )
