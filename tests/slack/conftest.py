@@ -15,6 +15,7 @@ from bot.config import Settings
 from bot.db.store import Database
 from bot.domain import ChannelKey
 from bot.services import posting
+from bot.slack import ids
 from tests.fakeslack import (
     FakeSlack,
     block_actions_payload,
@@ -155,6 +156,17 @@ class Harness:
         """A signed request to the HTTP endpoint."""
         url = f"http://127.0.0.1:{self.settings.http_port}/slack/events"
         return signed_request(url, body, kwargs.pop("secret", SECRET), **kwargs)
+
+    def more_results(self, *, value: str, user: str = MEMBER) -> dict[str, Any]:
+        """Click a search page's 'More results' button as this mode delivers it; the answer."""
+        url = self.fake.new_response_url()
+        payload = block_actions_payload(ids.SEARCH_MORE, value, user_id=user,
+                                        message_ts="1.0", response_url=url)  # fmt: skip
+        if self.mode == "socket":
+            self.fake.wait_ack(self.fake.push("interactive", payload))
+        else:
+            assert self.post(interactive_body(payload))[0] == 200
+        return self.fake.wait_response(url, timeout=10)
 
     def posts(self) -> list[dict[str, Any]]:
         """Daily posts in the channel (messages carrying our metadata)."""

@@ -15,8 +15,7 @@ import pytest
 from bot.db.store import Database
 from bot.domain import PaperDraft
 from bot.services import importing, recap
-from bot.slack import ids
-from tests.fakeslack import block_actions_payload, interactive_body, message_event
+from tests.fakeslack import message_event
 from tests.hostile.slack_view import (
     blocks_view,
     disguised,
@@ -88,14 +87,7 @@ def test_nothing_pings_nothing_hides_and_everything_shows(hostile: None, harness
     harness.command("search wombat", user=MEMBER)
     page = harness.fake.responses()[-1]
     [button] = page["blocks"][-1]["elements"]
-    url = harness.fake.new_response_url()
-    payload = block_actions_payload(ids.SEARCH_MORE, button["value"], user_id=MEMBER,
-                                    message_ts="1.0", response_url=url)  # fmt: skip
-    if harness.mode == "socket":
-        harness.fake.wait_ack(harness.fake.push("interactive", payload))
-    else:
-        assert harness.post(interactive_body(payload))[0] == 200
-    harness.fake.wait_response(url, timeout=10)
+    harness.more_results(value=button["value"])
 
     sent = _sent(harness)
     # Eleven commands and two search pages answered; two daily posts and the weekly recap.

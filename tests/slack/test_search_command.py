@@ -8,7 +8,7 @@ from typing import Any
 from bot.domain import PaperDraft
 from bot.services import importing
 from bot.slack import ids
-from tests.fakeslack import block_actions_payload, interactive_body, message_event
+from tests.fakeslack import message_event
 from tests.slack.conftest import CHANNEL, MEMBER, MONDAY_9, Harness, shown_mrkdwn
 
 
@@ -43,14 +43,7 @@ def test_more_results_pages_through(harness: Harness) -> None:
     assert "*Results 1–5 of 12*" in body["blocks"][0]["text"]["text"]
     [button] = body["blocks"][-1]["elements"]
     assert button["action_id"] == ids.SEARCH_MORE
-    url = harness.fake.new_response_url()
-    payload = block_actions_payload(ids.SEARCH_MORE, button["value"], user_id=MEMBER,
-                                    message_ts="1.0", response_url=url)  # fmt: skip
-    if harness.mode == "socket":
-        harness.fake.wait_ack(harness.fake.push("interactive", payload))
-    else:
-        assert harness.post(interactive_body(payload))[0] == 200
-    page_two = harness.fake.wait_response(url, timeout=10)
+    page_two = harness.more_results(value=button["value"])
     assert page_two.get("replace_original") is True
     assert "*Results 6–10 of 12*" in page_two["blocks"][0]["text"]["text"]
     assert json.loads(page_two["blocks"][-1]["elements"][0]["value"])["o"] == 10
