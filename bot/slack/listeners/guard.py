@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import Ack, App, BoltResponse
+from slack_bolt import App, BoltResponse
 
 from bot.slack.deps import SlackDeps
 
@@ -27,7 +27,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
     """A global middleware in front of every listener."""
 
     @app.middleware
-    def only_ours(body: dict[str, Any], ack: Ack, next: Callable[[], BoltResponse]) -> Any:
+    def only_ours(body: dict[str, Any], next: Callable[[], BoltResponse]) -> BoltResponse:
         """Pass our own team's and app's requests on; ack and drop the rest."""
         team, app_id = _team(body), body.get("api_app_id")
         foreign_team = bool(deps.team_id and team and team != deps.team_id)
@@ -37,6 +37,8 @@ def register(*, app: App, deps: SlackDeps) -> None:
                 "ignored a %s for team %s, app %s (we are team %s, app %s)",
                 body.get("type") or "command", team, app_id, deps.team_id, deps.app_id,
             )  # fmt: skip
-            ack()
-            return None
+            # A global middleware acknowledges by returning the response itself: calling ack()
+            # here builds one nobody sends, and Bolt answers 404 (HTTP) or nothing (Socket
+            # Mode), so Slack would deliver the request again and again.
+            return BoltResponse(status=200, body="")
         return next()
