@@ -13,6 +13,7 @@ _URL_RE = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 _SENTENCE_RE = re.compile(r"[.!?]\s+[A-Z]")
 # Words left behind when the id they introduced has been taken out of the text.
 _LEFTOVER_RE = re.compile(r"(?:\s*(?:arxiv|doi)\s*:|\s*[-–—|:,;(\[])+\s*$", re.IGNORECASE)
+_ID_WORD_RE = re.compile(r"(?:\s*(?:arxiv|doi)\s*:)+\s*$", re.IGNORECASE)
 # Longer than this, or more than one sentence, and the text is an abstract, not a title.
 _LONGEST_TITLE = 200
 
@@ -22,7 +23,8 @@ def draft_from_reference(*, text: str, origin: str) -> PaperDraft | None:
     text = text.strip()
     arxiv_id = doi = url = ""
     kept: list[str] = []
-    for token in text.split():
+    tokens = text.split()
+    for token in tokens:
         bare = token.strip(".,;()[]<>\"'")
         if not arxiv_id and (found := canonical_arxiv_id(text=token)):
             arxiv_id = found
@@ -32,7 +34,10 @@ def draft_from_reference(*, text: str, origin: str) -> PaperDraft | None:
             url = bare
         else:
             kept.append(token)
-    rest = _LEFTOVER_RE.sub("", " ".join(kept)).strip()
+    # Only an id taken from the end leaves a separator behind ("Title: 2401.01234"); a title
+    # that merely ends in one (":fire:") is kept as typed, bar a bare "arXiv:" or "doi:".
+    took_last = bool(tokens) and (not kept or kept[-1] is not tokens[-1])
+    rest = (_LEFTOVER_RE if took_last else _ID_WORD_RE).sub("", " ".join(kept)).strip()
     is_abstract = len(rest) > _LONGEST_TITLE or _SENTENCE_RE.search(rest) is not None
     result = build_draft(
         origin=origin,

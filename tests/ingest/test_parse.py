@@ -128,6 +128,14 @@ def test_every_format_rejects_binary_junk(fmt: str) -> None:
             None,
             "https://arxiv.org/abs/1810.04805",
         ),
+        # A link first: the title's own last character is kept.
+        (
+            "https://example.org/x Why it works :fire:",
+            "Why it works :fire:",
+            None,
+            None,
+            "https://example.org/x",
+        ),
     ],
 )
 def test_typed_references(
