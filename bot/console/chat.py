@@ -9,9 +9,9 @@ from datetime import datetime
 
 from rich.console import Console
 
-from bot.console.render import paper_panel, runs_markup, to_rich
+from bot.console.render import paper_panel, runs_text, to_rich
 from bot.domain import ChannelKey, PaperCard, PostedMessage
-from bot.messages import Message, message
+from bot.messages import Buttons, Message, message
 from bot.wording import post as words
 
 PLATFORM = "console"
@@ -29,6 +29,9 @@ class ConsoleChat:
         self._lock = threading.Lock()
         self._seq = itertools.count(1)
         self._posted: dict[int, PostedMessage] = {}
+        # The buttons of the last thing said (action -> value): the person presses one by
+        # typing its word, so only the latest answer's buttons can be pressed.
+        self.pressable: dict[str, str] = {}
 
     def new_id(self) -> str:
         """A fresh, increasing message id."""
@@ -57,6 +60,12 @@ class ConsoleChat:
         """Print a message."""
         with self._lock:
             self.console.print(to_rich(message=message))
+            self.pressable = {
+                button.action: button.value
+                for block in message.blocks
+                if isinstance(block, Buttons)
+                for button in block.buttons
+            }
 
     def is_admin(self, *, user: str) -> bool:
         """The person at the terminal runs the place."""
@@ -72,7 +81,7 @@ class ConsoleChat:
             up=card.votes.up, down=card.votes.down, title=card.paper.title
         )
         with self._lock:
-            self.console.print(runs_markup(runs=changed))
+            self.console.print(runs_text(runs=changed))
 
     def notice(self, *, text: str) -> None:
         """Say one plain line of the console's own."""

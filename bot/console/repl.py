@@ -1,7 +1,8 @@
 """The console's read-eval-print loop: what a chat member does, typed at a prompt.
 
 `/paperclub ...` runs a command, `+1` / `-1` votes on today's post (the same again
-withdraws), and any other line is a reply in today's thread. Everything goes through the
+withdraws), `more` shows the next page of search results, and any other line is a reply in
+today's thread. Everything goes through the
 same services as every platform, so export and search see it.
 """
 
@@ -15,6 +16,7 @@ from bot.console.chat import KEY, USER, ConsoleChat
 from bot.domain import Post
 from bot.services import commands, comments, posting, voting
 from bot.services.shared import Shared
+from bot.wording import archive
 from bot.wording import console as words
 
 VOTES = {"+1": 1, "-1": -1, ":+1:": 1, ":-1:": -1, "👍": 1, "👎": -1}
@@ -50,6 +52,9 @@ def handle_line(*, app: Console, line: str) -> None:
     if text.startswith("/"):
         _command(app=app, text=text)
         return
+    if text.lower() == words.TYPED_ACTIONS[archive.SEARCH_MORE]:
+        _more_results(app=app)
+        return
     post = todays_post(app=app)
     if post is None or post.message_id is None:
         app.chat.say(message=words.NO_PAPER_YET)
@@ -70,6 +75,16 @@ def handle_line(*, app: Console, line: str) -> None:
     )  # fmt: skip
     comments.reply(uow=uow, message=message, text=text)
     app.chat.say(message=words.COMMENT_SAVED)
+
+
+def _more_results(*, app: Console) -> None:
+    """The last answer's 'More results' button, pressed by typing its word."""
+    value = app.chat.pressable.get(archive.SEARCH_MORE)
+    if value is None:
+        app.chat.say(message=words.NOTHING_MORE)
+        return
+    reply = commands.more_results(uow=app.shared.uow, value=value, viewer=KEY)
+    app.chat.say(message=archive.STALE_BUTTON if reply is None else reply.message)
 
 
 def _command(*, app: Console, text: str) -> None:

@@ -81,6 +81,16 @@ def search_reply(*, result: search.SearchResult) -> Reply:
     )
 
 
+def more_results(*, uow: UnitOfWork, value: object, viewer: ChannelKey | None) -> Reply | None:
+    """The page a 'More results' button asks for, as the viewer's channel sees it; None for a
+    button too old or malformed to read."""
+    carried = archive.read_more_value(value=value)
+    if carried is None:
+        return None
+    text, offset = carried
+    return search_reply(result=search.search(uow=uow, text=text, offset=offset, viewer=viewer))
+
+
 def _timezone(*, call: Invocation) -> str:
     """The channel's time zone, or the default one for a channel that does not follow the list."""
     with call.uow(write=False) as store:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.messages import Code, Message, Strong, line, message
+from bot.messages import Button, Code, Message, Paragraph, Strong, line, message
+from bot.wording.archive import SEARCH_MORE
 
 HINT = "Type /paperclub help, +1 or -1 to vote, or anything else to comment. Ctrl-D leaves."
 NO_PAPER_YET = message(
@@ -10,6 +11,16 @@ NO_PAPER_YET = message(
 )
 COMMENT_SAVED = message("💬 Saved your comment in today's thread.")
 ALREADY_POSTED = "Today's paper (already posted):"
+NOTHING_MORE = message("There is nothing more to show; search again for more results.")
+
+# A terminal has no buttons: each button's action is a word to type instead.
+TYPED_ACTIONS = {SEARCH_MORE: "more"}
+
+
+def typed_button(*, button: Button) -> Paragraph:
+    """The line that stands for a button: what to type to press it."""
+    word = TYPED_ACTIONS.get(button.action, button.action)
+    return line("Type ", Code(word), f" for {button.label.lower()}.", quiet=True)
 
 
 def banner(*, channel: str) -> Message:

@@ -6,7 +6,7 @@ from typing import Any
 
 from slack_bolt import Ack, App, Respond
 
-from bot.services import commands, search
+from bot.services import commands
 from bot.slack import ids
 from bot.slack.deps import SlackDeps
 from bot.wording import archive
@@ -21,16 +21,13 @@ def register(*, app: App, deps: SlackDeps) -> None:
 
     def next_page(body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
         """Run the same search from the offset the button carries, as this channel sees it."""
-        carried = archive.read_more_value(value=action.get("value"))
-        if carried is None:
+        channel = deps.channel(channel_id=(body.get("channel") or {}).get("id"))
+        value = action.get("value")
+        reply = commands.more_results(uow=deps.shared.uow, value=value, viewer=channel)
+        if reply is None:
             text, shown = deps.chat.render(message=archive.STALE_BUTTON)
             respond(text=text, blocks=shown, response_type="ephemeral", replace_original=False)
             return
-        channel = deps.channel(channel_id=(body.get("channel") or {}).get("id"))
-        result = search.search(
-            uow=deps.shared.uow, text=carried[0], offset=carried[1], viewer=channel
-        )
-        reply = commands.search_reply(result=result)
         text, shown = deps.chat.answer(reply=reply)
         respond(text=text, blocks=shown, response_type="ephemeral", replace_original=True)
 
