@@ -59,8 +59,8 @@ class ConsolePlatform:
         return self.app.chat
 
     def render(self, *, message: Message) -> str:
-        """The message as rich markup."""
-        return to_rich(message=message)
+        """The message as the terminal shows it, styles aside."""
+        return to_rich(message=message).plain
 
     def serve(self, *, stop: Event) -> None:
         """Read lines until Ctrl-D, Ctrl-C or SIGTERM, then say goodbye."""
@@ -91,9 +91,13 @@ def seed_if_empty(*, shared: Shared, chat: ConsoleChat) -> None:
 
 
 def build(*, settings: Settings, shared: Shared, mode: str) -> ConsolePlatform:
-    """Follow #console, seed an empty archive, and post today's paper (or show it again)."""
+    """The console on this process's terminal."""
     # No emoji codes and no highlighting: a title ":fire: [1]" is shown exactly as typed.
-    terminal = RichConsole(highlight=False, emoji=False)
+    return open_console(shared=shared, terminal=RichConsole(highlight=False, emoji=False))
+
+
+def open_console(*, shared: Shared, terminal: RichConsole) -> ConsolePlatform:
+    """Follow #console, seed an empty archive, and post today's paper (or show it again)."""
     chat = ConsoleChat(console=terminal)
     poster = shared.poster(chat=chat, platform=NAME)
     with shared.uow() as store:

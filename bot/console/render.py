@@ -1,12 +1,15 @@
-"""Pure terminal rendering: neutral messages as rich markup, and the daily post as a panel.
-Every run's text is escaped for rich, so data shows exactly as typed."""
+"""Pure terminal rendering: neutral messages as rich Text, and the daily post as a panel.
+
+Data never goes through rich's markup parser: every run becomes a Text span with a style, so
+brackets, backslashes and emoji codes in a title show exactly as typed and nothing of the
+data can open a hyperlink or a style."""
 
 from __future__ import annotations
 
 import textwrap
 
-from rich.markup import escape
 from rich.panel import Panel
+from rich.text import Text
 
 from bot.domain import PaperCard
 from bot.messages import (
@@ -26,75 +29,87 @@ from bot.messages import (
 )
 from bot.paper_links import paper_links
 from bot.wording import post as words
+from bot.wording.console import typed_button
 
 ABSTRACT_SHOWN = 1200
 AUTHORS_SHOWN = 6
 
 
-def run_markup(*, run: Run) -> str:
-    """One run as rich markup."""
+def run_text(*, run: Run) -> Text:
+    """One run as styled text."""
     if isinstance(run, Plain):
-        return escape(run.text)
+        return Text(run.text)
     if isinstance(run, Strong):
-        return f"[bold]{escape(run.text)}[/bold]"
+        return Text(run.text, style="bold")
     if isinstance(run, Code):
-        return f"[cyan]{escape(run.text)}[/cyan]"
+        return Text(run.text, style="cyan")
     if isinstance(run, Link):
-        return f"{escape(run.label)} ({escape(run.url)})"
+        # The URL is shown, never hidden behind its label (no terminal hyperlink either).
+        return Text(f"{run.label} ({run.url})")
     if isinstance(run, ChannelRef):
-        return f"#{escape(run.channel)}"
+        return Text(f"#{run.channel}")
     if isinstance(run, PersonRef):
-        return "you" if run.user == "console" else escape(run.user)
-    return format_date(day=run.day, year=run.year)
+        return Text("you" if run.user == "console" else run.user)
+    return Text(format_date(day=run.day, year=run.year))
 
 
-def runs_markup(*, runs: tuple[Run, ...]) -> str:
+def runs_text(*, runs: tuple[Run, ...], style: str = "") -> Text:
     """Runs side by side."""
-    return "".join(run_markup(run=r) for r in runs)
+    joined = Text(style=style)
+    for run in runs:
+        joined.append_text(run_text(run=run))
+    return joined
 
 
-def to_rich(*, message: Message) -> str:
-    """A message as rich markup, one line per paragraph or item (buttons have no place here)."""
-    lines: list[str] = []
+def paragraph_text(*, paragraph: Paragraph) -> Text:
+    """One paragraph as one line; a quiet one dimmed."""
+    return runs_text(runs=paragraph.runs, style="dim" if paragraph.quiet else "")
+
+
+def to_rich(*, message: Message) -> Text:
+    """A message as text, one line per paragraph or item; a button becomes the word to type
+    for it."""
+    lines: list[Text] = []
     for block in message.blocks:
         if isinstance(block, Paragraph):
-            text = runs_markup(runs=block.runs)
-            lines.append(f"[dim]{text}[/dim]" if block.quiet else text)
+            lines.append(paragraph_text(paragraph=block))
         elif isinstance(block, Listing):
             for n, item in enumerate(block.items, start=block.start):
-                head = f"{n}. " if block.ordered else "• "
-                lines.append(head + runs_markup(runs=item))
+                head = Text(f"{n}. " if block.ordered else "• ")
+                lines.append(head.append_text(runs_text(runs=item)))
         elif isinstance(block, Divider):
-            lines.append("")
+            lines.append(Text())
         else:
             assert isinstance(block, Buttons)
-    return "\n".join(lines)
+            lines += [paragraph_text(paragraph=typed_button(button=b)) for b in block.buttons]
+    return Text("\n").join(lines)
 
 
 def paper_panel(*, card: PaperCard, channel: str) -> Panel:
     """The daily post as a panel: the same content as the Slack message."""
     paper = card.paper
-    lines: list[str] = []
+    lines: list[Text] = []
     if card.recap is not None:
-        lines.append(f"[dim]{runs_markup(runs=words.recap_line(recap=card.recap))}[/dim]\n")
+        lines += [runs_text(runs=words.recap_line(recap=card.recap), style="dim"), Text()]
+    # The title heads the body, where it wraps: a panel's border would crop a long one.
+    lines.append(Text(paper.title or words.UNTITLED, style="bold"))
     if paper.authors:
         names = list(paper.authors)
         shown = ", ".join(names if len(names) <= AUTHORS_SHOWN else names[:3])
-        lines.append(f"[italic]{escape(shown)}{' et al.' if len(names) > AUTHORS_SHOWN else ''}[/]")
+        lines.append(Text(shown + (" et al." if len(names) > AUTHORS_SHOWN else ""), "italic"))
     abstract = paper.abstract or words.NO_ABSTRACT
     if len(abstract) > ABSTRACT_SHOWN:
         abstract = textwrap.shorten(abstract, width=ABSTRACT_SHOWN, placeholder=" …")
-    lines.append(escape(abstract))
+    lines.append(Text(abstract))
     links = paper_links(paper=paper)
     if links:
-        lines.append(f"📄 {escape(links[0][0])}")
+        lines.append(Text(f"📄 {links[0][0]}"))
     footer = words.footer(added_by=None, remaining=card.remaining, count=str(card.remaining))
-    lines.append(f"[dim]{runs_markup(runs=footer)}[/dim]")
-    votes = f"{words.VOTE_UP} {card.votes.up} · {words.VOTE_DOWN} {card.votes.down}"
-    lines.append(f"{votes}   [dim]{escape(words.VOTE_HINT)}[/dim]")
+    lines.append(runs_text(runs=footer, style="dim"))
+    votes = Text(f"{words.VOTE_UP} {card.votes.up} · {words.VOTE_DOWN} {card.votes.down}   ")
+    lines.append(votes.append(words.VOTE_HINT, style="dim"))
     return Panel(
-        "\n".join(lines),
-        title=f"[bold]{escape(paper.title or words.UNTITLED)}[/bold]",
-        subtitle=f"#{escape(channel)} · {card.local_date.isoformat()}",
+        Text("\n").join(lines),
+        title=Text(f"#{channel} · {card.local_date.isoformat()}"),
         title_align="left",
     )

@@ -80,7 +80,8 @@ class Platform(Protocol):
         ...
 
     def render(self, *, message: Message) -> str:
-        """The message in this platform's own markup, every run escaped."""
+        """The message as this platform sends it: its own markup with every run escaped
+        (Slack's mrkdwn), or the text it shows (the console)."""
         ...
 
     def serve(self, *, stop: Event) -> None:

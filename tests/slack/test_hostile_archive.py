@@ -6,16 +6,14 @@ hides its target, and every title a person wrote is still shown."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 
-from bot.db.store import Database
-from bot.domain import PaperDraft
-from bot.services import importing, recap
+from bot.services import recap
 from tests.fakeslack import message_event
+from tests.hostile.archive import COMMENT, TITLES, import_hostile
 from tests.hostile.slack_view import (
     blocks_view,
     disguised,
@@ -25,13 +23,6 @@ from tests.hostile.slack_view import (
 )
 from tests.slack.conftest import CHANNEL, MEMBER, MONDAY_9, Harness
 
-HOSTILE = (
-    "<!channel> <!here> <!everyone> @everyone @here <@U1> <#C1> <https://evil.example|x> "
-    "[x](https://evil.example) *b* _i_ ~s~ `c` | &amp;"
-)
-TITLES = [f"Wombat {n} {HOSTILE}" for n in range(7)]
-COMMENT = "quokka <!channel> @here <@U1> *b* _i_ `c` | &amp; <https://evil.example|x>"
-
 
 def slack_escaped(text: str) -> str:
     """How Slack sends text a person typed: & < > as entities."""
@@ -39,20 +30,9 @@ def slack_escaped(text: str) -> str:
 
 
 @pytest.fixture
-def hostile(sqlite_url: str) -> Iterator[None]:
+def hostile(sqlite_url: str) -> None:
     """Hostile papers first in the queue (the harness imports the sample after them)."""
-    from bot.db.migrate import upgrade_url
-
-    upgrade_url(url=sqlite_url)
-    database = Database(url=sqlite_url)
-    drafts = [
-        PaperDraft(title=title, abstract=f"Study {n}: {HOSTILE} {'w' * 3000}", authors=(HOSTILE,),
-                   url=f"https://example.org/paper/{n}", origin=f"hostile:{n}")
-        for n, title in enumerate(TITLES)
-    ]  # fmt: skip
-    importing.import_drafts(uow=database, drafts=drafts, now=MONDAY_9)
-    database.dispose()
-    yield
+    import_hostile(url=sqlite_url, now=MONDAY_9)
 
 
 def _sent(harness: Harness) -> list[dict[str, Any]]:
