@@ -168,6 +168,13 @@ class Harness:
             assert self.post(interactive_body(payload))[0] == 200
         return self.fake.wait_response(url, timeout=10)
 
+    def daily_post(self) -> tuple[str, str]:
+        """Post today's paper; its ts and the value its vote buttons carry."""
+        self.sweep()
+        [message] = self.posts()
+        actions = next(b for b in message["blocks"] if b["type"] == "actions")
+        return str(message["ts"]), str(actions["elements"][0]["value"])
+
     def posts(self) -> list[dict[str, Any]]:
         """Daily posts in the channel (messages carrying our metadata)."""
         return [m for m in self.fake.messages(CHANNEL) if m.get("metadata")]

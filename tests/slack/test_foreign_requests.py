@@ -46,19 +46,11 @@ def _deliver(harness: Harness, kind: str, payload: dict[str, Any]) -> None:
     assert status == 200
 
 
-def _daily_post(harness: Harness) -> tuple[str, str]:
-    """Post today's paper; its ts and the value its vote buttons carry."""
-    harness.sweep()
-    [message] = harness.posts()
-    actions = next(b for b in message["blocks"] if b["type"] == "actions")
-    return str(message["ts"]), str(actions["elements"][0]["value"])
-
-
 @pytest.mark.parametrize("foreign", [OTHER_TEAM, OTHER_APP], ids=["other-team", "other-app"])
 def test_foreign_requests_store_and_answer_nothing(
     harness: Harness, foreign: dict[str, str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    ts, value = _daily_post(harness)
+    ts, value = harness.daily_post()
     before = _snapshot(harness)
     updates = len(harness.fake.calls("chat.update"))
     url = harness.fake.new_response_url()

@@ -24,14 +24,6 @@ from tests.wired import SlackBot
 ANA = "U0ANA"
 
 
-def _daily_post(harness: Harness) -> tuple[str, str]:
-    """Post today's paper; its ts and the value its vote buttons carry."""
-    harness.sweep()
-    [message] = harness.posts()
-    actions = next(b for b in message["blocks"] if b["type"] == "actions")
-    return str(message["ts"]), str(actions["elements"][0]["value"])
-
-
 def _counts(harness: Harness, ts: str) -> tuple[str, str]:
     """The vote buttons' texts on the message as Slack now shows it (after pending redraws)."""
     assert harness.bot.coalescer.drain()
@@ -48,7 +40,7 @@ def _export(harness: Harness) -> list[dict[str, Any]]:
 
 
 def test_buttons_vote_change_and_withdraw(harness: Harness) -> None:
-    ts, value = _daily_post(harness)
+    ts, value = harness.daily_post()
     harness.click(ids.VOTE_UP, user=MEMBER, message_ts=ts, value=value)
     assert _counts(harness, ts) == ("👍 1", "👎 0")
     harness.click(ids.VOTE_DOWN, user=MEMBER, message_ts=ts, value=value)
@@ -62,7 +54,7 @@ def test_buttons_vote_change_and_withdraw(harness: Harness) -> None:
 
 
 def test_reactions_with_skin_tones_are_votes(harness: Harness) -> None:
-    ts, _ = _daily_post(harness)
+    ts, _ = harness.daily_post()
     for user, name in [(MEMBER, "+1::skin-tone-3"), (ANA, "thumbsdown"), ("U0CY", "thumbsup")]:
         harness.event(reaction_event(user=user, reaction=name, channel=CHANNEL, item_ts=ts))
     assert _counts(harness, ts) == ("👍 2", "👎 1")
@@ -73,7 +65,7 @@ def test_reactions_with_skin_tones_are_votes(harness: Harness) -> None:
 
 
 def test_one_vote_per_person_whatever_the_mix(harness: Harness) -> None:
-    ts, value = _daily_post(harness)
+    ts, value = harness.daily_post()
     harness.click(ids.VOTE_DOWN, user=MEMBER, message_ts=ts, value=value)
     harness.event(reaction_event(user=MEMBER, reaction="+1", channel=CHANNEL, item_ts=ts))
     assert _counts(harness, ts) == ("👍 1", "👎 0")  # the latest action wins
@@ -90,14 +82,14 @@ def test_one_vote_per_person_whatever_the_mix(harness: Harness) -> None:
 
 
 def test_reactions_elsewhere_are_ignored(harness: Harness) -> None:
-    ts, _ = _daily_post(harness)
+    ts, _ = harness.daily_post()
     other = harness.fake.add_message(CHANNEL, "lunch?", MEMBER)
     harness.event(reaction_event(user=ANA, reaction="+1", channel=CHANNEL, item_ts=other))
     assert _counts(harness, ts) == ("👍 0", "👎 0")
 
 
 def test_retries_and_redeliveries_count_once(harness: Harness) -> None:
-    ts, _ = _daily_post(harness)
+    ts, _ = harness.daily_post()
     event = reaction_event(user=MEMBER, reaction="+1", channel=CHANNEL, item_ts=ts)
     event_id = harness.event(event)
     for attempt in (1, 2, 3):
@@ -112,7 +104,7 @@ def test_retries_and_redeliveries_count_once(harness: Harness) -> None:
 
 
 def test_thread_replies_edits_and_deletions(harness: Harness) -> None:
-    ts, _ = _daily_post(harness)
+    ts, _ = harness.daily_post()
     first = message_event(channel=CHANNEL, user=ANA, text="Pipeline bubbles again", thread_ts=ts)
     broadcast = dict(message_event(channel=CHANNEL, user=MEMBER, text="Also: stragglers",
                                    thread_ts=ts), subtype="thread_broadcast")  # fmt: skip
@@ -131,7 +123,7 @@ def test_thread_replies_edits_and_deletions(harness: Harness) -> None:
 
 
 def test_other_messages_are_acked_and_ignored(harness: Harness) -> None:
-    ts, _ = _daily_post(harness)
+    ts, _ = harness.daily_post()
     other_thread = harness.fake.add_message(CHANNEL, "unrelated", MEMBER)
     events = [
         message_event(channel=CHANNEL, user=ANA, text="in another thread", thread_ts=other_thread),
@@ -149,7 +141,7 @@ def test_other_messages_are_acked_and_ignored(harness: Harness) -> None:
 
 
 def test_out_of_order_edit_and_delete(harness: Harness) -> None:
-    ts, _ = _daily_post(harness)
+    ts, _ = harness.daily_post()
     deleted = message_event(channel=CHANNEL, user=ANA, text="regret", thread_ts=ts)
     edited = message_event(channel=CHANNEL, user=MEMBER, text="draft", thread_ts=ts)
     harness.event(message_deleted_event(channel=CHANNEL, previous=deleted))
@@ -161,7 +153,7 @@ def test_out_of_order_edit_and_delete(harness: Harness) -> None:
 
 
 def test_burst_of_clicks_ends_right_with_few_updates(harness: Harness) -> None:
-    ts, value = _daily_post(harness)
+    ts, value = harness.daily_post()
     rng = random.Random(7)
     users = [f"U{n:04d}" for n in range(50)]
     expected: dict[str, int] = {}
@@ -179,7 +171,7 @@ def test_burst_of_clicks_ends_right_with_few_updates(harness: Harness) -> None:
 
 
 def test_export_json_carries_votes_and_comments(harness: Harness) -> None:
-    ts, value = _daily_post(harness)
+    ts, value = harness.daily_post()
     harness.click(ids.VOTE_UP, user=ANA, message_ts=ts, value=value)
     harness.event(message_event(channel=CHANNEL, user=ANA, text="see §3", thread_ts=ts))
     [paper] = _export(harness)
@@ -204,7 +196,7 @@ def test_posts_name_who_added_the_paper(fake: FakeSlack, make_bot: Callable[...,
 
 
 def test_top_and_add_commands(harness: Harness) -> None:
-    ts, value = _daily_post(harness)
+    ts, value = harness.daily_post()
     harness.click(ids.VOTE_UP, user=ANA, message_ts=ts, value=value)
     harness.event(message_event(channel=CHANNEL, user=ANA, text="worth it", thread_ts=ts))
     top = harness.command("top week", user=MEMBER)
