@@ -2,37 +2,86 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Connection, Row, delete
 from sqlalchemy.orm import Session
 
-from bot.db.convert import channel_key, to_post
-from bot.db.engine import upsert_insert
-from bot.db.schema import Base, ChannelRow, CommentRow, PostRow, ProcessedEventRow, VoteRow
-from bot.domain import ChannelKey, CommentState, Post, VoteState
+from bot.db import activity_sql as sql
+from bot.db.convert import utc
+from bot.db.schema import ProcessedEventRow
+from bot.domain import ChannelKey, CommentState, Post, PostState, VoteState
+
+
+def _post(*, row: Row[Any]) -> Post:
+    """A post from a row of the hot path's post look-ups (post columns, then the channel key)."""
+    return Post(
+        id=row.id, paper_id=row.paper_id,
+        channel=ChannelKey(platform=row.platform, workspace=row.workspace,
+                           channel=row.external_id),
+        local_date=row.local_date, state=PostState(row.state), message_id=row.message_id,
+        permalink=row.permalink, claimed_by=row.claimed_by,
+        claimed_at=utc(value=row.claimed_at) if row.claimed_at else None,
+        channel_id=row.channel_id,
+    )  # fmt: skip
+
+
+class DeliveredPosts:
+    """Delivered daily posts by channel and message id, remembered by one process.
+
+    Every reaction and thread reply asks which post its message is. Once a post's message id
+    is recorded the post is delivered and what the callers use of it (its id, its channel) never
+    changes, so the answer is kept; a message that is no post is asked again each time, since
+    its post may be recorded a moment later.
+    """
+
+    LIMIT = 4096  # a few years of daily posts in a few hundred channels
+
+    def __init__(self) -> None:
+        """Nothing known yet."""
+        self._posts: dict[tuple[ChannelKey, str], Post] = {}
+        self._lock = threading.Lock()
+
+    def get(self, *, channel: ChannelKey, message_id: str) -> Post | None:
+        """The delivered post that is this message, when known."""
+        return self._posts.get((channel, message_id))
+
+    def keep(self, *, post: Post) -> None:
+        """Remember a delivered post (forgetting everything when full: cheap and rare)."""
+        if post.message_id is None or post.state is not PostState.POSTED:
+            return
+        with self._lock:
+            if len(self._posts) >= self.LIMIT:
+                self._posts.clear()
+            self._posts[(post.channel, post.message_id)] = post
 
 
 class ActivityStore:
-    """Votes, comments and processed events; mixed into SqlStore, which owns the session."""
+    """Votes, comments and processed events; mixed into SqlStore, which owns the session.
+    Every method here is on the path of each vote or comment, so each runs one prepared Core
+    statement (bot/db/activity_sql.py) on the session's connection."""
 
     session: Session
+    delivered: DeliveredPosts
+    _bound: tuple[Connection, str] | None = None
 
-    def _insert_new(self, *, table: str, values: dict[str, object], returning: str) -> bool:
-        """INSERT ... ON CONFLICT DO NOTHING: True when the row went in. One statement, no
-        savepoint: this is the hot path of every vote and comment."""
-        target = Base.metadata.tables[table]
-        statement = upsert_insert(session=self.session, table=target)
-        statement = statement.values(**values).on_conflict_do_nothing()
-        return self.session.execute(statement.returning(target.c[returning])).first() is not None
+    def _connection(self) -> tuple[Connection, str]:
+        """The unit of work's connection and its dialect's name (asked of the session once:
+        the asking costs more than the statements it serves)."""
+        if self._bound is None:
+            connection = self.session.connection()
+            self._bound = (connection, connection.dialect.name)
+        return self._bound
 
     def mark_event(self, *, event_id: str, now: datetime) -> bool:
         """Record an event id; False when it was applied before (a retry or a redelivery)."""
-        return self._insert_new(
-            table="processed_events",
-            values={"event_id": event_id[:128], "seen_at": now},
-            returning="event_id",
+        connection, dialect = self._connection()
+        found = connection.execute(
+            sql.mark_event(dialect=dialect), {"event_id": event_id[:128], "seen_at": now}
         )
+        return found.first() is not None
 
     def prune_events(self, *, before: datetime) -> int:
         """Forget event ids older than any platform retries; how many went."""
@@ -43,59 +92,55 @@ class ActivityStore:
 
     def post_by_message(self, *, channel: ChannelKey, message_id: str) -> Post | None:
         """The daily post that is this message, if it is one."""
-        row = self.session.scalar(
-            select(PostRow)
-            .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
-            .where(
-                ChannelRow.platform == channel.platform,
-                ChannelRow.workspace == channel.workspace,
-                ChannelRow.external_id == channel.channel,
-                PostRow.message_id == message_id,
-            )
-        )
-        return to_post(row=row, channel=channel) if row else None
+        known = self.delivered.get(channel=channel, message_id=message_id)
+        if known is not None:
+            return known
+        row = (
+            self._connection()[0]
+            .execute(sql.POST_BY_MESSAGE, {
+                "platform": channel.platform, "workspace": channel.workspace,
+                "channel": channel.channel, "message_id": message_id,
+            })
+            .first()
+        )  # fmt: skip
+        if row is None:
+            return None
+        post = _post(row=row)
+        self.delivered.keep(post=post)
+        return post
 
     def post_by_id(self, *, post_id: int) -> Post | None:
         """A post by id, with its channel's key."""
-        found = self.session.execute(
-            select(PostRow, ChannelRow)
-            .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
-            .where(PostRow.id == post_id)
-        ).first()
-        return to_post(row=found[0], channel=channel_key(row=found[1])) if found else None
+        row = self._connection()[0].execute(sql.POST_BY_ID, {"post_id": post_id}).first()
+        return _post(row=row) if row else None
 
     def vote_of(self, *, post_id: int, user: str) -> VoteState | None:
         """A person's current vote on a post."""
-        row = self.session.scalar(
-            select(VoteRow).where(VoteRow.post_id == post_id, VoteRow.user_id == user)
+        row = (
+            self._connection()[0]
+            .execute(sql.VOTE_OF, {"post_id": post_id, "user_id": user})
+            .first()
         )
         return VoteState(value=row.value, source=row.source) if row else None
 
     def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
         """Set (or change) a person's one vote on a post: one upsert on UNIQUE(post, user)."""
-        votes = Base.metadata.tables["votes"]
-        statement = upsert_insert(session=self.session, table=votes).values(
-            post_id=post_id, user_id=user, value=value, source=source, updated_at=now
-        )
-        self.session.execute(
-            statement.on_conflict_do_update(
-                index_elements=["post_id", "user_id"],
-                set_={"value": value, "source": source, "updated_at": now},
-            )
-        )
+        connection, dialect = self._connection()
+        connection.execute(sql.set_vote(dialect=dialect), {
+            "post_id": post_id, "user_id": user, "value": value, "source": source,
+            "updated_at": now,
+        })  # fmt: skip
 
     def clear_vote(self, *, post_id: int, user: str) -> None:
         """Withdraw a person's vote."""
-        self.session.execute(
-            delete(VoteRow).where(VoteRow.post_id == post_id, VoteRow.user_id == user)
-        )
+        self._connection()[0].execute(sql.CLEAR_VOTE, {"post_id": post_id, "user_id": user})
 
     def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:
         """The comment with this message id in the post's channel, live or deleted."""
-        row = self.session.scalar(
-            select(CommentRow).where(
-                CommentRow.channel_id == post.channel_id, CommentRow.message_id == message_id
-            )
+        row = (
+            self._connection()[0]
+            .execute(sql.COMMENT_AT, {"channel_id": post.channel_id, "message_id": message_id})
+            .first()
         )
         return CommentState(text=row.text, deleted=row.deleted) if row else None
 
@@ -112,30 +157,23 @@ class ActivityStore:
     ) -> bool:
         """Store a comment; False when one with this message id exists (it wins: it may be a
         deletion that overtook the message)."""
-        values: dict[str, object] = {
+        connection, dialect = self._connection()
+        found = connection.execute(sql.add_comment(dialect=dialect), {
             "post_id": post.id, "channel_id": post.channel_id, "user_id": user,
-            "message_id": message_id,
-            "text": text, "created_at": now, "edited_at": now if edited else None,
-            "deleted": deleted,
-        }  # fmt: skip
-        return self._insert_new(table="comments", values=values, returning="id")
+            "message_id": message_id, "text": text, "created_at": now,
+            "edited_at": now if edited else None, "deleted": deleted,
+        })  # fmt: skip
+        return found.first() is not None
 
     def edit_comment(self, *, post: Post, message_id: str, text: str, now: datetime) -> None:
         """Replace a live comment's text."""
-        self.session.execute(
-            update(CommentRow)
-            .where(
-                CommentRow.channel_id == post.channel_id,
-                CommentRow.message_id == message_id,
-                CommentRow.deleted.is_(False),
-            )
-            .values(text=text, edited_at=now)
-        )
+        self._connection()[0].execute(sql.EDIT_COMMENT, {
+            "in_channel": post.channel_id, "of_message": message_id, "new_text": text,
+            "edited": now,
+        })  # fmt: skip
 
     def delete_comment(self, *, post: Post, message_id: str) -> None:
         """Mark a comment deleted and forget its text: search and export no longer see it."""
-        self.session.execute(
-            update(CommentRow)
-            .where(CommentRow.channel_id == post.channel_id, CommentRow.message_id == message_id)
-            .values(deleted=True, text="")
+        self._connection()[0].execute(
+            sql.DELETE_COMMENT, {"in_channel": post.channel_id, "of_message": message_id}
         )

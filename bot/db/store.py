@@ -9,9 +9,10 @@ from contextlib import contextmanager
 from sqlalchemy import ColumnElement, Engine, and_, case, func, or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.db.activity import ActivityStore
+from bot.db.activity import ActivityStore, DeliveredPosts
 from bot.db.convert import channel_key, to_channel, to_paper
 from bot.db.engine import make_engine, upsert_insert
+from bot.db.group_commit import GroupCommit
 from bot.db.posts import PostsStore
 from bot.db.ranking import RankingStore
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
@@ -45,9 +46,11 @@ def visible_to(*, viewer: ChannelKey) -> ColumnElement[bool]:
 class SqlStore(PostsStore, ActivityStore, RankingStore):
     """The Store of one session; the unit of work commits or rolls back around it."""
 
-    def __init__(self, *, session: Session) -> None:
-        """Bind to a session whose transaction the caller owns."""
+    def __init__(self, *, session: Session, delivered: DeliveredPosts | None = None) -> None:
+        """Bind to a session whose transaction the caller owns (`delivered`: the database's
+        memo of delivered posts, shared by its units of work)."""
         self.session = session
+        self.delivered = delivered if delivered is not None else DeliveredPosts()
 
     def known_keys(self) -> set[str]:
         """Every dedupe key already stored (arxiv:, doi:, fp: prefixed)."""
@@ -245,14 +248,20 @@ class Database:
             if self.engine.dialect.name == "sqlite"
             else self.engine
         )
-        self._writer = sessionmaker(self.engine, expire_on_commit=False)
+        self.writes = GroupCommit(sessions=sessionmaker(self.engine, expire_on_commit=False))
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
+        self._delivered = DeliveredPosts()
 
     @contextmanager
     def __call__(self, *, write: bool = True) -> Iterator[SqlStore]:
-        """One transaction: commit when the block ends normally, roll back otherwise."""
-        with (self._writer if write else self._reader)() as session, session.begin():
-            yield SqlStore(session=session)
+        """One unit of work: kept when the block ends normally (writes: once committed, with
+        the others that arrived together), undone otherwise."""
+        if write:
+            with self.writes() as session:
+                yield SqlStore(session=session, delivered=self._delivered)
+            return
+        with self._reader() as session, session.begin():
+            yield SqlStore(session=session, delivered=self._delivered)
 
     def dispose(self) -> None:
         """Close every pooled connection."""

@@ -1,0 +1,113 @@
+"""The hot path's statements (every vote and comment), built once and executed as Core.
+
+Building a statement and going through the ORM's execute costs more than SQLite takes to run
+it; these are made once per dialect, with bound parameters, so each delivery pays only for the
+compiled-cache hit and the database's own work.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Delete, Select, Update, bindparam, delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from bot.db.schema import Base, ChannelRow, CommentRow, PostRow, VoteRow
+
+# In an UPDATE, a bound parameter may not share a column's name, hence in_channel and the like.
+POSTS = Base.metadata.tables[PostRow.__tablename__]
+CHANNELS = Base.metadata.tables[ChannelRow.__tablename__]
+VOTES = Base.metadata.tables[VoteRow.__tablename__]
+COMMENTS = Base.metadata.tables[CommentRow.__tablename__]
+_PROCESSED = Base.metadata.tables["processed_events"]
+_POST_COLUMNS = (POSTS.c.id, POSTS.c.paper_id, POSTS.c.local_date, POSTS.c.state,
+                 POSTS.c.message_id, POSTS.c.permalink, POSTS.c.claimed_by, POSTS.c.claimed_at,
+                 POSTS.c.channel_id)  # fmt: skip
+_CHANNEL_COLUMNS = (CHANNELS.c.platform, CHANNELS.c.workspace, CHANNELS.c.external_id)
+
+
+def _insert(*, dialect: str) -> Any:
+    """The INSERT with ON CONFLICT of this dialect."""
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert
+
+
+@cache
+def mark_event(*, dialect: str) -> Any:
+    """Record an event id unless it is known; a row comes back only when it went in."""
+    statement = _insert(dialect=dialect)(_PROCESSED).values(
+        event_id=bindparam("event_id"), seen_at=bindparam("seen_at")
+    )
+    return statement.on_conflict_do_nothing().returning(_PROCESSED.c.event_id)
+
+
+@cache
+def set_vote(*, dialect: str) -> Any:
+    """Set or change a person's one vote: one upsert on UNIQUE(post, user)."""
+    statement = _insert(dialect=dialect)(VOTES).values(
+        post_id=bindparam("post_id"), user_id=bindparam("user_id"), value=bindparam("value"),
+        source=bindparam("source"), updated_at=bindparam("updated_at"),
+    )  # fmt: skip
+    return statement.on_conflict_do_update(
+        index_elements=["post_id", "user_id"],
+        set_={
+            "value": statement.excluded.value, "source": statement.excluded.source,
+            "updated_at": statement.excluded.updated_at,
+        },
+    )  # fmt: skip
+
+
+@cache
+def add_comment(*, dialect: str) -> Any:
+    """Store a comment unless one with its message id exists; a row comes back when it went in."""
+    statement = _insert(dialect=dialect)(COMMENTS).values(
+        post_id=bindparam("post_id"), channel_id=bindparam("channel_id"),
+        user_id=bindparam("user_id"), message_id=bindparam("message_id"),
+        text=bindparam("text"), created_at=bindparam("created_at"),
+        edited_at=bindparam("edited_at"), deleted=bindparam("deleted"),
+    )  # fmt: skip
+    return statement.on_conflict_do_nothing().returning(COMMENTS.c.id)
+
+
+POST_BY_MESSAGE: Select[Any] = (
+    select(*_POST_COLUMNS, *_CHANNEL_COLUMNS)
+    .join(CHANNELS, CHANNELS.c.id == POSTS.c.channel_id)
+    .where(
+        CHANNELS.c.platform == bindparam("platform"),
+        CHANNELS.c.workspace == bindparam("workspace"),
+        CHANNELS.c.external_id == bindparam("channel"),
+        POSTS.c.message_id == bindparam("message_id"),
+    )
+)
+POST_BY_ID: Select[Any] = (
+    select(*_POST_COLUMNS, *_CHANNEL_COLUMNS)
+    .join(CHANNELS, CHANNELS.c.id == POSTS.c.channel_id)
+    .where(POSTS.c.id == bindparam("post_id"))
+)
+VOTE_OF: Select[Any] = select(VOTES.c.value, VOTES.c.source).where(
+    VOTES.c.post_id == bindparam("post_id"), VOTES.c.user_id == bindparam("user_id")
+)
+CLEAR_VOTE: Delete = delete(VOTES).where(
+    VOTES.c.post_id == bindparam("post_id"), VOTES.c.user_id == bindparam("user_id")
+)
+COMMENT_AT: Select[Any] = select(COMMENTS.c.text, COMMENTS.c.deleted).where(
+    COMMENTS.c.channel_id == bindparam("channel_id"),
+    COMMENTS.c.message_id == bindparam("message_id"),
+)
+EDIT_COMMENT: Update = (
+    update(COMMENTS)
+    .where(
+        COMMENTS.c.channel_id == bindparam("in_channel"),
+        COMMENTS.c.message_id == bindparam("of_message"),
+        COMMENTS.c.deleted.is_(False),
+    )
+    .values(text=bindparam("new_text"), edited_at=bindparam("edited"))
+)
+DELETE_COMMENT: Update = (
+    update(COMMENTS)
+    .where(
+        COMMENTS.c.channel_id == bindparam("in_channel"),
+        COMMENTS.c.message_id == bindparam("of_message"),
+    )
+    .values(deleted=True, text="")
+)
