@@ -22,15 +22,17 @@ from bot.db.convert import utc
 from bot.db.search_sql import (
     CFG,
     HEADLINE_OPTIONS,
-    HIDDEN_PAPERS,
+    HIDDEN_CHANNELS,
+    IN_HIDDEN,
     LIST,
     LIST_COUNT,
+    NOT_HIDDEN_PAPER,
     PAPERS,
     POSTGRES,
     POSTS,
+    SHOWN,
     SNIPPET_TOKENS,
     SQLITE,
-    VISIBLE,
     WALK_PER_HIT,
 )
 from bot.domain import HIGHLIGHT_CLOSE as CLOSE
@@ -60,14 +62,18 @@ class _Search:
         # archive; sqlite3 takes the same :name parameters, in the same transaction.
         self.raw: Any = None if self.pg else session.connection().connection.driver_connection
         self.params: dict[str, Any] = {"o": OPEN, "c": CLOSE, "opts": HEADLINE_OPTIONS}
+        self.dialect = "postgresql" if self.pg else "sqlite"
+        self.hidden: list[int] = []
+        self.size = 0  # the largest paper id, read with the ranking
         if viewer is not None:
-            self.params.update(
-                v_platform=viewer.platform, v_workspace=viewer.workspace, v_channel=viewer.channel
-            )
+            key = {"v_platform": viewer.platform, "v_workspace": viewer.workspace}
+            hidden = self.rows(HIDDEN_CHANNELS, **key, v_channel=viewer.channel)
+            self.hidden = sorted(row[0] for row in hidden)
+            self.params["hidden"] = self.hidden
 
     def visible(self, *, column: str) -> str:
         """The condition that a channel row id `column` is one the viewer may see ('' for all)."""
-        return "" if self.viewer is None else VISIBLE.format(column=column)
+        return SHOWN[self.dialect].format(column=column) if self.hidden else ""
 
     def rows(self, sql: str, *, filters: str = "", comments: str = "", **extra: Any) -> list[Any]:
         """Run one of our statements with the query's bound values."""
@@ -77,8 +83,9 @@ class _Search:
         params = {**self.params, **extra}
         if self.raw is None:
             return list(self.session.execute(text(statement), params).all())
-        if "ids" in params:
-            params["ids"] = json.dumps(params["ids"])
+        for name in ("ids", "hidden"):  # lists reach SQLite as JSON arrays
+            if name in params:
+                params[name] = json.dumps(params[name])
         return list(self.raw.execute(statement, params).fetchall())
 
     def tsquery(self, *, any_term: bool, negated_only: bool = False) -> str:
@@ -102,8 +109,9 @@ class _Search:
             conditions.append(
                 f"EXISTS (SELECT 1 FROM papers fp WHERE fp.id = {pid} AND fp.status = :f_status)"
             )
-        if self.viewer is not None:  # papers queued by a channel this one may not see
-            conditions.append(f"{pid} NOT IN ({HIDDEN_PAPERS})")
+        if self.hidden:  # papers queued by a channel this one may not see
+            in_hidden = IN_HIDDEN[self.dialect]
+            conditions.append(NOT_HIDDEN_PAPER.format(pid=pid, in_hidden=in_hidden))
         if self.post_conditions():
             on_posts = self.post_filters()
             conditions.append(
@@ -181,6 +189,7 @@ class _Search:
             found[paper_id] = _Scored(paper_id, both.get(paper_id, 0.0), float(score), comment_id)
         ranked = sorted(found.values(), key=lambda h: (-h.text_score - h.comment_score, h.paper_id))
         matched = next(int(row[1]) for row in rows if row[0] == 3)
+        self.size = next(int(row[1] or 0) for row in rows if row[0] == 4)
         return ranked, matched + len(by_comment) - len(both)
 
     def hits(self, *, page: list[_Scored]) -> tuple[SearchHit, ...]:
@@ -194,8 +203,7 @@ class _Search:
         comments: dict[int, Any] = {}
         if self.query.has_text:
             # A rowid seek costs ~0.1 ms; walking the matches of a small archive costs less.
-            size = self.rows("SELECT max(id) FROM papers")[0][0] or 0
-            plus = "+" if size <= WALK_PER_HIT * len(ids) else ""
+            plus = "+" if self.size <= WALK_PER_HIT * len(ids) else ""
             for row in self.rows(self.sql["snippets"].replace("{plus}", plus), ids=ids):
                 snippets[row[0]] = next((s for s in row[1:] if s and OPEN in s), row[1])
             # The comment is shown when the paper matched only there or it weighed more.

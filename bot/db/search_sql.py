@@ -29,12 +29,13 @@ HEADLINE_OPTIONS = f'StartSel="{OPEN}", StopSel="{CLOSE}", MaxWords={SNIPPET_TOK
 # One statement over the text matches {m} and the best comment per paper `c`: the best :k by
 # text (0), text scores of papers with a matching comment (1; not started without any, as the
 # CROSS JOIN's outer row is missing; + keeps the ids from becoming FTS5 rowid seeks), the
-# comment matches (2), the count (3).
+# comment matches (2), the count (3), the archive's largest id (4, for the snippets' plan).
 _RANK = (
     "SELECT 0, id, s, CAST(NULL AS INTEGER) FROM (SELECT id, s FROM {m} ORDER BY s DESC, id "
     "LIMIT :k) t UNION ALL SELECT 1, id, s, NULL FROM (SELECT 1 AS one WHERE EXISTS (SELECT 1 "
     "FROM c)) AS any_c CROSS JOIN {m} WHERE +id IN (SELECT pid FROM c) "
-    "UNION ALL SELECT 2, pid, s, cid FROM c UNION ALL SELECT 3, count(*), NULL, NULL FROM {m}"
+    "UNION ALL SELECT 2, pid, s, cid FROM c UNION ALL SELECT 3, count(*), NULL, NULL FROM {m} "
+    "UNION ALL SELECT 4, max(id), NULL, NULL FROM papers"
 )
 # One dialect's statements: {q} is the match expression, {filters} extra conditions.
 SQLITE = dict(
@@ -89,15 +90,17 @@ LIST = (
     "{filters} ORDER BY lp.d IS NULL, lp.d DESC, papers.id DESC LIMIT :k OFFSET :offset"
 )
 LIST_COUNT = "SELECT count(*) FROM papers WHERE 1 = 1{filters}"
-# The channels a viewer may see: its own, and the public ones of its platform and workspace.
-_SEEN = (
-    "v.platform = :v_platform AND v.workspace = :v_workspace "
-    "AND (v.external_id = :v_channel OR NOT v.private)"
+# The channels a viewer may not see: other platforms and workspaces, others' private channels.
+# Read once a search; none (the usual case) means no privacy condition is needed at all.
+HIDDEN_CHANNELS = (
+    "SELECT v.id FROM channels v WHERE NOT (v.platform = :v_platform "
+    "AND v.workspace = :v_workspace AND (v.external_id = :v_channel OR NOT v.private))"
 )
-VISIBLE = " AND {column} IN (SELECT v.id FROM channels v WHERE " + _SEEN + ")"
-# Papers queued for a channel the viewer may not see (added there, or imported for it).
-HIDDEN_PAPERS = (
-    "SELECT h.id FROM papers h JOIN channels v ON v.id = h.queue_channel_id WHERE NOT ("
-    + _SEEN
-    + ")"
+# A channel row id outside the hidden ones, and a paper not queued for one of them; per
+# candidate (a rowid lookup), not a scan of every paper, as queue_channel_id has no index.
+SHOWN = {"sqlite": " AND {column} NOT IN (SELECT value FROM json_each(:hidden))",
+         "postgresql": " AND {column} <> ALL(:hidden)"}  # fmt: skip
+NOT_HIDDEN_PAPER = (
+    "NOT EXISTS (SELECT 1 FROM papers h WHERE h.id = {pid} AND h.queue_channel_id {in_hidden})"
 )
+IN_HIDDEN = {"sqlite": "IN (SELECT value FROM json_each(:hidden))", "postgresql": "= ANY(:hidden)"}

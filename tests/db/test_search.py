@@ -21,7 +21,7 @@ from bot.db.search import search
 from bot.db.store import Database
 from bot.domain import HIGHLIGHT_CLOSE as CLOSE
 from bot.domain import HIGHLIGHT_OPEN as OPEN
-from bot.domain import PaperDraft, SearchPage, VoteCount
+from bot.domain import ChannelKey, PaperDraft, SearchPage, VoteCount
 from bot.search_query import parse_query
 from bot.services.importing import import_drafts
 from tests.conftest import SAMPLE
@@ -284,3 +284,28 @@ def test_arbitrary_text_never_raises(archive: Database, text: str) -> None:
     """Whatever a user types goes through parse and search on SQLite without an exception."""
     page = find(archive, text)
     assert page.total >= len(page.hits) and page.offset == 0
+
+
+def test_a_viewer_who_may_see_every_channel_gets_the_operators_page(
+    any_database: Database,
+) -> None:
+    """With no channel hidden from the viewer no privacy condition is added; once another
+    workspace's channel exists, its comments stay out of the viewer's page."""
+    ids = load(any_database)
+    comment(any_database, post(any_database, ids["gpus"], date(2026, 2, 3)), "U1", "wombat talk")
+    viewer = ChannelKey(platform="slack", workspace="T1", channel="C1")
+
+    def page(who: ChannelKey | None) -> SearchPage:
+        """'wombat' as `who` sees it."""
+        with any_database(write=False) as store:
+            query = parse_query(text="wombat")
+            return search(session=store.session, query=query, limit=10, viewer=who)
+
+    assert page(viewer) == page(None) and page(viewer).total > 0
+    other = post(any_database, ids["tensor"], date(2026, 2, 4), channel="C9")
+    with any_database() as store:
+        store.session.execute(update(ChannelRow).where(ChannelRow.external_id == "C9")
+                              .values(workspace="T2"))  # fmt: skip
+    comment(any_database, other, "U2", "wombat elsewhere")
+    assert [hit.paper.id for hit in page(viewer).hits] == [ids["gpus"]]
+    assert {hit.paper.id for hit in page(None).hits} == {ids["gpus"], ids["tensor"]}
