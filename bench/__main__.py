@@ -3,7 +3,8 @@
     python -m bench [--quick] [--json FILE]
 
 Each figure is a median with min and max, beside a baseline measured in the same run, and
-their ratio (ours / baseline; above 1 means slower, or more memory).
+their ratio, always ours / baseline. Each row says which way is better and, where issue 11
+sets one, its target (bench/targets.py) and whether this run met it.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from typing import Any
 
 from bench import events, imports, search, startup
 from bench.stats import figure
+from bench.targets import judged
 
 Row = dict[str, Any]
 
 
 def search_rows(*, sizes: list[int]) -> list[Row]:
-    """Per archive size: ours against the bare FTS5 query, and a LIKE scan against ours."""
+    """Per archive size: ours against the bare FTS5 query, and ours against a LIKE scan."""
     rows: list[Row] = []
     for result in search.run(sizes):
         per_query = result["queries"]
@@ -38,23 +40,28 @@ def search_rows(*, sizes: list[int]) -> list[Row]:
                 theirs=[q["bare_ms"] for q in per_query],
             )
         )
-        rows.append(figure(name=f"LIKE scan, {size}", unit="ms",
-                           ours=[q["like_ms"] for q in per_query], baseline="our search",
-                           theirs=ours))  # fmt: skip
+        like = [q["like_ms"] for q in per_query]
+        rows.append(
+            figure(name=f"search vs LIKE, {size}", unit="ms", ours=ours, baseline="LIKE scan",
+                   theirs=like)
+        )  # fmt: skip
     return rows
 
 
 def table(*, rows: list[Row]) -> str:
     """The one table `make bench` prints; ratio = our median / the baseline's median."""
-    head = (f"{'figure':<30} {'unit':<9} {'median':>10} {'min–max':>21}  {'baseline':<17} "
-            f"{'median':>10} {'min–max':>21} {'ratio':>7}")  # fmt: skip
+    head = (f"{'figure':<30} {'unit':<9} {'better':<6} {'median':>10} {'min–max':>21}  "
+            f"{'baseline':<17} {'median':>10} {'min–max':>21} {'ratio':>8} {'target':>7}  "
+            "result")  # fmt: skip
     lines = [head, "-" * len(head)]
     for r in rows:
         ours = f"{r['min']:,.2f}–{r['max']:,.2f}"
         theirs = f"{r['baseline_min']:,.2f}–{r['baseline_max']:,.2f}"
+        verdict = {True: "pass", False: "FAIL", None: "reference"}[r["passed"]]
         lines.append(
-            f"{r['name']:<30} {r['unit']:<9} {r['median']:>10,.2f} {ours:>21}  "
-            f"{r['baseline']:<17} {r['baseline_median']:>10,.2f} {theirs:>21} {r['ratio']:>6.2f}x"
+            f"{r['name']:<30} {r['unit']:<9} {r['better']:<6} {r['median']:>10,.2f} {ours:>21}  "
+            f"{r['baseline']:<17} {r['baseline_median']:>10,.2f} {theirs:>21} "
+            f"{r['ratio']:>7.2f}x {r['target']:>7}  {verdict}"
         )
     return "\n".join(lines)
 
@@ -77,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, bench in plan:
         started = time.perf_counter()
         print(f"… {name}", file=sys.stderr, flush=True)
-        rows += bench()
+        rows += [judged(row=row) for row in bench()]
         print(f"  {name} done in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     print(table(rows=rows))
     args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,65 @@
+"""The targets of issue 11, in one place, and how a row of `make bench` is judged against them.
+
+Every ratio is ours over the baseline (medians), whichever way is better: a time or memory
+passes at or below its limit, a rate (events/s) at or above it. Rows without a target are
+references, shown for scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Better = Literal["lower", "higher"]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A limit on ours / baseline for the rows whose name starts with `prefix`."""
+
+    prefix: str
+    better: Better
+    limit: float | None = None  # None: a reference row, no pass or fail
+
+    @property
+    def text(self) -> str:
+        """'≤ 1.5x', '≥ 0.3x', or '—' for a reference."""
+        if self.limit is None:
+            return "—"
+        return f"{'≤' if self.better == 'lower' else '≥'} {self.limit:g}x"
+
+    def passed(self, *, ratio: float) -> bool | None:
+        """Whether the ratio meets the limit (None for a reference)."""
+        if self.limit is None:
+            return None
+        return ratio <= self.limit if self.better == "lower" else ratio >= self.limit
+
+
+TARGETS = (
+    Target(prefix="search,", better="lower", limit=1.5),  # vs the bare FTS5 bm25 query
+    Target(prefix="search vs LIKE", better="lower"),  # a reference: what FTS saves
+    Target(prefix="event ingestion", better="higher", limit=0.3),  # vs a bare Bolt no-op
+    Target(prefix="start-up", better="lower", limit=1.5),  # vs the bare imports
+    Target(prefix="idle memory", better="lower", limit=1.5),  # vs the bare imports
+    Target(prefix="import", better="lower"),  # a reference: vs a bare executemany
+)
+
+
+def target_of(*, row: dict[str, Any]) -> Target:
+    """The row's target; unknown rows are references, rates higher-is-better."""
+    for target in TARGETS:
+        if row["name"].startswith(target.prefix):
+            return target
+    return Target(prefix=row["name"], better="higher" if "/s" in row["unit"] else "lower")
+
+
+def judged(*, row: dict[str, Any]) -> dict[str, Any]:
+    """The row with its direction, target and verdict: better, target, limit, passed."""
+    target = target_of(row=row)
+    return {
+        **row,
+        "better": target.better,
+        "target": target.text,
+        "limit": target.limit,
+        "passed": target.passed(ratio=row["ratio"]),
+    }
