@@ -29,12 +29,13 @@ def _post(*, row: Row[Any]) -> Post:
 
 
 class DeliveredPosts:
-    """Delivered daily posts by channel and message id, remembered by one process.
+    """Delivered daily posts by channel and message id and by post id, remembered by one
+    process.
 
-    Every reaction and thread reply asks which post its message is. Once a post's message id
-    is recorded the post is delivered and what the callers use of it (its id, its channel) never
-    changes, so the answer is kept; a message that is no post is asked again each time, since
-    its post may be recorded a moment later.
+    Every click asks for its post, and every reaction and thread reply which post its message
+    is. Once a post is delivered (POSTED, its message id recorded) nothing changes it again,
+    so the answer is kept; a post not delivered yet, or a message that is no post, is asked
+    again each time, since its delivery may be recorded a moment later.
     """
 
     LIMIT = 4096  # a few years of daily posts in a few hundred channels
@@ -42,11 +43,16 @@ class DeliveredPosts:
     def __init__(self) -> None:
         """Nothing known yet."""
         self._posts: dict[tuple[ChannelKey, str], Post] = {}
+        self._by_id: dict[int, Post] = {}
         self._lock = threading.Lock()
 
     def get(self, *, channel: ChannelKey, message_id: str) -> Post | None:
         """The delivered post that is this message, when known."""
         return self._posts.get((channel, message_id))
+
+    def by_id(self, *, post_id: int) -> Post | None:
+        """The delivered post with this id, when known."""
+        return self._by_id.get(post_id)
 
     def keep(self, *, post: Post) -> None:
         """Remember a delivered post (forgetting everything when full: cheap and rare)."""
@@ -55,7 +61,9 @@ class DeliveredPosts:
         with self._lock:
             if len(self._posts) >= self.LIMIT:
                 self._posts.clear()
+                self._by_id.clear()
             self._posts[(post.channel, post.message_id)] = post
+            self._by_id[post.id] = post
 
 
 class ActivityStore:
@@ -111,8 +119,15 @@ class ActivityStore:
 
     def post_by_id(self, *, post_id: int) -> Post | None:
         """A post by id, with its channel's key."""
+        known = self.delivered.by_id(post_id=post_id)
+        if known is not None:
+            return known
         row = self._connection()[0].execute(sql.POST_BY_ID, {"post_id": post_id}).first()
-        return _post(row=row) if row else None
+        if row is None:
+            return None
+        post = _post(row=row)
+        self.delivered.keep(post=post)
+        return post
 
     def vote_of(self, *, post_id: int, user: str) -> VoteState | None:
         """A person's current vote on a post."""
