@@ -9,9 +9,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from typing import TYPE_CHECKING
 
 from bot import ingest
 from bot.clock import SystemClock
@@ -24,6 +22,9 @@ from bot.messages import as_plain, message
 from bot.services import importing, listing
 from bot.services import search as searching
 from bot.wording import archive
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 log = logging.getLogger("paperclub")
 
@@ -60,6 +61,16 @@ def _progress(*, total: int) -> Progress | None:
     """A progress bar on a terminal for long imports; nothing when piped."""
     if total < 200 or not sys.stderr.isatty():
         return None
+    # rich only for the bar: this module is imported by every command, `run` included.
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(
         TextColumn("importing"),
         BarColumn(),

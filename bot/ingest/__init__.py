@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from bot.ingest.atom import parse_atom
-from bot.ingest.bibtex import parse_bibtex
 from bot.ingest.csvfmt import parse_csv
 from bot.ingest.drafts import Parsed
 from bot.ingest.jsonfmt import parse_json
@@ -30,12 +28,26 @@ class _Parser(Protocol):
         ...
 
 
+def _parse_bibtex(*, path: str, text: str) -> Parsed:
+    """BibTeX, with bibtexparser imported on first use (`paperclub run` never loads it)."""
+    from bot.ingest.bibtex import parse_bibtex as parse_with_bibtexparser
+
+    return parse_with_bibtexparser(path=path, text=text)
+
+
+def _parse_atom(*, path: str, text: str) -> Parsed:
+    """Atom and RSS, with feedparser imported on first use (`paperclub run` never loads it)."""
+    from bot.ingest.atom import parse_atom as parse_with_feedparser
+
+    return parse_with_feedparser(path=path, text=text)
+
+
 _PARSERS: dict[str, _Parser] = {
     "text": parse_text,
     "json": parse_json,
     "csv": parse_csv,
-    "bibtex": parse_bibtex,
-    "atom": parse_atom,
+    "bibtex": _parse_bibtex,
+    "atom": _parse_atom,
 }
 _EXTENSIONS = {
     ".txt": "text",
