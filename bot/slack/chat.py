@@ -18,6 +18,7 @@ from slack_sdk.http_retry.builtin_handlers import (
     RateLimitErrorRetryHandler,
     ServerErrorRetryHandler,
 )
+from slack_sdk.web import SlackResponse
 
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
@@ -33,6 +34,24 @@ NAME_TTL_SECONDS = 3600
 USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
 
 
+class IdentityClient(WebClient):
+    """A WebClient that asks auth.test about its own token once and remembers the answer.
+
+    The plug-in checks the token at start, then Bolt's App checks it again (and keeps that
+    answer for the life of the process): one call serves both.
+    """
+
+    _identity: SlackResponse | None = None
+
+    def auth_test(self, **kwargs: Any) -> SlackResponse:
+        """auth.test for this client's token, asked once; any other token is asked each time."""
+        if set(kwargs) - {"token"} or kwargs.get("token", self.token) != self.token:
+            return super().auth_test(**kwargs)
+        if self._identity is None:
+            self._identity = super().auth_test()
+        return self._identity
+
+
 def make_client(*, token: str | None, base_url: str, idempotent_only: bool = False) -> WebClient:
     """A WebClient for SLACK_API_URL with Slack's retry handlers.
 
@@ -42,7 +61,7 @@ def make_client(*, token: str | None, base_url: str, idempotent_only: bool = Fal
     handlers: list[Any] = [RateLimitErrorRetryHandler(max_retry_count=5)]
     if not idempotent_only:
         handlers += [ConnectionErrorRetryHandler(), ServerErrorRetryHandler(max_retry_count=2)]
-    return WebClient(token=token, base_url=base_url, timeout=15, retry_handlers=handlers)
+    return IdentityClient(token=token, base_url=base_url, timeout=15, retry_handlers=handlers)
 
 
 class SlackChat:
