@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from threading import Event
+from typing import TYPE_CHECKING
 
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
@@ -20,8 +21,11 @@ from bot.slack.app import build_app
 from bot.slack.chat import SlackChat, make_client
 from bot.slack.deps import PLATFORM, SlackDeps
 from bot.slack.errors import chat_error
-from bot.slack.http import HttpService
 from bot.slack.render import fallback
+from bot.slack.socket_mode import close_fast
+
+if TYPE_CHECKING:
+    from bot.slack.http import HttpService
 
 log = logging.getLogger("paperclub")
 NAME = PLATFORM
@@ -88,10 +92,13 @@ class SlackPlatform:
         handler.connect()  # type: ignore[no-untyped-call]
         log.info("Socket Mode connected; Paper Club is running on Slack")
         stop.wait()
-        handler.close()  # type: ignore[no-untyped-call]
+        close_fast(handler=handler)
 
     def start_http(self) -> None:
         """Bind and serve the HTTP endpoint (port 0 picks a free one)."""
+        # waitress only in HTTP mode: Socket Mode never loads it.
+        from bot.slack.http import HttpService
+
         secret = self.settings.slack_signing_secret or ""
         self.http = HttpService(
             app=self.app, signing_secret=secret, host=self.host, port=self.settings.http_port
