@@ -1,5 +1,5 @@
 """Start-up time and idle memory of `paperclub run` (Socket Mode, against a local fake Slack)
-next to a bare `python -c "import slack_bolt, sqlalchemy, apscheduler"`.
+next to a bare import of every library `paperclub run` needs for it (BARE_MODULES).
 
     python -m bench.startup [--repeats R]
 """
@@ -22,7 +22,25 @@ from tests.fakeslack import FakeSlack  # a local Slack: no network in benchmarks
 ROOT = Path(__file__).resolve().parents[1]
 READY_OURS = "Socket Mode connected"
 READY_BARE = "ready"
-BARE = "import slack_bolt, sqlalchemy, apscheduler; print('ready', flush=True); input()"
+# The honest baseline: the library modules `paperclub run` in Socket Mode really loads and
+# cannot do without (tests/startup checks it loads them all), and nothing it does not load.
+BARE_MODULES = (
+    "slack_bolt",  # the App and its listeners
+    "slack_bolt.adapter.socket_mode",  # SocketModeHandler on slack_sdk's built-in client
+    "slack_sdk.http_retry.builtin_handlers",  # our WebClients retry rate limits and 5xx
+    "sqlalchemy.orm",  # the archive
+    "sqlalchemy.dialects.sqlite",  # the configured database...
+    "sqlite3",  # ...and its driver
+    "alembic.command",  # run migrates first: upgrade head
+    "alembic.config",
+    "alembic.op",  # what every migration script imports (Alembic loads them all)
+    "apscheduler.schedulers.background",  # the post scheduler and its triggers
+    "apscheduler.triggers.cron",
+    "apscheduler.triggers.interval",
+    "apscheduler.executors.pool",
+    "dotenv",  # settings read .env
+)
+BARE = f"import {', '.join(BARE_MODULES)}; print('ready', flush=True); input()"
 SETTLE_SECONDS = 2.0
 
 
