@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, delete
@@ -13,6 +13,17 @@ from bot.db import activity_sql as sql
 from bot.db.convert import utc
 from bot.db.schema import ProcessedEventRow
 from bot.domain import ChannelKey, CommentState, Post, PostState, VoteState
+
+
+def _sqlite_value(*, value: object) -> object:
+    """A parameter as SQLAlchemy stores it on SQLite: datetimes as UTC text with microseconds,
+    booleans as 0 and 1; the rest as it is."""
+    if isinstance(value, datetime):
+        utc_value = value.astimezone(UTC) if value.tzinfo else value
+        return utc_value.strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, bool):
+        return int(value)
+    return value
 
 
 def _post(*, row: Row[Any]) -> Post:
@@ -68,28 +79,36 @@ class DeliveredPosts:
 
 class ActivityStore:
     """Votes, comments and processed events; mixed into SqlStore, which owns the session.
-    Every method here is on the path of each vote or comment, so each runs one prepared Core
-    statement (bot/db/activity_sql.py) on the session's connection."""
+    Every method here is on the path of each vote or comment, so each runs one statement of
+    bot/db/activity_sql.py on the session's connection: prepared Core, or on SQLite the same
+    statement given to the driver."""
 
     session: Session
     delivered: DeliveredPosts
-    _bound: tuple[Connection, str] | None = None
+    _bound: tuple[Connection, Any] | None = None
 
-    def _connection(self) -> tuple[Connection, str]:
-        """The unit of work's connection and its dialect's name (asked of the session once:
-        the asking costs more than the statements it serves)."""
+    def _connection(self) -> tuple[Connection, Any]:
+        """The unit of work's connection, and its sqlite3 connection on SQLite (else None);
+        asked of the session once: the asking costs more than the statements it serves."""
         if self._bound is None:
             connection = self.session.connection()
-            self._bound = (connection, connection.dialect.name)
+            raw = connection.connection.driver_connection
+            self._bound = (connection, raw if connection.dialect.name == "sqlite" else None)
         return self._bound
+
+    def _run(self, name: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Run one hot-path statement; its rows (none for the writes that return none)."""
+        connection, raw = self._connection()
+        if raw is None:
+            result = connection.execute(sql.core(name=name, dialect=connection.dialect.name),
+                                        params)  # fmt: skip
+            return [tuple(row) for row in result] if result.returns_rows else []
+        stored = {key: _sqlite_value(value=value) for key, value in params.items()}
+        return raw.execute(sql.SQLITE_TEXT[name], stored).fetchall()  # type: ignore[no-any-return]
 
     def mark_event(self, *, event_id: str, now: datetime) -> bool:
         """Record an event id; False when it was applied before (a retry or a redelivery)."""
-        connection, dialect = self._connection()
-        found = connection.execute(
-            sql.mark_event(dialect=dialect), {"event_id": event_id[:128], "seen_at": now}
-        )
-        return found.first() is not None
+        return bool(self._run("mark_event", {"event_id": event_id[:128], "seen_at": now}))
 
     def prune_events(self, *, before: datetime) -> int:
         """Forget event ids older than any platform retries; how many went."""
@@ -131,33 +150,22 @@ class ActivityStore:
 
     def vote_of(self, *, post_id: int, user: str) -> VoteState | None:
         """A person's current vote on a post."""
-        row = (
-            self._connection()[0]
-            .execute(sql.VOTE_OF, {"post_id": post_id, "user_id": user})
-            .first()
-        )
-        return VoteState(value=row.value, source=row.source) if row else None
+        rows = self._run("vote_of", {"post_id": post_id, "user_id": user})
+        return VoteState(value=int(rows[0][0]), source=str(rows[0][1])) if rows else None
 
     def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
         """Set (or change) a person's one vote on a post: one upsert on UNIQUE(post, user)."""
-        connection, dialect = self._connection()
-        connection.execute(sql.set_vote(dialect=dialect), {
-            "post_id": post_id, "user_id": user, "value": value, "source": source,
-            "updated_at": now,
-        })  # fmt: skip
+        self._run("set_vote", {"post_id": post_id, "user_id": user, "value": value,
+                               "source": source, "updated_at": now})  # fmt: skip
 
     def clear_vote(self, *, post_id: int, user: str) -> None:
         """Withdraw a person's vote."""
-        self._connection()[0].execute(sql.CLEAR_VOTE, {"post_id": post_id, "user_id": user})
+        self._run("clear_vote", {"post_id": post_id, "user_id": user})
 
     def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:
         """The comment with this message id in the post's channel, live or deleted."""
-        row = (
-            self._connection()[0]
-            .execute(sql.COMMENT_AT, {"channel_id": post.channel_id, "message_id": message_id})
-            .first()
-        )
-        return CommentState(text=row.text, deleted=row.deleted) if row else None
+        rows = self._run("comment_at", {"channel_id": post.channel_id, "message_id": message_id})
+        return CommentState(text=str(rows[0][0]), deleted=bool(rows[0][1])) if rows else None
 
     def add_comment(
         self,
@@ -172,23 +180,17 @@ class ActivityStore:
     ) -> bool:
         """Store a comment; False when one with this message id exists (it wins: it may be a
         deletion that overtook the message)."""
-        connection, dialect = self._connection()
-        found = connection.execute(sql.add_comment(dialect=dialect), {
+        return bool(self._run("add_comment", {
             "post_id": post.id, "channel_id": post.channel_id, "user_id": user,
             "message_id": message_id, "text": text, "created_at": now,
             "edited_at": now if edited else None, "deleted": deleted,
-        })  # fmt: skip
-        return found.first() is not None
+        }))  # fmt: skip
 
     def edit_comment(self, *, post: Post, message_id: str, text: str, now: datetime) -> None:
         """Replace a live comment's text."""
-        self._connection()[0].execute(sql.EDIT_COMMENT, {
-            "in_channel": post.channel_id, "of_message": message_id, "new_text": text,
-            "edited": now,
-        })  # fmt: skip
+        self._run("edit_comment", {"in_channel": post.channel_id, "of_message": message_id,
+                                   "new_text": text, "edited": now})  # fmt: skip
 
     def delete_comment(self, *, post: Post, message_id: str) -> None:
         """Mark a comment deleted and forget its text: search and export no longer see it."""
-        self._connection()[0].execute(
-            sql.DELETE_COMMENT, {"in_channel": post.channel_id, "of_message": message_id}
-        )
+        self._run("delete_comment", {"in_channel": post.channel_id, "of_message": message_id})
