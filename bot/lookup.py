@@ -38,6 +38,7 @@ class HttpLookup:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
                 return bytes(response.read(2_000_000))
         except urllib.error.HTTPError as exc:
+            exc.close()  # it holds the connection: unclosed, its socket waits for the GC
             if exc.code == 404:
                 return None
             raise LookupFailed(f"{service} answered HTTP {exc.code}") from None

@@ -4,6 +4,7 @@ for waitress, a production server. Every request's signature and timestamp are c
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -15,6 +16,7 @@ from urllib.parse import parse_qsl
 
 from slack_bolt import App, BoltRequest
 from slack_bolt.request.internals import build_context
+from waitress import wasyncore
 from waitress.server import create_server
 
 log = logging.getLogger(__name__)
@@ -161,8 +163,10 @@ def make_wsgi_app(
 
 class HttpService:
     """A waitress server on its own thread for POST /slack/events and GET /healthz, stopped
-    cleanly (a close from another thread makes waitress's poll loop fail on the closed socket:
-    expected then, and swallowed). Port 0 picks a free one; `port` says which."""
+    cleanly: the sockets are closed on the serving thread itself, so its poll loop ends because
+    nothing is left to serve (closing them from another thread would make the loop fail on a
+    closed socket and leave the connections it still held unclosed). Port 0 picks a free one;
+    `port` says which."""
 
     def __init__(self, *, app: App, signing_secret: str, host: str, port: int) -> None:
         """Bind now, so `port` is known before serving."""
@@ -185,8 +189,28 @@ class HttpService:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop accepting, let waitress's workers finish, join the thread."""
+        """Stop accepting, let the requests in flight finish, then close every connection on
+        the serving thread (its loop then ends at once) and join it."""
         self._stopping.set()
-        self.server.close()
+        serving = self._thread.is_alive()
+        if serving:
+            self.server.trigger.pull_trigger(self._stop_accepting)
         self.server.task_dispatcher.shutdown()
-        self._thread.join(timeout=10)
+        if serving:
+            self.server.trigger.pull_trigger(self._close_all)
+            self._thread.join(timeout=10)
+        self._close_all()  # never started, or the loop died: close what is left from here
+
+    def _stop_accepting(self) -> None:
+        """Close the listening socket (on the serving thread)."""
+        wasyncore.dispatcher.close(self.server)
+
+    def _close_all(self) -> None:
+        """Send what the connections still hold, then close them, the listening socket and
+        the trigger: nothing is left for the poll loop, nothing is left to the garbage
+        collector."""
+        for channel in list(self.server._map.values()):
+            if getattr(channel, "total_outbufs_len", 0) and hasattr(channel, "_flush_some"):
+                with contextlib.suppress(OSError):
+                    channel._flush_some()
+        wasyncore.close_all(self.server._map, ignore_all=True)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import socket
 import time
+import urllib.error
 import urllib.request
+from dataclasses import replace
 
 import pytest
 
 from tests.fakeslack import command_body, event_body, event_envelope_payload, slash_command_payload
 from tests.slack.conftest import KEY, SECRET, Harness
+from tests.wired import http_service
 
 
 def _command(harness: Harness) -> object:
@@ -53,7 +57,8 @@ def test_forged_and_stale_requests_get_401_and_change_nothing(
             with urllib.request.urlopen(request, timeout=5) as response:
                 status = response.status
         except urllib.error.HTTPError as error:
-            status = error.code
+            with error:  # it holds the connection: unclosed, its socket is left to the GC
+                status = error.code
     assert status == 401
     with http_harness.bot.database(write=False) as store:
         channel = store.channel(key=KEY)
@@ -87,3 +92,20 @@ def test_url_verification(http_harness: Harness) -> None:
         json.dumps({"type": "url_verification", "challenge": "abc", "token": "t"})
     )
     assert status == 200 and b"abc" in body
+
+
+def test_stop_closes_the_connections_it_still_holds(http_harness: Harness) -> None:
+    # A keep-alive connection (a proxy's, say) is open when the bot stops: stop() must close
+    # it and end the serving thread, not leave the socket to the garbage collector.
+    service = http_service(bot=http_harness.bot, settings=replace(http_harness.settings,
+                                                                  http_port=0))  # fmt: skip
+    service.start()
+    with socket.create_connection(("127.0.0.1", service.port), timeout=5) as kept:
+        kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: paperclub\r\n\r\n")
+        answer = b""
+        while not answer.endswith(b"ok"):
+            answer += kept.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 200")
+        service.stop()
+        assert kept.recv(1) == b""  # the server closed its end (a timeout here: it did not)
+    assert service.server._map == {}  # nothing left open for the GC to find
