@@ -385,7 +385,7 @@ def _check(bot: Bot, mix: Mix) -> None:
 def test_burst_of_events_with_redeliveries_is_applied_exactly_once(bot: Bot) -> None:
     rng = random.Random(seed_for("event burst"))
     mix = Mix(rng, bot.targets)
-    total = scaled(10_000, 50_000)
+    total = scaled(3_000, 50_000)
     statuses: Counter[int] = Counter()
     with trap_logs() as trap:
         for delivery in mix.deliveries(total):

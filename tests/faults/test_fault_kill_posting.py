@@ -237,7 +237,7 @@ def test_kill_9_around_the_post_then_restart_posts_exactly_once(
     tmp_path: Path, processes: Processes
 ) -> None:
     rng = random.Random(seed_for("kill -9 around posting"))
-    _run_all(plan_runs(rng, 30), tmp_path, processes)
+    _run_all(plan_runs(rng, scaled(len(SCENARIOS) + 3, 30)), tmp_path, processes)
 
 
 @pytest.mark.slow
