@@ -15,6 +15,9 @@ from bot.db.store import Database
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "bot" / "data" / "reading-list.txt"
+# How many papers the shipped reading list holds (a paragraph each), counted from the file, so
+# that adding to or trimming the list breaks no test.
+SAMPLE_ENTRIES = sum(1 for block in SAMPLE.read_text("utf-8").split("\n\n") if block.strip())
 PG_ADMIN_URL = os.environ.get(
     "PAPERCLUB_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )

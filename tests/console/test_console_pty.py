@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pexpect
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SAMPLE_ENTRIES
 
 TIMEOUT = 60
 
@@ -41,7 +41,7 @@ def _start(tmp_path: Path) -> pexpect.spawn:
 
 def test_console_session(tmp_path: Path) -> None:
     bot = _start(tmp_path)
-    bot.expect("imported the sample reading list: 21 papers")
+    bot.expect(f"imported the sample reading list: {SAMPLE_ENTRIES} papers")
     bot.expect("Nonuniform-Tensor-Parallelism")
     bot.expect("you> ")
     bot.sendline("+1")

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
 import pytest
 
 from bot.domain import PaperDraft, Rejection
 from bot.ingest.keys import fingerprint
 from bot.ingest.text import parse_text
-
-SAMPLE = Path(__file__).resolve().parents[2] / "bot" / "data" / "reading-list.txt"
+from tests.conftest import SAMPLE, SAMPLE_ENTRIES
 
 
 def one(*, text: str) -> PaperDraft:
@@ -31,7 +29,7 @@ def sample() -> list[PaperDraft]:
 
 
 def test_every_sample_entry_is_a_paper_with_a_sensible_title(sample: list[PaperDraft]) -> None:
-    assert len(sample) == 21
+    assert len(sample) == SAMPLE_ENTRIES
     for draft in sample:
         assert draft.title.strip()
         assert len(draft.title) <= 90

@@ -87,7 +87,9 @@ def metadata_server() -> Iterator[ThreadingHTTPServer]:
     server.hits = []  # type: ignore[attr-defined]
     server.fail = False  # type: ignore[attr-defined]
     server.base = f"http://127.0.0.1:{server.server_address[1]}"  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield server

@@ -12,6 +12,7 @@ from bot.messages import as_plain
 from bot.services.posting import LEASE, Outcome, Poster, post_due, post_today
 from bot.services.schedule import is_due, next_post_at
 from bot.wording import archive
+from tests.conftest import SAMPLE_ENTRIES
 from tests.services.conftest import WEEKDAYS, follow, key, load_sample, make_poster
 from tests.services.memory_chat import MemoryChat
 
@@ -95,7 +96,7 @@ def test_refused_post_returns_the_paper_to_the_queue(database: Database, chat: M
         failed.outcome is Outcome.FAILED and failed.error and failed.error.code == "not_in_channel"
     )
     with database(write=False) as store:
-        assert store.count_queued(channel=store.channel(key=C1)) == 21
+        assert store.count_queued(channel=store.channel(key=C1)) == SAMPLE_ENTRIES
     later = post_today(poster=poster, channel=C1, now=MONDAY_0900_BERLIN + timedelta(minutes=5))
     assert later.outcome is Outcome.POSTED and chat.count("C1") == 1
 
