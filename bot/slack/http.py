@@ -192,14 +192,22 @@ class HttpService:
         """Stop accepting, let the requests in flight finish, then close every connection on
         the serving thread (its loop then ends at once) and join it."""
         self._stopping.set()
-        serving = self._thread.is_alive()
-        if serving:
-            self.server.trigger.pull_trigger(self._stop_accepting)
+        serving = self._on_serving_thread(self._stop_accepting)
         self.server.task_dispatcher.shutdown()
-        if serving:
-            self.server.trigger.pull_trigger(self._close_all)
+        if serving and self._on_serving_thread(self._close_all):
             self._thread.join(timeout=10)
         self._close_all()  # never started, or the loop died: close what is left from here
+
+    def _on_serving_thread(self, thunk: Callable[[], None]) -> bool:
+        """Have the serving thread run `thunk`; False when it no longer serves (it never
+        started, or its loop ended and closed the trigger: a write to it then fails)."""
+        if not self._thread.is_alive():
+            return False
+        try:
+            self.server.trigger.pull_trigger(thunk)
+        except OSError:
+            return False
+        return True
 
     def _stop_accepting(self) -> None:
         """Close the listening socket (on the serving thread)."""
