@@ -80,6 +80,7 @@ class Wiring:
             self.close()
             raise
         self._started = False
+        self._caught_up = False
 
     def channels(self) -> list[Channel]:
         """The followed channels of the platforms running here (no job fires for another)."""
@@ -114,9 +115,14 @@ class Wiring:
         return results
 
     def _on_sweep(self) -> None:
-        """The minute sweep, with every attempt logged."""
-        for key, result in self.sweep().items():
+        """The minute sweep, with every attempt logged; the first one (the catch-up after a
+        start) says when it is done, so an operator (or a test) knows nothing more is coming."""
+        results = self.sweep()
+        for key, result in results.items():
             log_result(channel=key, result=result)
+        if not self._caught_up:
+            self._caught_up = True
+            log.info("caught up: %d channel(s) checked for today's post", len(results))
 
     def _redraw(self, post_id: object) -> None:
         """Redraw a post with its current counts, on the platform it was posted to."""

@@ -7,7 +7,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 from tests.conftest import ROOT, SAMPLE
@@ -38,21 +38,36 @@ def _posts(fake: FakeSlack) -> list[dict[str, object]]:
 
 
 def _run_until_posted(fake: FakeSlack, env: dict[str, str], cwd: Path, *, expect: int) -> str:
-    """Start `paperclub run`, wait for `expect` posts and one sweep, SIGTERM it; its stderr."""
+    """Start `paperclub run`, wait until its catch-up sweep is done (the log says so), SIGTERM
+    it; its stderr."""
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "run"], env=env, cwd=cwd,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+    lines: list[str] = []
+    caught_up = threading.Event()
+
+    def read() -> None:
+        """Keep stderr, and signal the catch-up sweep's end."""
+        assert process.stderr is not None
+        for line in process.stderr:
+            lines.append(line)
+            if "caught up:" in line:
+                caught_up.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and len(_posts(fake)) < expect:
-            assert process.poll() is None, process.communicate()[1]
-            time.sleep(0.1)
+        assert caught_up.wait(30), "".join(lines)
         fake.wait_connected(timeout=20)
-        time.sleep(1)  # a second sweep would have doubled the post by now, if it could
+        assert len(_posts(fake)) == expect, "".join(lines)
     finally:
         process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=30)
+        process.wait(timeout=30)
+        reader.join(timeout=10)
+        assert process.stderr is not None
+        process.stderr.close()
+    stderr = "".join(lines)
     assert process.returncode == 0, stderr
     return stderr
 
