@@ -40,7 +40,11 @@ class PaperRow(Base):
     """A paper and its place in a queue."""
 
     __tablename__ = "papers"
-    __table_args__ = (Index("ix_papers_status_position", "status", "position"),)
+    __table_args__ = (
+        Index("ix_papers_status_position", "status", "position"),
+        # Queues per channel, and search's "not queued for a channel hidden from the viewer".
+        Index("ix_papers_queue_channel", "queue_channel_id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     title: Mapped[str] = mapped_column(String(300))
