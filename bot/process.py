@@ -1,10 +1,29 @@
-"""This process: its name on the posts it claims, and whether another claim's owner lives."""
+"""This process: its name on the posts it claims, whether another claim's owner lives, and
+which of its threads takes the stop signals."""
 
 from __future__ import annotations
 
 import os
 import secrets
+import signal
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM off this thread while the block starts threads: they inherit
+    the mask, so the kernel delivers the signals to the main thread only. Left to pick, it may
+    choose a busy worker, and a main thread blocked in input() or a wait never hears of it.
+    A signal that arrives meanwhile is delivered when the block ends."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def claim_owner() -> str:

@@ -13,6 +13,7 @@ from bot.db.migrate import upgrade
 from bot.db.store import Database
 from bot.platforms import FALLBACK, chosen, plugin
 from bot.ports import PlatformStartError
+from bot.process import signals_held
 from bot.wiring import Wiring
 
 log = logging.getLogger("paperclub")
@@ -54,15 +55,17 @@ def run(*, settings: Settings, mode: str) -> int:
         upgrade(engine=database.engine)
         stop = wait_for_signal()
         try:
-            wiring = Wiring(
-                settings=settings, database=database, clock=SystemClock(), plugins=plugins,
-                mode=mode,
-            )  # fmt: skip
+            with signals_held():  # the threads the platforms start never take a stop signal
+                wiring = Wiring(
+                    settings=settings, database=database, clock=SystemClock(), plugins=plugins,
+                    mode=mode,
+                )  # fmt: skip
         except PlatformStartError as exc:
             log.error("%s", exc)
             return 1
         try:
-            wiring.start()
+            with signals_held():
+                wiring.start()
             log.info("Paper Club is running on %s", ", ".join(wiring.platforms))
             wiring.serve(stop=stop)
         finally:

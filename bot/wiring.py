@@ -14,7 +14,7 @@ from bot.domain import Channel, ChannelKey, Schedule
 from bot.lookup import HttpLookup
 from bot.platforms import Plugin
 from bot.ports import Clock, PaperLookup, Platform
-from bot.process import OWNER, owner_alive
+from bot.process import OWNER, owner_alive, signals_held
 from bot.scheduler import PostScheduler
 from bot.services import housekeeping, posting, recap
 from bot.services.posting import Poster
@@ -142,8 +142,9 @@ class Wiring:
             threading.Thread(target=p.serve, kwargs={"stop": stop}, name=p.name, daemon=True)
             for p in others
         ]
-        for thread in threads:
-            thread.start()
+        with signals_held():
+            for thread in threads:
+                thread.start()
         try:
             last.serve(stop=stop)
         finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import signal
 from dataclasses import dataclass
 from threading import Event
 from typing import TYPE_CHECKING
@@ -89,7 +90,13 @@ class SlackPlatform:
             return
         handler = SocketModeHandler(self.app, app_token=self.settings.slack_app_token,
                                     web_client=self.app.client)  # fmt: skip
-        handler.connect()  # type: ignore[no-untyped-call]
+        # The client's threads must not take SIGTERM from the thread waiting below (the kernel
+        # may pick any thread that does not block it; see bot.process.signals_held).
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            handler.connect()  # type: ignore[no-untyped-call]
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         log.info("Socket Mode connected; Paper Club is running on Slack")
         stop.wait()
         close_fast(handler=handler)

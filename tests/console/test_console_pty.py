@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,28 @@ def test_console_session(tmp_path: Path) -> None:
     assert post["channel"] == "console::console"  # platform:workspace:channel
     assert post["votes"] == {"up": 0, "down": 1}
     assert [c["text"] for c in post["comments"]] == ["Pipeline bubbles are the real story here"]
+
+
+def _blocked(*, status: str) -> int:
+    """The SigBlk mask in a /proc/<pid>/task/<tid>/status text."""
+    line = next(row for row in status.splitlines() if row.startswith("SigBlk:"))
+    return int(line.split()[1], 16)
+
+
+def test_only_the_main_thread_takes_stop_signals(tmp_path: Path) -> None:
+    # The kernel hands a process's SIGINT to any thread that does not block it; a worker that
+    # took Ctrl-C would leave input() waiting for ever (seen once in a loaded run).
+    bot = _start(tmp_path)
+    bot.expect("you> ")
+    stop = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1))
+    tasks = Path(f"/proc/{bot.pid}/task")
+    masks = {int(t.name): _blocked(status=(t / "status").read_text()) for t in tasks.iterdir()}
+    others = {tid: mask for tid, mask in masks.items() if tid != bot.pid}
+    assert others, "the scheduler and the coalescer run on threads of their own"
+    assert all(mask & stop == stop for mask in others.values()), others
+    assert masks[bot.pid] & stop == 0
+    bot.sendcontrol("c")
+    bot.expect("Bye")
+    bot.expect(pexpect.EOF)
+    bot.close()
+    assert bot.exitstatus == 0
