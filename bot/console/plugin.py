@@ -15,6 +15,7 @@ from rich.console import Console as RichConsole
 from bot import ingest
 from bot.config import Settings
 from bot.console.chat import CHANNEL, KEY, PLATFORM, ConsoleChat
+from bot.console.prompt import LineReader
 from bot.console.render import paper_panel, to_rich
 from bot.console.repl import Console, handle_line, todays_post
 from bot.messages import Message
@@ -66,9 +67,10 @@ class ConsolePlatform:
         """Read lines until Ctrl-D, Ctrl-C or SIGTERM, then say goodbye."""
         signal.signal(signal.SIGTERM, _stop)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        reader = LineReader(fd=sys.stdin.fileno())
         try:
-            while not stop.is_set():
-                handle_line(app=self.app, line=input("you> "))
+            while True:
+                handle_line(app=self.app, line=reader.read_line(prompt="you> ", stop=stop))
         except (EOFError, KeyboardInterrupt):
             print(file=sys.stderr)
         where = "today's thread" if todays_post(app=self.app) else "the archive"
