@@ -11,8 +11,8 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Delete, Select, Update, bindparam, delete, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
+from bot.db.engine import dialect_insert
 from bot.db.schema import Base, ChannelRow, CommentRow, PostRow, VoteRow
 
 # In an UPDATE, a bound parameter may not share a column's name, hence in_channel and the like.
@@ -27,15 +27,10 @@ _POST_COLUMNS = (POSTS.c.id, POSTS.c.paper_id, POSTS.c.local_date, POSTS.c.state
 _CHANNEL_COLUMNS = (CHANNELS.c.platform, CHANNELS.c.workspace, CHANNELS.c.external_id)
 
 
-def _insert(*, dialect: str) -> Any:
-    """The INSERT with ON CONFLICT of this dialect."""
-    return postgresql.insert if dialect == "postgresql" else sqlite.insert
-
-
 @cache
 def mark_event(*, dialect: str) -> Any:
     """Record an event id unless it is known; a row comes back only when it went in."""
-    statement = _insert(dialect=dialect)(_PROCESSED).values(
+    statement = dialect_insert(dialect=dialect, table=_PROCESSED).values(
         event_id=bindparam("event_id"), seen_at=bindparam("seen_at")
     )
     return statement.on_conflict_do_nothing().returning(_PROCESSED.c.event_id)
@@ -44,7 +39,7 @@ def mark_event(*, dialect: str) -> Any:
 @cache
 def set_vote(*, dialect: str) -> Any:
     """Set or change a person's one vote: one upsert on UNIQUE(post, user)."""
-    statement = _insert(dialect=dialect)(VOTES).values(
+    statement = dialect_insert(dialect=dialect, table=VOTES).values(
         post_id=bindparam("post_id"), user_id=bindparam("user_id"), value=bindparam("value"),
         source=bindparam("source"), updated_at=bindparam("updated_at"),
     )  # fmt: skip
@@ -60,7 +55,7 @@ def set_vote(*, dialect: str) -> Any:
 @cache
 def add_comment(*, dialect: str) -> Any:
     """Store a comment unless one with its message id exists; a row comes back when it went in."""
-    statement = _insert(dialect=dialect)(COMMENTS).values(
+    statement = dialect_insert(dialect=dialect, table=COMMENTS).values(
         post_id=bindparam("post_id"), channel_id=bindparam("channel_id"),
         user_id=bindparam("user_id"), message_id=bindparam("message_id"),
         text=bindparam("text"), created_at=bindparam("created_at"),

@@ -12,10 +12,14 @@ from sqlalchemy.orm import Session
 BUSY_TIMEOUT_MS = 10_000
 
 
+def dialect_insert(*, dialect: str, table: Table) -> postgresql.Insert | sqlite.Insert:
+    """An INSERT with ON CONFLICT support for a dialect by name (SQLite or PostgreSQL)."""
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+
+
 def upsert_insert(*, session: Session, table: Table) -> postgresql.Insert | sqlite.Insert:
     """An INSERT with ON CONFLICT support for the session's dialect (SQLite or PostgreSQL)."""
-    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
-    return insert(table)
+    return dialect_insert(dialect=session.get_bind().dialect.name, table=table)
 
 
 def is_sqlite(*, url: str) -> bool:
