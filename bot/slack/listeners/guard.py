@@ -10,7 +10,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import App, BoltResponse
+from slack_bolt import App, BoltRequest, BoltResponse
+from slack_bolt.middleware import Middleware
 
 from bot.slack.deps import SlackDeps
 
@@ -23,12 +24,20 @@ def _team(body: dict[str, Any]) -> str | None:
     return str(team) if team else None
 
 
-def register(*, app: App, deps: SlackDeps) -> None:
-    """A global middleware in front of every listener."""
+class OnlyOurs(Middleware):
+    """A global middleware in front of every listener: our own team's and app's requests pass
+    on; the rest are acknowledged and dropped. A Middleware class, not a decorated function:
+    Bolt inspects a function middleware's signature to build its arguments on every request."""
 
-    @app.middleware
-    def only_ours(body: dict[str, Any], next: Callable[[], BoltResponse]) -> BoltResponse:
-        """Pass our own team's and app's requests on; ack and drop the rest."""
+    def __init__(self, *, deps: SlackDeps) -> None:
+        """Compare against the team and app the plug-in found at start-up."""
+        self._deps = deps
+
+    def process(
+        self, *, req: BoltRequest, resp: BoltResponse, next: Callable[[], BoltResponse]
+    ) -> BoltResponse | None:
+        """Pass the request on, or answer it with an empty 200 when it is not ours."""
+        body, deps = req.body, self._deps
         team, app_id = _team(body), body.get("api_app_id")
         foreign_team = bool(deps.team_id and team and team != deps.team_id)
         foreign_app = bool(deps.app_id and app_id and app_id != deps.app_id)
@@ -42,3 +51,8 @@ def register(*, app: App, deps: SlackDeps) -> None:
             # Mode), so Slack would deliver the request again and again.
             return BoltResponse(status=200, body="")
         return next()
+
+
+def register(*, app: App, deps: SlackDeps) -> None:
+    """The guard, first of the global middleware."""
+    app.middleware(OnlyOurs(deps=deps))
