@@ -6,12 +6,12 @@ import threading
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, delete
-from sqlalchemy.orm import Session
+from sqlalchemy import Row, delete
 
 from bot.db import activity_sql as sql
 from bot.db.convert import utc
 from bot.db.schema import ProcessedEventRow
+from bot.db.unit import UnitBound
 from bot.domain import ChannelKey, CommentState, Post, PostState, VoteState
 
 
@@ -77,24 +77,13 @@ class DeliveredPosts:
             self._by_id[post.id] = post
 
 
-class ActivityStore:
+class ActivityStore(UnitBound):
     """Votes, comments and processed events; mixed into SqlStore, which owns the session.
     Every method here is on the path of each vote or comment, so each runs one statement of
     bot/db/activity_sql.py on the session's connection: prepared Core, or on SQLite the same
     statement given to the driver."""
 
-    session: Session
     delivered: DeliveredPosts
-    _bound: tuple[Connection, Any] | None = None
-
-    def _connection(self) -> tuple[Connection, Any]:
-        """The unit of work's connection, and its sqlite3 connection on SQLite (else None);
-        asked of the session once: the asking costs more than the statements it serves."""
-        if self._bound is None:
-            connection = self.session.connection()
-            raw = connection.connection.driver_connection
-            self._bound = (connection, raw if connection.dialect.name == "sqlite" else None)
-        return self._bound
 
     def _run(self, name: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
         """Run one hot-path statement; its rows (none for the writes that return none)."""

@@ -7,6 +7,11 @@ that fails rolls back alone), and the last of the units waiting when a turn ends
 all. Nobody waits for company: a unit that finds no one queued behind it commits at once, and
 a unit returns only after the commit that holds its writes, so an acknowledged event is
 durable exactly as before.
+
+A group is a Core connection and its transaction. The votes, reactions and replies that make
+up nearly every write run Core statements on it (bot/db/activity_sql.py), so a group opens an
+ORM Session, joined to that transaction, only when a unit asks for one: the Session's own
+bookkeeping used to cost a vote more than its statements.
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import Connection, Engine, RootTransaction
+from sqlalchemy.orm import Session
 
 # A steady stream of writers would otherwise keep one group open, and its first unit waiting
 # for its commit, for as long as the stream lasts.
@@ -27,27 +33,81 @@ class GroupCommitFailed(RuntimeError):
     """The shared commit failed: none of the group's writes were kept."""
 
 
-@dataclass
-class _Group:
-    """One open transaction and the units of work inside it."""
+class WriteScope:
+    """One open transaction and the units of work inside it: what a unit writes through."""
 
-    session: Session
-    units: int = 0  # units done so far
-    broken: bool = False  # roll back, not commit: a unit's failure could not be undone alone
-    error: BaseException | None = None
-    done: threading.Event = field(default_factory=threading.Event)
+    def __init__(self, *, engine: Engine) -> None:
+        """Check a connection out and begin (on SQLite: BEGIN IMMEDIATE, see bot/db/engine.py)."""
+        self.connection: Connection = engine.connect()
+        try:
+            self.transaction: RootTransaction = self.connection.begin()
+        except BaseException:
+            self.connection.close()
+            raise
+        # The sqlite3 connection under it on SQLite (the hot path talks to it directly).
+        sqlite = self.connection.dialect.name == "sqlite"
+        self.raw: Any = self.connection.connection.driver_connection if sqlite else None
+        self._session: Session | None = None
+        self.units = 0  # units done so far
+        self.broken = False  # roll back, not commit: a unit's failure could not be undone alone
+        self.error: BaseException | None = None
+        self.done = threading.Event()
+
+    @property
+    def session(self) -> Session:
+        """An ORM Session inside the group's transaction, opened on first use."""
+        if self._session is None:
+            # rollback_only: the Session never commits the group's transaction; a failed
+            # flush rolls all of it back, which marks the group broken (see _unit).
+            self._session = Session(bind=self.connection, expire_on_commit=False,
+                                    join_transaction_mode="rollback_only")  # fmt: skip
+        return self._session
+
+    def flush(self) -> None:
+        """Send the unit's ORM changes, if it made any, before its savepoint ends."""
+        if self._session is not None:
+            self._session.flush()
+
+    def forget_rows(self) -> None:
+        """Rows loaded by an earlier unit would be handed out again as they were then, not as
+        that unit's Core updates left them: each unit starts with an empty identity map."""
+        if self._session is not None and len(self._session.identity_map):
+            self._session.expunge_all()
+
+    @property
+    def active(self) -> bool:
+        """Whether the transaction can still be committed."""
+        return self.transaction.is_active and (self._session is None or self._session.is_active)
+
+    def finish(self) -> None:
+        """Commit (or roll back when broken), give the connection back, wake the units."""
+        try:
+            if self._session is not None:
+                self._session.close()  # joined: closing leaves the transaction as it is
+            if self.broken:
+                self.error = GroupCommitFailed("a unit of work broke the shared transaction")
+                self.transaction.rollback()
+            else:
+                self.transaction.commit()
+        except BaseException as error:  # every unit is told; none may ack a lost write
+            self.error = error
+        finally:
+            try:
+                self.connection.close()
+            finally:
+                self.done.set()
 
 
 class GroupCommit:
     """Hands out turns on the shared write transaction; see the module's docstring."""
 
-    def __init__(self, *, sessions: sessionmaker[Session]) -> None:
-        """Write through sessions from this factory (one per group)."""
-        self._sessions = sessions
+    def __init__(self, *, engine: Engine) -> None:
+        """Write through connections of this engine (one per group)."""
+        self._engine = engine
         self._turn = threading.Lock()
         self._queue = threading.Lock()
         self._queued = 0
-        self._group: _Group | None = None
+        self._group: WriteScope | None = None
         self._inside = threading.local()
 
     @property
@@ -57,8 +117,8 @@ class GroupCommit:
             return self._queued
 
     @contextmanager
-    def __call__(self) -> Iterator[Session]:
-        """One unit of work: its turn on the group's session; returns once it is committed."""
+    def __call__(self) -> Iterator[WriteScope]:
+        """One unit of work: its turn on the group's transaction; returns once committed."""
         if getattr(self._inside, "active", False):
             # The turn is not re-entrant: a nested write would wait for itself for ever.
             raise RuntimeError("a write unit of work was opened inside another on this thread")
@@ -67,11 +127,14 @@ class GroupCommit:
         self._turn.acquire()
         with self._queue:
             self._queued -= 1
+        try:
+            group = self._group
+            if group is None:
+                group = self._group = WriteScope(engine=self._engine)
+        except BaseException:
+            self._turn.release()
+            raise
         self._inside.active = True
-        group = self._group
-        if group is None:
-            group = self._group = _Group(session=self._sessions())
-            group.session.begin()
         try:
             yield from self._unit(group=group)
         finally:
@@ -81,7 +144,8 @@ class GroupCommit:
                 with self._queue:
                     alone = self._queued == 0
                 if alone or group.broken or group.units >= MAX_UNITS:
-                    self._finish(group=group)
+                    self._group = None
+                    group.finish()
             finally:
                 self._turn.release()
         group.done.wait()
@@ -89,52 +153,69 @@ class GroupCommit:
             raise GroupCommitFailed("the write was not committed") from group.error
 
     @staticmethod
-    def _unit(*, group: _Group) -> Iterator[Session]:
+    def _unit(*, group: WriteScope) -> Iterator[WriteScope]:
         """Run one unit; after the group's first, inside a SAVEPOINT, so that its failure
         undoes its own writes only (the first one's failure leaves nothing else to keep, and
         alone, the common case when deliveries do not overlap, it pays for no savepoint)."""
-        # Rows loaded by an earlier unit would be handed out again as they were then, not as
-        # that unit's Core updates left them: each unit starts with an empty identity map.
-        if len(group.session.identity_map):
-            group.session.expunge_all()
+        group.forget_rows()
         if group.units == 0:
             try:
-                yield group.session
+                yield group
+                group.flush()  # the next unit's forget_rows must not drop what this one added
             except BaseException:
                 group.broken = True
                 raise
             return
         try:
-            nested = group.session.begin_nested()
+            savepoint = _Savepoint(group=group)
         except BaseException:
             group.broken = True
             raise
         try:
-            yield group.session
+            yield group
+            group.flush()
         except BaseException:
             try:
-                nested.rollback()
+                savepoint.rollback()
             except BaseException:
                 group.broken = True  # the connection is gone: nobody's writes survive
                 raise
+            # A failed ORM flush can end the whole transaction, not only this unit's part.
+            group.broken = group.broken or not group.active
             raise
         try:
-            nested.commit()
+            savepoint.release()
         except BaseException:
             group.broken = True
             raise
 
-    def _finish(self, *, group: _Group) -> None:
-        """Commit the group (roll it back when it broke) and wake its units."""
-        self._group = None
-        try:
-            if group.broken:
-                group.error = GroupCommitFailed("a unit of work broke the shared transaction")
-                group.session.rollback()
-            else:
-                group.session.commit()
-        except BaseException as error:  # every unit is told; none may ack a lost write
-            group.error = error
-        finally:
-            group.session.close()
-            group.done.set()
+
+class _Savepoint:
+    """One unit's SAVEPOINT. On SQLite, said to the driver directly: SQLAlchemy compiles its
+    savepoint statements afresh each time, which cost more than the vote they wrap. The
+    engine hands SQLite no transaction control of its own (isolation_level None), and every
+    ORM change of the unit is flushed before the release, so the session's view stays true."""
+
+    NAME = "paperclub_unit"
+
+    def __init__(self, *, group: WriteScope) -> None:
+        """Open the savepoint on the group's connection."""
+        self._raw = group.raw
+        self._nested = group.connection.begin_nested() if self._raw is None else None
+        if self._raw is not None:
+            self._raw.execute(f"SAVEPOINT {self.NAME}")
+
+    def release(self) -> None:
+        """Keep the unit's writes (in the group's transaction)."""
+        if self._nested is not None:
+            self._nested.commit()
+        else:
+            self._raw.execute(f"RELEASE {self.NAME}")
+
+    def rollback(self) -> None:
+        """Undo the unit's writes only."""
+        if self._nested is not None:
+            self._nested.rollback()
+        else:
+            self._raw.execute(f"ROLLBACK TO {self.NAME}")
+            self._raw.execute(f"RELEASE {self.NAME}")

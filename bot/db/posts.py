@@ -6,10 +6,10 @@ from datetime import date, datetime
 
 from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from bot.db.convert import channel_key, to_channel, to_paper, to_post
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, RecapRow, VoteRow
+from bot.db.unit import UnitBound
 from bot.domain import (
     Channel,
     ChannelKey,
@@ -25,10 +25,8 @@ from bot.domain import (
 from bot.schedule_text import days_to_text
 
 
-class PostsStore:
+class PostsStore(UnitBound):
     """Channels and posts; mixed into SqlStore, which owns the session."""
-
-    session: Session
 
     def paper(self, *, paper_id: int) -> Paper | None:
         """One paper by id."""

@@ -5,17 +5,15 @@ from __future__ import annotations
 from datetime import date
 
 from sqlalchemy import case, func, select
-from sqlalchemy.orm import Session
 
 from bot.db.convert import channel_key
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
+from bot.db.unit import UnitBound
 from bot.domain import Channel, PostState, TopEntry, VoteCount
 
 
-class RankingStore:
+class RankingStore(UnitBound):
     """Mixed into SqlStore, which owns the session."""
-
-    session: Session
 
     def top_posts(
         self,

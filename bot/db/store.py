@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.db.activity import ActivityStore, DeliveredPosts
 from bot.db.convert import channel_key, to_channel, to_paper
 from bot.db.engine import make_engine, upsert_insert
-from bot.db.group_commit import GroupCommit
+from bot.db.group_commit import GroupCommit, WriteScope
 from bot.db.posts import PostsStore
 from bot.db.ranking import RankingStore
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
@@ -46,10 +46,16 @@ def visible_to(*, viewer: ChannelKey) -> ColumnElement[bool]:
 class SqlStore(PostsStore, ActivityStore, RankingStore):
     """The Store of one session; the unit of work commits or rolls back around it."""
 
-    def __init__(self, *, session: Session, delivered: DeliveredPosts | None = None) -> None:
-        """Bind to a session whose transaction the caller owns (`delivered`: the database's
-        memo of delivered posts, shared by its units of work)."""
-        self.session = session
+    def __init__(
+        self,
+        *,
+        session: Session | None = None,
+        scope: WriteScope | None = None,
+        delivered: DeliveredPosts | None = None,
+    ) -> None:
+        """Bind to a session or a write scope (see UnitBound); `delivered`: the database's
+        memo of delivered posts, shared by its units of work."""
+        super().__init__(session=session, scope=scope)
         self.delivered = delivered if delivered is not None else DeliveredPosts()
 
     def known_keys(self) -> set[str]:
@@ -248,7 +254,7 @@ class Database:
             if self.engine.dialect.name == "sqlite"
             else self.engine
         )
-        self.writes = GroupCommit(sessions=sessionmaker(self.engine, expire_on_commit=False))
+        self.writes = GroupCommit(engine=self.engine)
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
         self._delivered = DeliveredPosts()
 
@@ -257,8 +263,8 @@ class Database:
         """One unit of work: kept when the block ends normally (writes: once committed, with
         the others that arrived together), undone otherwise."""
         if write:
-            with self.writes() as session:
-                yield SqlStore(session=session, delivered=self._delivered)
+            with self.writes() as scope:
+                yield SqlStore(scope=scope, delivered=self._delivered)
             return
         with self._reader() as session, session.begin():
             yield SqlStore(session=session, delivered=self._delivered)
