@@ -85,6 +85,14 @@ class ActivityStore(UnitBound):
 
     delivered: DeliveredPosts
 
+    def _remember(self, *, post: Post) -> None:
+        """Keep a delivered post in the memo; read inside a write, only once that write is
+        committed (its commit may fail, and the row might be one the group just changed)."""
+        if self._scope is None:
+            self.delivered.keep(post=post)
+        else:
+            self._scope.after_commit(lambda: self.delivered.keep(post=post))
+
     def _run(self, name: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
         """Run one hot-path statement; its rows (none for the writes that return none)."""
         connection, raw = self._connection()
@@ -122,7 +130,7 @@ class ActivityStore(UnitBound):
         if row is None:
             return None
         post = _post(row=row)
-        self.delivered.keep(post=post)
+        self._remember(post=post)
         return post
 
     def post_by_id(self, *, post_id: int) -> Post | None:
@@ -134,7 +142,7 @@ class ActivityStore(UnitBound):
         if row is None:
             return None
         post = _post(row=row)
-        self.delivered.keep(post=post)
+        self._remember(post=post)
         return post
 
     def vote_of(self, *, post_id: int, user: str) -> VoteState | None:

@@ -17,7 +17,7 @@ bookkeeping used to cost a vote more than its statements.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -52,6 +52,11 @@ class WriteScope:
         self.broken = False  # roll back, not commit: a unit's failure could not be undone alone
         self.error: BaseException | None = None
         self.done = threading.Event()
+        self._after_commit: list[Callable[[], None]] = []
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run `callback` once the group's transaction is committed (never if it is not)."""
+        self._after_commit.append(callback)
 
     @property
     def session(self) -> Session:
@@ -91,6 +96,13 @@ class WriteScope:
                 self.transaction.commit()
         except BaseException as error:  # every unit is told; none may ack a lost write
             self.error = error
+            # A failed COMMIT can leave the driver's transaction open, and SQLAlchemy, counting
+            # it as ended, would pool the connection so; the next group's BEGIN would fail.
+            self.connection.invalidate()
+        else:
+            if self.error is None:  # a broken group was rolled back: nothing to follow up
+                for callback in self._after_commit:
+                    callback()
         finally:
             try:
                 self.connection.close()

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError
 
+from bot.db.group_commit import GroupCommitFailed
 from bot.db.schema import ChannelRow, CommentRow, PostRow, VoteRow
 from bot.db.store import Database
 from bot.domain import NewPaper, PaperDraft
@@ -145,3 +146,21 @@ def test_events_are_applied_once_and_old_ones_forgotten(any_database: Database) 
     with any_database() as store:
         assert store.mark_event(event_id="Ev1", now=NOW)
         assert not store.mark_event(event_id="Ev2", now=NOW)
+
+
+def test_a_post_read_in_a_write_is_remembered_only_once_committed(database: Database) -> None:
+    _, post_id = _post(database)
+
+    @event.listens_for(database.engine, "commit")
+    def _refuse(_conn: object) -> None:
+        raise OSError("disk I/O error")
+
+    with pytest.raises(GroupCommitFailed), database() as store:
+        assert store.post_by_id(post_id=post_id) is not None
+    event.remove(database.engine, "commit", _refuse)
+    with database(write=False) as store:
+        assert store.delivered.by_id(post_id=post_id) is None  # the failed write kept nothing
+    with database() as store:
+        found = store.post_by_id(post_id=post_id)
+    with database(write=False) as store:
+        assert store.delivered.by_id(post_id=post_id) == found
