@@ -17,6 +17,9 @@ from bot.schedule_text import ScheduleTextError, parse_days, parse_hhmm
 DEFAULT_API_URL = "https://slack.com/api/"
 DEFAULT_ARXIV_API = "https://export.arxiv.org/api/query"
 DEFAULT_CROSSREF_API = "https://api.crossref.org"
+DEFAULT_DISCORD_API_URL = "https://discord.com/api/v10"
+# discord.py's own; bot/discord/endpoints.py moves both, and a test pins them.
+DEFAULT_DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 
 # Every variable the bot reads, with a one-line meaning; the README lists them all (a test checks).
 VARIABLES: dict[str, str] = {

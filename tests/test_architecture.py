@@ -21,8 +21,13 @@ INFRASTRUCTURE = (
     "alembic", "websockets", "requests", "httpx", "aiohttp", "psycopg",
 )  # fmt: skip
 # Each platform folder and the libraries only it may use (checked against pyproject.toml and
-# the real imports: bot/slack uses slack_bolt, slack_sdk and waitress, bot/console uses rich).
-PLATFORMS = {"slack": ("slack_bolt", "slack_sdk", "waitress"), "console": ("rich",)}
+# the real imports: bot/slack uses slack_bolt, slack_sdk and waitress, bot/console uses rich,
+# bot/discord discord.py).
+PLATFORMS = {
+    "slack": ("slack_bolt", "slack_sdk", "waitress"),
+    "console": ("rich",),
+    "discord": ("discord", "yarl", "aiohttp"),  # yarl: the URL type of discord.py's gateway
+}
 SHARED_LIBRARIES: tuple[str, ...] = ()  # neutral third-party libraries every edge may use
 PLATFORM_LIBRARIES = ("discord", *(lib for libs in PLATFORMS.values() for lib in libs))
 MARKUP = re.compile(
