@@ -29,7 +29,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 import pytest
@@ -43,9 +43,7 @@ from bot.domain import (
     HIGHLIGHT_CLOSE,
     HIGHLIGHT_OPEN,
     ChannelKey,
-    Paper,
     PaperCard,
-    PaperStatus,
     Recap,
     SearchHit,
     SearchPage,
@@ -71,6 +69,8 @@ from bot.messages import (
     runs,
 )
 from bot.wording import archive, replies
+from tests import cards
+from tests.cards import make_paper
 from tests.hostile.archive import COMMENT, HOSTILE, LONG_WORD, TITLES
 from tests.hostile.slack_view import Link as SeenLink
 from tests.hostile.slack_view import View, disguised, links_to, shows
@@ -385,37 +385,9 @@ def assert_components(rows: list[dict[str, Any]]) -> None:
 # --- cards -----------------------------------------------------------------------------
 
 
-def make_paper(**changes: Any) -> Paper:
-    """A typical queued paper; keyword changes override fields."""
-    paper = Paper(
-        id=1,
-        title="Attention Is All You Need",
-        abstract="The dominant sequence transduction models are based on recurrent networks.",
-        authors=("Ashish Vaswani", "Noam Shazeer", "Niki Parmar"),
-        url="https://papers.example.org/attention",
-        arxiv_id="1706.03762",
-        doi="10.48550/arXiv.1706.03762",
-        source="test",
-        added_by="U123",
-        added_at=datetime(2024, 5, 1, 9, 0),
-        position=1,
-        status=PaperStatus.QUEUED,
-    )
-    return replace(paper, **changes)
-
-
 def make_card(**changes: Any) -> PaperCard:
-    """A card for post 42 with 3 up, 1 down, yesterday's recap and 5 more papers queued."""
-    card = PaperCard(
-        paper=make_paper(),
-        post_id=42,
-        local_date=date(2024, 5, 2),
-        votes=VoteCount(up=3, down=1),
-        remaining=5,
-        added_by_name="Ana",
-        recap=Recap(title="BERT", permalink=PERMALINK, votes=VoteCount(up=3, down=1), comments=4),
-    )
-    return replace(card, **changes)
+    """The shared typical card, its recap linking to this platform's yesterday's post."""
+    return cards.make_card(recap_permalink=PERMALINK, **changes)
 
 
 def test_a_normal_card_renders_exactly() -> None:

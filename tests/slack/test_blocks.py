@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from datetime import date, datetime
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.domain import Paper, PaperCard, PaperStatus, Recap, VoteCount
+from bot.domain import PaperCard, Recap, VoteCount
 from bot.messages import message
 from bot.slack import blocks as slack_blocks
 from bot.slack import ids
 from bot.slack.render import LITERAL, render
 from bot.slack.text import clip, escape_mrkdwn
+from tests import cards
+from tests.cards import make_paper
 
 PROPERTY = settings(
     database=None,
@@ -33,42 +33,14 @@ def paper_message(*, card: PaperCard) -> tuple[str, list[dict[str, Any]]]:
     return slack_blocks.paper_message(card=card, names=str)
 
 
-def make_paper(**changes: Any) -> Paper:
-    """A typical queued paper; keyword changes override fields."""
-    paper = Paper(
-        id=1,
-        title="Attention Is All You Need",
-        abstract="The dominant sequence transduction models are based on recurrent networks.",
-        authors=("Ashish Vaswani", "Noam Shazeer", "Niki Parmar"),
-        url="https://papers.example.org/attention",
-        arxiv_id="1706.03762",
-        doi="10.48550/arXiv.1706.03762",
-        source="test",
-        added_by="U123",
-        added_at=datetime(2024, 5, 1, 9, 0),
-        position=1,
-        status=PaperStatus.QUEUED,
-    )
-    return replace(paper, **changes)
+SLACK_PERMALINK = "https://team.slack.com/archives/C1/p1714640400000100"
 
 
 def make_card(**changes: Any) -> PaperCard:
-    """A card for post 42 with 3 up, 1 down, a recap of yesterday and 5 more papers queued."""
-    card = PaperCard(
-        paper=make_paper(),
-        post_id=42,
-        local_date=date(2024, 5, 2),
-        votes=VoteCount(up=3, down=1),
-        remaining=5,
-        added_by_name="Ana",
-        recap=Recap(
-            title="BERT",
-            permalink="https://team.slack.com/archives/C1/p1714640400000100",
-            votes=VoteCount(up=3, down=1),
-            comments=4,
-        ),
+    """The shared typical card, its recap linking to this platform's yesterday's post."""
+    return cards.make_card(
+        recap_permalink="https://team.slack.com/archives/C1/p1714640400000100", **changes
     )
-    return replace(card, **changes)
 
 
 def of_type(blocks: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
