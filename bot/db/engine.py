@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, Table, create_engine, event
+from sqlalchemy import Connection, Engine, Table, create_engine, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
@@ -20,6 +20,12 @@ def dialect_insert(*, dialect: str, table: Table) -> postgresql.Insert | sqlite.
 def upsert_insert(*, session: Session, table: Table) -> postgresql.Insert | sqlite.Insert:
     """An INSERT with ON CONFLICT support for the session's dialect (SQLite or PostgreSQL)."""
     return dialect_insert(dialect=session.get_bind().dialect.name, table=table)
+
+
+def sqlite_driver(*, connection: Connection) -> Any:
+    """The sqlite3 connection under a SQLAlchemy one on SQLite (the hot path talks to it
+    directly), else None."""
+    return connection.connection.driver_connection if connection.dialect.name == "sqlite" else None
 
 
 def is_sqlite(*, url: str) -> bool:

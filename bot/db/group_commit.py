@@ -24,6 +24,8 @@ from typing import Any
 from sqlalchemy import Connection, Engine, RootTransaction
 from sqlalchemy.orm import Session
 
+from bot.db.engine import sqlite_driver
+
 # A steady stream of writers would otherwise keep one group open, and its first unit waiting
 # for its commit, for as long as the stream lasts.
 MAX_UNITS = 64
@@ -44,9 +46,7 @@ class WriteScope:
         except BaseException:
             self.connection.close()
             raise
-        # The sqlite3 connection under it on SQLite (the hot path talks to it directly).
-        sqlite = self.connection.dialect.name == "sqlite"
-        self.raw: Any = self.connection.connection.driver_connection if sqlite else None
+        self.raw: Any = sqlite_driver(connection=self.connection)  # None but on SQLite
         self._session: Session | None = None
         self.units = 0  # units done so far
         self.broken = False  # roll back, not commit: a unit's failure could not be undone alone

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
+from bot.db.engine import sqlite_driver
 from bot.db.group_commit import WriteScope
 
 
@@ -37,6 +38,5 @@ class UnitBound:
         statements it serves."""
         if self._bound is None:
             connection = self.session.connection()
-            raw = connection.connection.driver_connection
-            self._bound = (connection, raw if connection.dialect.name == "sqlite" else None)
+            self._bound = (connection, sqlite_driver(connection=connection))
         return self._bound
