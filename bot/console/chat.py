@@ -67,7 +67,7 @@ class ConsoleChat:
                 for button in block.buttons
             }
 
-    def is_admin(self, *, user: str) -> bool:
+    def is_admin(self, *, channel: ChannelKey, user: str) -> bool:
         """The person at the terminal runs the place."""
         return True
 

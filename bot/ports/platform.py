@@ -51,8 +51,9 @@ class Chat(Protocol):
         """Redraw a daily post (its vote counts changed)."""
         ...
 
-    def is_admin(self, *, user: str) -> bool:
-        """Whether the platform says this user administers the workspace."""
+    def is_admin(self, *, channel: ChannelKey, user: str) -> bool:
+        """Whether the platform says this user administers the workspace (or guild) of the
+        channel the command came from."""
         ...
 
     def is_private(self, *, channel: ChannelKey) -> bool:

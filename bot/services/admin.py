@@ -19,9 +19,9 @@ from bot.wording import replies
 ADMIN_COMMANDS = frozenset({"schedule", "pause", "resume", "skip", "next", "recap"})
 
 
-def is_admin(*, user: str, admins: tuple[str, ...], chat: Chat) -> bool:
-    """PAPERCLUB_ADMINS when set, else the workspace's admins and owners."""
-    return user in admins if admins else chat.is_admin(user=user)
+def is_admin(*, channel: ChannelKey, user: str, admins: tuple[str, ...], chat: Chat) -> bool:
+    """PAPERCLUB_ADMINS when set, else the admins of the channel's workspace (or guild)."""
+    return user in admins if admins else chat.is_admin(channel=channel, user=user)
 
 
 def refusal(*, command: str) -> Reply:

@@ -38,7 +38,7 @@ def handle(*, call: Invocation, text: str) -> Reply:
     """Answer one /paperclub command; unknown input is a search, never an error."""
     name, args = split(text=text)
     if name in admin.ADMIN_COMMANDS and not admin.is_admin(
-        user=call.user, admins=call.admins, chat=call.chat
+        channel=call.channel, user=call.user, admins=call.admins, chat=call.chat
     ):
         return admin.refusal(command=name)
     here, now = call.channel, call.now

@@ -241,7 +241,7 @@ class SlackChat:
             return True
         return bool(info.get("is_private") or info.get("is_im") or info.get("is_mpim"))
 
-    def is_admin(self, *, user: str) -> bool:
+    def is_admin(self, *, channel: ChannelKey, user: str) -> bool:
         """Workspace admins and owners, per users.info; anyone unknown is not."""
         try:
             info = self.client.users_info(user=user)["user"]

@@ -59,7 +59,7 @@ class MemoryChat:
     def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
         """A redraw changes nothing kept here."""
 
-    def is_admin(self, *, user: str) -> bool:
+    def is_admin(self, *, channel: ChannelKey, user: str) -> bool:
         """Admins are whoever the test says."""
         return user in self.admins
 

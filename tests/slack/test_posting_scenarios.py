@@ -231,10 +231,11 @@ def test_admins_from_settings_override_the_workspace(
     from bot.services.admin import is_admin
 
     bot = make_bot(admins=(MEMBER,))
-    assert is_admin(user=MEMBER, admins=(MEMBER,), chat=bot.chat)
-    assert not is_admin(user=ADMIN, admins=(MEMBER,), chat=bot.chat)
-    assert is_admin(user=ADMIN, admins=(), chat=bot.chat)
-    assert not is_admin(user="U0NOBODY", admins=(), chat=bot.chat)
+    here = ChannelKey(platform="slack", workspace=bot.team_id, channel="C0001")
+    assert is_admin(channel=here, user=MEMBER, admins=(MEMBER,), chat=bot.chat)
+    assert not is_admin(channel=here, user=ADMIN, admins=(MEMBER,), chat=bot.chat)
+    assert is_admin(channel=here, user=ADMIN, admins=(), chat=bot.chat)
+    assert not is_admin(channel=here, user="U0NOBODY", admins=(), chat=bot.chat)
 
 
 def test_unknown_and_help(harness: Harness) -> None:
