@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import time
 from pathlib import Path
@@ -27,6 +27,10 @@ VARIABLES: dict[str, str] = {
     "SLACK_APP_TOKEN": "App-level token (xapp-...) with connections:write, for Socket Mode.",
     "SLACK_SIGNING_SECRET": "Signing secret, for HTTP mode (POST /slack/events).",
     "SLACK_API_URL": f"Web API base URL (default {DEFAULT_API_URL}; GovSlack differs).",
+    "DISCORD_TOKEN": "Bot token from the developer portal. Set: the bot runs on Discord too.",
+    "DISCORD_API_URL": f"REST API base URL (default {DEFAULT_DISCORD_API_URL}).",
+    "DISCORD_GATEWAY_URL": f"Gateway URL (default {DEFAULT_DISCORD_GATEWAY_URL}).",
+    "DISCORD_CHANNEL": "Discord channel id that follows the reading list from the start.",
     "PAPERCLUB_DATABASE_URL": "SQLAlchemy URL (default: SQLite file paperclub.db here).",
     "PAPERCLUB_CHANNEL": "Channel id that follows the reading list from the start.",
     "PAPERCLUB_POST_TIME": "Local time of the daily post, HH:MM (default 09:00).",
@@ -43,6 +47,7 @@ VARIABLES: dict[str, str] = {
 }
 
 _SLACK_ID = re.compile(r"^[A-Z0-9]{2,20}$")
+_SNOWFLAKE = re.compile(r"^[1-9][0-9]{15,19}$")
 
 
 class ConfigError(ValueError):
@@ -57,6 +62,10 @@ class Settings:
     slack_app_token: str | None = field(default=None, repr=False)
     slack_signing_secret: str | None = field(default=None, repr=False)
     slack_api_url: str = DEFAULT_API_URL
+    discord_token: str | None = field(default=None, repr=False)
+    discord_api_url: str = DEFAULT_DISCORD_API_URL
+    discord_gateway_url: str = DEFAULT_DISCORD_GATEWAY_URL
+    discord_channel: str | None = None
     database_url: str = "sqlite:///paperclub.db"
     channel: str | None = None
     post_time: time = time(9, 0)
@@ -108,6 +117,7 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         raise ConfigError(f"SLACK_API_URL must be an http(s) URL, got {api_url!r}.")
     if not api_url.endswith("/"):
         api_url += "/"
+    discord = _discord(get=get)
     channel = get("PAPERCLUB_CHANNEL")
     if channel and not _SLACK_ID.match(channel):
         raise ConfigError(
@@ -173,6 +183,10 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         slack_app_token=app_token,
         slack_signing_secret=get("SLACK_SIGNING_SECRET"),
         slack_api_url=api_url,
+        discord_token=discord["DISCORD_TOKEN"],
+        discord_api_url=discord["DISCORD_API_URL"] or DEFAULT_DISCORD_API_URL,
+        discord_gateway_url=discord["DISCORD_GATEWAY_URL"] or DEFAULT_DISCORD_GATEWAY_URL,
+        discord_channel=discord["DISCORD_CHANNEL"],
         database_url=_database_url(text=get("PAPERCLUB_DATABASE_URL")),
         channel=channel,
         post_time=post_time,
@@ -182,6 +196,31 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         http_port=int(port_text),
         log_level=level,
     )
+
+
+def _discord(*, get: Callable[[str], str | None]) -> dict[str, str | None]:
+    """The DISCORD_* variables, checked: a token without spaces, http(s) and ws(s) URLs, a
+    channel snowflake."""
+    token, api, gateway, channel = (
+        get(f"DISCORD_{name}") for name in ("TOKEN", "API_URL", "GATEWAY_URL", "CHANNEL")
+    )
+    if token and any(c.isspace() for c in token):
+        raise ConfigError("DISCORD_TOKEN should be the bare bot token (no 'Bot ' before it).")
+    if api and not re.match(r"^https?://[^\s/]+", api):
+        raise ConfigError(f"DISCORD_API_URL must be an http(s) URL, got {api!r}.")
+    if gateway and not re.match(r"^wss?://[^\s/]+", gateway):
+        raise ConfigError(f"DISCORD_GATEWAY_URL must be a ws(s) URL, got {gateway!r}.")
+    if channel and not _SNOWFLAKE.match(channel):
+        raise ConfigError(
+            f"DISCORD_CHANNEL must be a channel id like 1100000000000000200, got {channel!r} "
+            "(in Discord: Developer Mode on, then right-click the channel, Copy Channel ID)."
+        )
+    return {
+        "DISCORD_TOKEN": token,
+        "DISCORD_API_URL": api.rstrip("/") if api else None,
+        "DISCORD_GATEWAY_URL": gateway,
+        "DISCORD_CHANNEL": channel,
+    }
 
 
 def _http_url(*, name: str, text: str) -> str:

@@ -1,4 +1,4 @@
-"""Logging set-up, with a filter that keeps Slack secrets out of every log line."""
+"""Logging set-up, with a filter that keeps Slack and Discord secrets out of every log line."""
 
 from __future__ import annotations
 
@@ -7,15 +7,18 @@ import re
 
 # Tokens (xoxb-, xoxp-, xapp-, xoxe-...) and signing secrets never reach a log, whoever logs them.
 _SECRET = re.compile(r"\b(xox[abepr]|xapp)-[A-Za-z0-9-]+")
+# A Discord bot token: the bot's id in base64, a timestamp and an HMAC, dot-separated.
+_DISCORD_TOKEN = re.compile(r"\b[A-Za-z0-9_-]{20,30}\.[A-Za-z0-9_-]{5,8}\.[A-Za-z0-9_-]{25,}")
 
 
 class RedactSecrets(logging.Filter):
-    """Replace anything shaped like a Slack token with a marker."""
+    """Replace anything shaped like a Slack or Discord token with a marker."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Rewrite the record's message in place; never drop it."""
         message = record.getMessage()
         redacted = _SECRET.sub(lambda m: m.group(1) + "-***", message)
+        redacted = _DISCORD_TOKEN.sub("[discord token]", redacted)
         if redacted != message:
             record.msg, record.args = redacted, None
         return True

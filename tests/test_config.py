@@ -75,6 +75,10 @@ def test_dotenv_is_read_and_environment_wins(tmp_path: Path) -> None:
         ("SLACK_API_URL", "slack.com"),
         ("PAPERCLUB_DATABASE_URL", "paperclub.db"),
         ("PAPERCLUB_LOG_LEVEL", "LOUD"),
+        ("DISCORD_TOKEN", "Bot abc.def"),
+        ("DISCORD_API_URL", "discord.com/api/v10"),
+        ("DISCORD_GATEWAY_URL", "https://gateway.discord.gg"),
+        ("DISCORD_CHANNEL", "#general"),
     ],
 )
 def test_errors_name_the_variable(tmp_path: Path, name: str, value: str) -> None:
@@ -83,9 +87,28 @@ def test_errors_name_the_variable(tmp_path: Path, name: str, value: str) -> None
 
 
 def test_tokens_never_in_repr(tmp_path: Path) -> None:
-    settings = _load(tmp_path, SLACK_BOT_TOKEN="xoxb-secret-1", SLACK_SIGNING_SECRET="s3cr3t")
+    settings = _load(
+        tmp_path, SLACK_BOT_TOKEN="xoxb-secret-1", SLACK_SIGNING_SECRET="s3cr3t",
+        DISCORD_TOKEN="MTEw.discord-secret",
+    )  # fmt: skip
     assert "xoxb-secret-1" not in repr(settings)
     assert "s3cr3t" not in repr(settings)
+    assert "discord-secret" not in repr(settings)
+
+
+def test_discord_settings(tmp_path: Path) -> None:
+    defaults = _load(tmp_path)
+    assert defaults.discord_token is None
+    assert defaults.discord_api_url == "https://discord.com/api/v10"
+    assert defaults.discord_gateway_url == "wss://gateway.discord.gg/"
+    settings = _load(
+        tmp_path, DISCORD_TOKEN="MTEw.x.y", DISCORD_API_URL="http://127.0.0.1:9/api/v10/",
+        DISCORD_GATEWAY_URL="ws://127.0.0.1:9/gateway", DISCORD_CHANNEL="1100000000000000200",
+    )  # fmt: skip
+    assert settings.discord_token == "MTEw.x.y"
+    assert settings.discord_api_url == "http://127.0.0.1:9/api/v10"
+    assert settings.discord_gateway_url == "ws://127.0.0.1:9/gateway"
+    assert settings.discord_channel == "1100000000000000200"
 
 
 def test_settings_are_frozen(tmp_path: Path) -> None:
@@ -103,5 +126,5 @@ def test_readme_lists_every_variable() -> None:
 
 def test_no_module_reads_a_variable_config_does_not_know() -> None:
     source = "\n".join(p.read_text() for p in (ROOT / "bot").rglob("*.py"))
-    used = set(re.findall(r'"((?:SLACK|PAPERCLUB)_[A-Z_]+)"', source))
+    used = set(re.findall(r'"((?:SLACK|DISCORD|PAPERCLUB)_[A-Z_]+)"', source))
     assert used <= set(VARIABLES), sorted(used - set(VARIABLES))
