@@ -16,6 +16,7 @@ from bot.services.shared import Shared
 
 REGISTRY: dict[str, str] = {
     "slack": "bot.slack.plugin",
+    "discord": "bot.discord.plugin",
     "console": "bot.console.plugin",
 }
 # The console is the fallback: it runs when no other platform is configured, never beside one.

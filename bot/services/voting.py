@@ -66,7 +66,7 @@ def react(
     user: str,
     reaction: str,
     added: bool,
-    event_id: str,
+    event_id: str | None,
     now: datetime,
     up: frozenset[str] = UP_REACTIONS,
     down: frozenset[str] = DOWN_REACTIONS,
@@ -74,7 +74,8 @@ def react(
     """A reaction added or removed on a daily post; reactions anywhere else are ignored.
 
     Adding sets the vote (the latest action wins); removing withdraws it only when that very
-    reaction set it, so removing 👍 after clicking 👎 leaves the 👎 alone.
+    reaction set it, so removing 👍 after clicking 👎 leaves the 👎 alone. Both are idempotent,
+    so a platform whose events carry no id (Discord's reactions) passes event_id None.
     """
     value = reaction_value(name=reaction, up=up, down=down)
     if value is None:
@@ -86,7 +87,7 @@ def react(
         return NOTHING
     source = f"reaction:{reaction.split('::', 1)[0]}"
     with uow() as store:
-        if not store.mark_event(event_id=event_id, now=now):
+        if event_id is not None and not store.mark_event(event_id=event_id, now=now):
             return VoteOutcome(post_id=post.id, changed=False)
         current = store.vote_of(post_id=post.id, user=user)
         if added:

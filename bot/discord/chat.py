@@ -1,0 +1,277 @@
+"""ports.Chat over discord.py's HTTP client: the daily post (with its nonce and thread),
+history look-ups, redraws, notices, privacy and admin checks.
+
+The core calls these from its own threads (the scheduler, the redraw coalescer, the workers
+listeners hand core calls to); each one runs its REST calls on the Discord loop through the
+bridge and waits. The payloads are our own JSON (bot/discord/embeds.py, render.py), sent with
+discord.py's `Route`, so its rate-limit handling (429s, buckets) applies to every call.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+import discord
+from discord.http import Route
+
+from bot.discord import embeds, render
+from bot.discord.bridge import Bridge
+from bot.discord.errors import FAILURES, chat_error
+from bot.discord.keys import ButtonKeys
+from bot.domain import ChannelKey, PaperCard, PostedMessage
+from bot.messages import Message
+from bot.ports import ChatError
+
+log = logging.getLogger(__name__)
+
+POST_ATTEMPTS = 3
+HISTORY_PAGES = 10  # 100 messages each: a busy channel's last day or so
+ARCHIVE_MINUTES = 10080  # a week without a message before Discord hides the thread
+ALREADY_THREADED = 160004  # "A thread has already been created for this message"
+VIEW_CHANNEL = 1 << 10
+PRIVATE_TYPES = {1, 3, 12}  # a DM, a group DM, a private thread
+THREAD_TYPES = {10, 11, 12}
+NAME_TTL_SECONDS = 3600
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def nonce(*, post_id: int) -> str:
+    """The message nonce of a daily post: Discord answers a repeated one (within minutes) with
+    the message it already created, so a retry never doubles the post. At most 25 units."""
+    return f"pc{post_id}"
+
+
+def permalink(*, guild: str, channel: str, message: str) -> str:
+    """The message's link in Discord."""
+    return f"https://discord.com/channels/{guild}/{channel}/{message}"
+
+
+def snowflake_time(*, snowflake: int) -> float:
+    """The Unix time a Discord id was made at."""
+    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
+
+
+def _ours(*, message: dict[str, Any], bot_id: str, post_id: int) -> bool:
+    """Whether a message from history is our daily post with this id (its 👍 button says so)."""
+    if str((message.get("author") or {}).get("id")) != bot_id:
+        return False
+    wanted = embeds.vote_custom_id(post_id=post_id, up=True)
+    for row in message.get("components") or []:
+        for item in row.get("components") or []:
+            if item.get("custom_id") == wanted:
+                return True
+    return False
+
+
+class DiscordChat:
+    """The Chat port for Discord, on a logged-in discord.py client."""
+
+    def __init__(
+        self,
+        *,
+        client: discord.Client,
+        bridge: Bridge,
+        keys: ButtonKeys,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        """REST calls go through `client.http` on the bridge's loop."""
+        self.client = client
+        self.bridge = bridge
+        self.keys = keys
+        self.sleep = sleep
+        self._names: dict[str, tuple[str, float]] = {}
+
+    @property
+    def bot_id(self) -> str:
+        """Our own user id (known once logged in)."""
+        user = self.client.user
+        return str(user.id) if user else ""
+
+    async def _request(self, route: Route, **kwargs: Any) -> Any:
+        """One REST call; what it raises is left to the caller to translate."""
+        return await self.client.http.request(route, **kwargs)
+
+    def _call(self, route: Route, **kwargs: Any) -> Any:
+        """One REST call from a core thread; a failure is a ChatError."""
+        try:
+            return self.bridge.call(self._request(route, **kwargs))
+        except FAILURES as exc:
+            raise chat_error(error=exc) from None
+
+    # -- the daily post ----------------------------------------------------------------------
+
+    def _named(self, *, card: PaperCard) -> PaperCard:
+        """The card with the adder's display name, when a Discord member added the paper."""
+        adder = card.paper.added_by
+        if card.added_by_name or not adder or not adder.isdigit():
+            return card
+        return replace(card, added_by_name=self.display_name(user=adder))
+
+    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
+        """Post a daily paper (its nonce makes a retry safe), then open its thread; on an
+        unknown outcome, look in history before trying again."""
+        body = {
+            **embeds.daily_post(card=self._named(card=card)),
+            "allowed_mentions": render.ALLOWED_MENTIONS,
+            "nonce": nonce(post_id=card.post_id),
+            "enforce_nonce": True,
+        }
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.channel)
+        for attempt in range(1, POST_ATTEMPTS + 1):
+            try:
+                sent = self._call(route, json=body)
+                return self._opened(channel=channel, message_id=str(sent["id"]), card=card)
+            except ChatError as exc:
+                error = exc
+            if error.posted_nothing or attempt == POST_ATTEMPTS:
+                raise error
+            log.warning("posting to %s failed (%s); checking history", channel, error.code)
+            self.sleep(float(attempt))
+            try:
+                found = self.find_post(channel=channel, post_id=card.post_id, since=None)
+            except ChatError as lookup:
+                # The post may have landed: the outcome stays unknown, the claim is kept.
+                raise ChatError(code=lookup.code, hint=lookup.hint, posted_nothing=False) from None
+            if found is not None:
+                return self._opened(channel=channel, message_id=found.message_id, card=card)
+        raise AssertionError("unreachable: the loop returns or raises")
+
+    def _opened(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> PostedMessage:
+        """Open the post's thread (once; a refusal is logged and the post stands)."""
+        route = Route(
+            "POST",
+            "/channels/{channel_id}/messages/{message_id}/threads",
+            channel_id=channel.channel,
+            message_id=message_id,
+        )
+        body = {"name": embeds.thread_name(card=card), "auto_archive_duration": ARCHIVE_MINUTES}
+        try:
+            self.bridge.call(self._request(route, json=body))
+        except discord.HTTPException as exc:
+            if exc.code != ALREADY_THREADED:
+                error = chat_error(error=exc)
+                log.warning(
+                    "no thread for the post in %s: %s (%s)", channel, error.code, error.hint
+                )
+        except FAILURES as exc:
+            log.warning("no thread for the post in %s: %s", channel, exc)
+        link = permalink(guild=channel.workspace, channel=channel.channel, message=message_id)
+        return PostedMessage(message_id=message_id, permalink=link)
+
+    def find_post(
+        self, *, channel: ChannelKey, post_id: int, since: datetime | None
+    ) -> PostedMessage | None:
+        """Page back through the channel's recent history for our post with this id."""
+        before: str | None = None
+        oldest = since.timestamp() if since else 0.0
+        for _page in range(HISTORY_PAGES):
+            params = {"limit": 100, **({"before": before} if before else {})}
+            route = Route("GET", "/channels/{channel_id}/messages", channel_id=channel.channel)
+            page: list[dict[str, Any]] = self._call(route, params=params)
+            for message in page:
+                if _ours(message=message, bot_id=self.bot_id, post_id=post_id):
+                    link = permalink(
+                        guild=channel.workspace, channel=channel.channel, message=message["id"]
+                    )
+                    return PostedMessage(message_id=str(message["id"]), permalink=link)
+            if len(page) < 100:
+                return None
+            before = str(page[-1]["id"])
+            if snowflake_time(snowflake=int(before)) < oldest:
+                return None
+        return None
+
+    def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
+        """Redraw a daily post with fresh counts (an edit is idempotent)."""
+        body = {
+            **embeds.daily_post(card=self._named(card=card)),
+            "allowed_mentions": render.ALLOWED_MENTIONS,
+        }
+        route = Route(
+            "PATCH",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=channel.channel,
+            message_id=message_id,
+        )
+        self._call(route, json=body)
+
+    def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
+        """Say something to the whole channel; nobody is notified of any mention in it."""
+        body = {
+            "content": render.render(message=message),
+            "components": render.components(message=message, key=self.keys.key),
+            "allowed_mentions": render.ALLOWED_MENTIONS,
+        }
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.channel)
+        return str(self._call(route, json=body)["id"])
+
+    # -- who and where -------------------------------------------------------------------------
+
+    def display_name(self, *, user: str) -> str:
+        """A person's display name (cached for an hour); the id when Discord cannot say."""
+        now = time.monotonic()
+        cached = self._names.get(user)
+        if cached is not None and now - cached[1] < NAME_TTL_SECONDS:
+            return cached[0]
+        try:
+            data = self._call(Route("GET", "/users/{user_id}", user_id=user))
+        except ChatError as exc:
+            log.warning("no name for Discord user %s: %s", user, exc)
+            return cached[0] if cached else user
+        name = str(data.get("global_name") or data.get("username") or user)
+        self._names[user] = (name, now)
+        return name
+
+    def channel_info(self, *, channel_id: str) -> dict[str, Any]:
+        """A channel's or thread's payload (its type, guild, parent and overwrites)."""
+        data: dict[str, Any] = self._call(
+            Route("GET", "/channels/{channel_id}", channel_id=channel_id)
+        )
+        return data
+
+    def is_private(self, *, channel: ChannelKey) -> bool:
+        """DMs, private threads and channels @everyone cannot see; a public thread is as
+        private as its channel. True when Discord cannot say (nothing leaks by default)."""
+        try:
+            data = self.channel_info(channel_id=channel.channel)
+            if int(data.get("type", 0)) in THREAD_TYPES - PRIVATE_TYPES and data.get("parent_id"):
+                data = self.channel_info(channel_id=str(data["parent_id"]))
+        except ChatError as exc:
+            log.warning("could not tell whether %s is private (%s)", channel, exc)
+            return True
+        if int(data.get("type", 0)) in PRIVATE_TYPES:
+            return True
+        everyone = str(data.get("guild_id") or channel.workspace)
+        for overwrite in data.get("permission_overwrites") or []:
+            if (
+                str(overwrite.get("id")) == everyone
+                and int(overwrite.get("deny", 0)) & VIEW_CHANNEL
+            ):
+                return True
+        return False
+
+    def is_admin(self, *, channel: ChannelKey, user: str) -> bool:
+        """Members with Manage Server (or Administrator, or the owner) in the channel's guild."""
+        if not (channel.workspace.isdigit() and user.isdigit()):
+            return False
+        try:
+            asked = self._manages(guild_id=int(channel.workspace), user_id=int(user))
+            return bool(self.bridge.call(asked))
+        except FAILURES as exc:
+            log.warning("could not tell whether %s is an admin of %s: %s", user, channel, exc)
+            return False
+
+    async def _manages(self, *, guild_id: int, user_id: int) -> bool:
+        """Whether the member may manage the guild (discord.py computes it from their roles)."""
+        guild = self.client.get_guild(guild_id) or await self.client.fetch_guild(guild_id)
+        member = guild.get_member(user_id) or await guild.fetch_member(user_id)
+        permissions = member.guild_permissions
+        return permissions.manage_guild or permissions.administrator
+
+
+__all__ = ["DiscordChat", "nonce"]

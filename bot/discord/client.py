@@ -1,0 +1,145 @@
+"""The discord.py client: the intents Paper Club needs, its command tree, and the events it
+listens to, each handed to a thin listener."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Awaitable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.deps import DiscordDeps
+from bot.discord.listeners import commands, comments, search, votes
+
+log = logging.getLogger("paperclub")
+# discord.py's own default: after READY it waits this long for each guild's GUILD_CREATE.
+GUILD_READY_SECONDS = 2.0
+
+
+def intents() -> discord.Intents:
+    """Guilds (channels and threads), their messages with content (MESSAGE_CONTENT is
+    privileged: switched on in the developer portal) and their reactions; nothing more."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.guild_messages = True
+    wanted.guild_reactions = True
+    wanted.message_content = True
+    return wanted
+
+
+class Handled:
+    """How many gateway events our listeners have finished with: the signal a test (or an
+    operator's debugger) waits on instead of sleeping."""
+
+    def __init__(self) -> None:
+        """None yet."""
+        self._count = 0
+        self._changed = threading.Condition()
+
+    @property
+    def count(self) -> int:
+        """Events finished so far."""
+        with self._changed:
+            return self._count
+
+    async def after(self, work: Awaitable[None]) -> None:
+        """Await a listener, then count its event (whether it stored anything or not)."""
+        try:
+            await work
+        finally:
+            with self._changed:
+                self._count += 1
+                self._changed.notify_all()
+
+    def wait(self, *, count: int, timeout: float) -> bool:
+        """Block until `count` events are finished; False on timeout."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._count >= count, timeout=timeout)
+
+
+class PaperClubClient(discord.Client):
+    """A discord.py client that routes its events to our listeners once `attach`ed."""
+
+    def __init__(self, *, guild_ready_timeout: float = GUILD_READY_SECONDS) -> None:
+        """No message cache (raw events carry what we need); mentions never notify."""
+        super().__init__(
+            intents=intents(),
+            max_messages=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            guild_ready_timeout=guild_ready_timeout,
+        )
+        self.tree = app_commands.CommandTree(self)
+        self._deps: DiscordDeps | None = None
+        self.ready = threading.Event()
+        self.handled = Handled()
+
+    def attach(self, *, deps: DiscordDeps) -> None:
+        """Wire the listeners (before connecting): the command group and the buttons."""
+        self._deps = deps
+        self.tree.add_command(commands.group(deps=deps))
+        self.add_dynamic_items(votes.vote_button(deps=deps), search.more_button(deps=deps))
+
+    @property
+    def deps(self) -> DiscordDeps:
+        """The listeners' inputs (attach comes before any event)."""
+        if self._deps is None:
+            raise RuntimeError("PaperClubClient.attach() was not called")
+        return self._deps
+
+    async def setup_hook(self) -> None:
+        """Register /paperclub with Discord (a bulk overwrite: the same set each start)."""
+        await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        """Connected (again, after a fresh session): say where."""
+        self.ready.set()
+        log.info(
+            "connected to Discord as %s in %d server(s); Paper Club is running on Discord",
+            self.user,
+            len(self.guilds),
+        )
+
+    async def on_message(self, message: discord.Message) -> None:
+        """A new message (a comment when it is in a daily post's thread)."""
+        await self.handled.after(comments.created(deps=self.deps, message=message))
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        """An edited message, cached or not."""
+        await self.handled.after(comments.edited(deps=self.deps, payload=payload))
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A deleted message, cached or not."""
+        await self.handled.after(
+            comments.deleted(
+                deps=self.deps,
+                guild_id=payload.guild_id,
+                channel_id=payload.channel_id,
+                message_ids={payload.message_id},
+            )
+        )
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        """Messages deleted together (a moderator's purge)."""
+        await self.handled.after(
+            comments.deleted(
+                deps=self.deps,
+                guild_id=payload.guild_id,
+                channel_id=payload.channel_id,
+                message_ids=set(payload.message_ids),
+            )
+        )
+
+    async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
+        """A reaction added anywhere (a vote when it is 👍/👎 on a daily post)."""
+        await self.handled.after(votes.reaction(deps=self.deps, payload=payload, added=True))
+
+    async def on_raw_reaction_remove(self, payload: discord.RawReactionActionEvent) -> None:
+        """A reaction taken back."""
+        await self.handled.after(votes.reaction(deps=self.deps, payload=payload, added=False))
+
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        """A listener failed: log it with its traceback (discord.py's own default, named)."""
+        log.exception("Discord listener %s failed", event_method)

@@ -1,0 +1,59 @@
+"""Discord's refusals and failures as the core's ChatError, with a hint for the operator."""
+
+from __future__ import annotations
+
+import asyncio
+
+import aiohttp
+import discord
+
+from bot.ports import ChatError
+
+# Discord's JSON error codes that an operator can fix, with what to do.
+HINTS = {
+    10003: "the channel is gone, or the id is wrong",
+    10008: "the message is gone (deleted in Discord)",
+    50001: "the bot cannot see this channel: give its role View Channel there",
+    50013: (
+        "the bot's role lacks a permission in this channel: it needs View Channel, Send "
+        "Messages, Embed Links, Create Public Threads and Send Messages in Threads"
+    ),
+    50035: "Discord refused the message's shape (a bug in Paper Club: please report it)",
+    40001: "the bot token was refused: copy it again from the developer portal",
+}
+
+
+def chat_error(*, error: Exception) -> ChatError:
+    """The ChatError for what discord.py raised; `posted_nothing` only when Discord surely
+    refused (a 4xx answer), never for a server error or a lost connection."""
+    if isinstance(error, discord.RateLimited):
+        return ChatError(
+            code="rate_limited",
+            hint=f"Discord asks to wait {error.retry_after:.0f}s; it is tried again later",
+            posted_nothing=True,
+        )
+    if isinstance(error, discord.HTTPException):
+        status = error.status
+        code = f"{status}/{error.code}" if error.code else str(status)
+        if status >= 500:
+            hint = "Discord had a server error; history is checked before any retry"
+            return ChatError(code=code, hint=hint, posted_nothing=False)
+        hint = HINTS.get(error.code) or (error.text or "Discord refused the request")[:200]
+        return ChatError(code=code, hint=hint, posted_nothing=True)
+    return connection_error(error=error)
+
+
+def connection_error(*, error: BaseException) -> ChatError:
+    """A lost connection or a timeout: the call may or may not have reached Discord."""
+    name = "timeout" if isinstance(error, asyncio.TimeoutError | TimeoutError) else "connection"
+    return ChatError(code=name, hint=f"Discord could not be reached: {error}", posted_nothing=False)
+
+
+# What a REST call can raise besides an answer: these are turned into ChatError.
+FAILURES = (
+    discord.HTTPException,
+    discord.RateLimited,
+    aiohttp.ClientError,
+    OSError,
+    asyncio.TimeoutError,
+)

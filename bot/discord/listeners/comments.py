@@ -1,0 +1,103 @@
+"""Messages in a daily post's thread are comments; edits and deletes (bulk too) follow them."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import discord
+
+from bot.discord.deps import DiscordDeps
+from bot.discord.text import typed
+from bot.services import comments
+
+# Message types that are a person's words: a plain message and a reply.
+WORDS = frozenset({discord.MessageType.default, discord.MessageType.reply})
+
+
+def _parent(*, client: discord.Client, channel_id: int) -> int | None:
+    """The channel a thread belongs to (a daily post's thread has the post's id); None for
+    anything that is no thread the client knows (threads are cached from the gateway)."""
+    channel = client.get_channel(channel_id)
+    return channel.parent_id if isinstance(channel, discord.Thread) else None
+
+
+def _about(
+    *,
+    deps: DiscordDeps,
+    guild_id: int | None,
+    thread_id: int,
+    message_id: int,
+    user: str,
+    event: str,
+) -> comments.ThreadMessage | None:
+    """The thread message an event is about; None when it is in no thread of a guild."""
+    parent = _parent(client=deps.chat.client, channel_id=thread_id)
+    if guild_id is None or parent is None:
+        return None
+    return comments.ThreadMessage(
+        channel=deps.channel(guild_id=guild_id, channel_id=parent),
+        thread_id=str(thread_id),
+        message_id=str(message_id),
+        user=user,
+        event_id=event,
+        now=deps.shared.clock.now(),
+    )
+
+
+def _by_a_person(*, message: discord.Message) -> bool:
+    """People's own words: no bot (ours included), no webhook, no system message."""
+    return not message.author.bot and message.webhook_id is None and message.type in WORDS
+
+
+async def created(*, deps: DiscordDeps, message: discord.Message) -> None:
+    """A new message: kept when it is a person's reply in a daily post's thread."""
+    if not _by_a_person(message=message):
+        return
+    target = _about(
+        deps=deps,
+        guild_id=message.guild.id if message.guild else None,
+        thread_id=message.channel.id,
+        message_id=message.id,
+        user=str(message.author.id),
+        event=f"message:{message.id}",
+    )
+    if target is not None:
+        text, uow = typed(message=message), deps.shared.uow
+        await deps.bridge.blocking(lambda: comments.reply(uow=uow, message=target, text=text))
+
+
+async def edited(*, deps: DiscordDeps, payload: discord.RawMessageUpdateEvent) -> None:
+    """An edit: the comment takes the new text (an embed appearing changes nothing)."""
+    message = payload.message
+    if not _by_a_person(message=message):
+        return
+    stamp = message.edited_at.isoformat() if message.edited_at else "unfurl"
+    target = _about(
+        deps=deps,
+        guild_id=payload.guild_id,
+        thread_id=payload.channel_id,
+        message_id=payload.message_id,
+        user=str(message.author.id),
+        event=f"edit:{payload.message_id}:{stamp}",
+    )
+    if target is not None:
+        text, uow = typed(message=message), deps.shared.uow
+        await deps.bridge.blocking(lambda: comments.edit(uow=uow, message=target, text=text))
+
+
+async def deleted(
+    *, deps: DiscordDeps, guild_id: int | None, channel_id: int, message_ids: set[int]
+) -> None:
+    """Deleted messages (one, or a bulk delete) leave search and export."""
+    uow = deps.shared.uow
+    for message_id in sorted(message_ids):
+        target = _about(
+            deps=deps,
+            guild_id=guild_id,
+            thread_id=channel_id,
+            message_id=message_id,
+            user="",
+            event=f"delete:{message_id}",
+        )
+        if target is not None:
+            await deps.bridge.blocking(partial(comments.delete, uow=uow, message=target))

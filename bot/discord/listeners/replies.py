@@ -1,0 +1,37 @@
+"""Answering an interaction with a neutral message: content, buttons, nobody notified."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.discord import render
+from bot.discord.deps import DiscordDeps
+from bot.discord.views import view_of
+from bot.messages import Message
+
+NOBODY = discord.AllowedMentions.none()
+
+
+async def follow_up(
+    *, deps: DiscordDeps, interaction: discord.Interaction[Any], message: Message
+) -> None:
+    """The answer to a deferred command: ephemeral, only the person who asked sees it."""
+    content = render.render(message=message)
+    view = view_of(rows=render.components(message=message, key=deps.keys.key))
+    if view is None:
+        await interaction.followup.send(content=content, ephemeral=True, allowed_mentions=NOBODY)
+    else:
+        await interaction.followup.send(
+            content=content, view=view, ephemeral=True, allowed_mentions=NOBODY
+        )
+
+
+async def replace(
+    *, deps: DiscordDeps, interaction: discord.Interaction[Any], message: Message
+) -> None:
+    """The deferred answer to a button: the message it was on shows this one instead."""
+    content = render.render(message=message)
+    view = view_of(rows=render.components(message=message, key=deps.keys.key))
+    await interaction.edit_original_response(content=content, view=view, allowed_mentions=NOBODY)
