@@ -36,3 +36,8 @@ class ButtonKeys:
             return carried
         with self._lock:
             return self._values.get(carried)
+
+    def forget(self) -> None:
+        """Forget every key (what a restart does)."""
+        with self._lock:
+            self._values.clear()

@@ -144,6 +144,16 @@ def build_platform(
     client: PaperClubClient | None = None
     try:
         client = bridge.call(_new_client(guild_ready_timeout=guild_ready_timeout))
+        chat = DiscordChat(client=client, bridge=bridge, keys=ButtonKeys())
+        deps = DiscordDeps(
+            shared=shared,
+            chat=chat,
+            poster=shared.poster(chat=chat, platform=NAME),
+            bridge=bridge,
+            keys=chat.keys,
+        )
+        # Listeners first: logging in runs setup_hook, which registers /paperclub with Discord.
+        client.attach(deps=deps)
         try:
             bridge.call(client.login(settings.discord_token or ""))
         except discord.LoginFailure:
@@ -154,15 +164,6 @@ def build_platform(
             raise PlatformStartError(
                 f"Discord could not be reached at {settings.discord_api_url}: {error.hint}"
             ) from None
-        chat = DiscordChat(client=client, bridge=bridge, keys=ButtonKeys())
-        deps = DiscordDeps(
-            shared=shared,
-            chat=chat,
-            poster=shared.poster(chat=chat, platform=NAME),
-            bridge=bridge,
-            keys=chat.keys,
-        )
-        client.attach(deps=deps)
         if settings.discord_channel:
             _follow(chat=chat, shared=shared, channel_id=settings.discord_channel)
         log.info("logged in to Discord as %s", client.user)

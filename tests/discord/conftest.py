@@ -149,6 +149,11 @@ class DiscordHarness:
     def answer(self, interaction_id: str) -> dict[str, Any]:
         """The message that answered an interaction, once the bot followed up or edited it."""
         fake = self.fake
+        record = fake.interaction(interaction_id)
+        if record.message_id is not None:  # a click: its answer edits the clicked message
+            fake.wait_request("PATCH", f"/webhooks/{fake.app_id}/{record.token}/messages/@original",
+                              timeout=WAIT)  # fmt: skip
+            return fake.message(record.message_id)
 
         def answered() -> bool:
             live = fake.state.interactions.lookup(interaction_id=interaction_id)
