@@ -37,6 +37,11 @@ def deny_view(*, user_id: str) -> JsonDict:
     return {"id": user_id, "type": 1, "allow": "0", "deny": str(VIEW_CHANNEL)}
 
 
+def deny_everyone(*, guild_id: str) -> JsonDict:
+    """A role overwrite that hides a channel from @everyone (whose role id is the guild's)."""
+    return {"id": guild_id, "type": 0, "allow": "0", "deny": str(VIEW_CHANNEL)}
+
+
 def thread(
     *,
     id: str,

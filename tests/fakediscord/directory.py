@@ -94,11 +94,16 @@ class Directory:
             if user_id not in guild.member_ids:
                 guild.member_ids.append(user_id)
 
-    def add_channel(self, *, guild_id: str, id: str, name: str, refused: bool) -> JsonDict:
-        """Create a text channel; refused=True hides it from the bot (REST answers 403)."""
+    def add_channel(
+        self, *, guild_id: str, id: str, name: str, refused: bool, private: bool = False
+    ) -> JsonDict:
+        """Create a text channel; refused=True hides it from the bot (REST answers 403),
+        private=True from @everyone (the bot still sees it, as if invited)."""
         with self.lock:
             guild = self.guild(guild_id=guild_id)
             overwrites = [channels.deny_view(user_id=self.bot["id"])] if refused else []
+            if private:
+                overwrites.append(channels.deny_everyone(guild_id=guild_id))
             channel = channels.text_channel(
                 id=id,
                 guild_id=guild_id,

@@ -137,11 +137,12 @@ class FakeDiscord(MemberActions, Waiting):
         )
         return user_id
 
-    def add_channel(self, name: str, *, refused: bool = False) -> str:
-        """A text channel; refused=True: hidden from the bot, REST answers 403 Missing Access."""
+    def add_channel(self, name: str, *, refused: bool = False, private: bool = False) -> str:
+        """A text channel; refused=True: hidden from the bot, REST answers 403 Missing Access;
+        private=True: hidden from @everyone, seen by the bot."""
         channel_id = self.state.ids.next()
         self.state.directory.add_channel(
-            guild_id=self.guild_id, id=channel_id, name=name, refused=refused
+            guild_id=self.guild_id, id=channel_id, name=name, refused=refused, private=private
         )
         return channel_id
 
