@@ -48,14 +48,18 @@ def plugin(*, name: str) -> Plugin:
 
 
 def chosen(*, settings: Settings, mode: str) -> list[str]:
-    """The platforms to run: the one a mode names, else every configured one, else the console."""
+    """The platforms to run: the console alone in console mode; otherwise every configured one
+    (a Slack mode, socket or http, runs Slack whether or not its tokens are set, so that a
+    missing one is named), else the console."""
     if mode == "console":
         return [FALLBACK]
-    if mode in ("socket", "http"):
-        return ["slack"]
     names = [
         name
         for name in REGISTRY
-        if name != FALLBACK and plugin(name=name).configured(settings=settings)
+        if name != FALLBACK
+        and (plugin(name=name).configured(settings=settings) or (name, mode) in SLACK_MODES)
     ]
     return names or [FALLBACK]
+
+
+SLACK_MODES = {("slack", "socket"), ("slack", "http")}

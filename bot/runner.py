@@ -43,7 +43,7 @@ def run(*, settings: Settings, mode: str) -> int:
     if missing:
         print(
             f"paperclub: {mode} mode needs {', '.join(missing)}. "
-            "See the README's 'Connect to Slack'.",
+            "See the README's 'Connect to Slack' and 'Connect to Discord'.",
             file=sys.stderr,
         )
         return 2
