@@ -81,6 +81,18 @@ class Settings:
     down_reactions: frozenset[str] = frozenset({"-1", "thumbsdown"})
 
     @property
+    def slack_configured(self) -> bool:
+        """A bot token, with an app token (Socket Mode) or a signing secret (HTTP)."""
+        return bool(self.slack_bot_token) and bool(
+            self.slack_app_token or self.slack_signing_secret
+        )
+
+    @property
+    def discord_configured(self) -> bool:
+        """A Discord bot token is all Discord needs."""
+        return bool(self.discord_token)
+
+    @property
     def has_slack(self) -> bool:
         """True when a bot token is set, so Slack (not the console) is the platform."""
         return bool(self.slack_bot_token)

@@ -8,6 +8,7 @@ library it does not use) with NAME, `configured(settings=)`, `missing(settings=,
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Protocol
 
 from bot.config import Settings
@@ -18,6 +19,14 @@ REGISTRY: dict[str, str] = {
     "slack": "bot.slack.plugin",
     "discord": "bot.discord.plugin",
     "console": "bot.console.plugin",
+}
+# Whether a platform is configured is read off the settings here, without importing its
+# plug-in: importing bot.discord loads discord.py and aiohttp, which a Slack-only run never
+# needs (start-up time, memory). Each plug-in's configured() says the same (a test checks).
+CONFIGURED: dict[str, Callable[[Settings], bool]] = {
+    "slack": lambda s: s.slack_configured,
+    "discord": lambda s: s.discord_configured,
+    "console": lambda s: True,  # needs nothing; chosen() runs it only alone
 }
 # The console is the fallback: it runs when no other platform is configured, never beside one.
 FALLBACK = "console"
@@ -57,7 +66,7 @@ def chosen(*, settings: Settings, mode: str) -> list[str]:
         name
         for name in REGISTRY
         if name != FALLBACK
-        and (plugin(name=name).configured(settings=settings) or (name, mode) in SLACK_MODES)
+        and (CONFIGURED[name](settings) or (name, mode) in SLACK_MODES)
     ]
     return names or [FALLBACK]
 

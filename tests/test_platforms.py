@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings
-from bot.platforms import REGISTRY, chosen, plugin
+from bot.platforms import CONFIGURED, REGISTRY, chosen, plugin
 
 SLACK = {"slack_bot_token": "xoxb-1", "slack_app_token": "xapp-1"}
 DISCORD = {"discord_token": "MTEw.x.y"}
@@ -30,6 +30,13 @@ def test_chosen(values: dict[str, str], mode: str, expected: list[str]) -> None:
 def test_every_registered_plugin_names_itself_and_what_it_misses() -> None:
     for name in REGISTRY:
         module = plugin(name=name)
-        assert module.NAME == name
+        assert name == module.NAME
         assert isinstance(module.missing(settings=Settings(), mode="auto"), list)
     assert plugin(name="discord").missing(settings=Settings(), mode="auto") == ["DISCORD_TOKEN"]
+
+
+@pytest.mark.parametrize("values", [{}, SLACK, DISCORD, SLACK | DISCORD])
+def test_the_registry_and_each_plugin_agree_on_what_is_configured(values: dict[str, str]) -> None:
+    settings = Settings(**values)  # type: ignore[arg-type]
+    for name in REGISTRY:
+        assert CONFIGURED[name](settings) == plugin(name=name).configured(settings=settings)

@@ -41,7 +41,7 @@ FATAL_HINTS: dict[type[BaseException], str] = {
 
 def configured(*, settings: Settings) -> bool:
     """A bot token is all Discord needs."""
-    return bool(settings.discord_token)
+    return settings.discord_configured
 
 
 def missing(*, settings: Settings, mode: str) -> list[str]:

@@ -36,9 +36,7 @@ ALL_INTERFACES = "0.0.0.0"  # noqa: S104 - Slack must reach it; terminate TLS in
 
 def configured(*, settings: Settings) -> bool:
     """A bot token, with an app token (Socket Mode) or a signing secret (HTTP)."""
-    return bool(settings.slack_bot_token) and bool(
-        settings.slack_app_token or settings.slack_signing_secret
-    )
+    return settings.slack_configured
 
 
 def mode_for(*, settings: Settings, mode: str) -> str:

@@ -17,8 +17,8 @@ from tests.fakeslack import FakeSlack
 READY = "Socket Mode connected"
 RUNNING = "Paper Club is running on slack"
 # Libraries only other commands, formats or modes need.
-NOT_FOR_SOCKET_MODE = ("rich", "bibtexparser", "feedparser", "waitress")
-NOT_FOR_CONSOLE = ("slack_bolt", "slack_sdk", "bibtexparser", "feedparser", "waitress")
+NOT_FOR_SOCKET_MODE = ("rich", "bibtexparser", "feedparser", "waitress", "discord", "aiohttp")
+NOT_FOR_CONSOLE = ("slack_bolt", "slack_sdk", "bibtexparser", "feedparser", "waitress", "discord")
 
 
 def _env(*, db: Path, fake: FakeSlack | None) -> dict[str, str]:
