@@ -56,7 +56,13 @@ class Bridge:
             coro.close()  # never awaited: say so without a "was never awaited" warning
             reason = "closed" if self._closed else "asked to wait for itself"
             raise BridgeClosed(f"the Discord loop is {reason}")
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        try:
+            return future.result(timeout)
+        except TimeoutError:
+            # Nobody waits for it any more: stop it rather than let it act later, unseen.
+            future.cancel()
+            raise
 
     async def blocking(self, fn: Callable[[], T]) -> T:
         """Run a blocking core call on a worker thread, from a coroutine on the loop."""

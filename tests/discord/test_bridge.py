@@ -71,3 +71,23 @@ def test_a_closed_bridge_refuses_and_leaves_no_thread() -> None:
         bridge.call(nothing())
     assert not any(t.name.startswith("t4-") for t in threading.enumerate())
     assert bridge.loop.is_closed()
+
+
+def test_a_call_that_times_out_is_cancelled_not_left_running() -> None:
+    bridge = Bridge(name="t5")
+    cancelled = threading.Event()
+    try:
+
+        async def never() -> None:
+            """Waits forever, and says when it is cancelled."""
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+
+        with pytest.raises(TimeoutError):
+            bridge.call(never(), timeout=0.05)
+        assert cancelled.wait(5)
+    finally:
+        bridge.close()

@@ -55,6 +55,10 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
+# GUILD_MEMBERS, GUILD_PRESENCES and MESSAGE_CONTENT: each needs the portal's switch.
+PRIVILEGED = (1 << 1) | (1 << 8) | (1 << 15)
+
+
 class Gateway:
     """Serves gateway connections and dispatches events to the newest session."""
 
@@ -76,6 +80,8 @@ class Gateway:
         self.received: list[JsonDict] = []
         self.opened: list[dict[str, Any]] = []
         self.identifies = self.resumes = self.heartbeats = self.replayed = 0
+        # The privileged intents switched on in the developer portal (all of them by default).
+        self.privileged_allowed = PRIVILEGED
         self._resume_gate: asyncio.Event | None = None
         self._closing: set[asyncio.Task[Any]] = set()
 
@@ -144,6 +150,9 @@ class Gateway:
             return
         if conn.session is not None:
             await conn.ws.close(code=4005, message=b"Already authenticated.")
+            return
+        if int(data.get("intents") or 0) & PRIVILEGED & ~self.privileged_allowed:
+            await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
         session = Session(id=uuid.uuid4().hex, intents=int(data.get("intents") or 0))
         guild_ids = list(self._dir.guilds)
