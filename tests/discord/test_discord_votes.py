@@ -84,3 +84,19 @@ def test_reactions_elsewhere_and_other_emoji_are_ignored(harness: DiscordHarness
     harness.events(lambda: fake.react(message["id"], "🎉"))
     assert _votes(harness, message) == VoteCount(up=0, down=0)
     assert not fake.requests("PATCH")
+
+
+def test_a_burst_of_clicks_ends_right_with_few_redraws(harness: DiscordHarness) -> None:
+    message = harness.daily_post()
+    fake, post_id = harness.fake, _post_id(harness, message)
+    up = vote_custom_id(post_id=post_id, up=True)
+    people = [fake.add_member(f"reader{n}") for n in range(30)]
+    clicks = [fake.click(message["id"], up, user=person) for person in people]
+    for click in clicks:
+        fake.wait_callback(click.id)
+    harness.redrawn()
+    assert _votes(harness, message) == VoteCount(up=30, down=0)
+    assert _labels(harness, message) == ["👍 30", "👎 0"]
+    # Coalesced: a leading redraw and a trailing one per second, not one per click.
+    redraws = fake.requests("PATCH", f"/channels/{fake.channel_id}/messages/{message['id']}")
+    assert 1 <= len(redraws) <= 5
