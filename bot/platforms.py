@@ -65,8 +65,7 @@ def chosen(*, settings: Settings, mode: str) -> list[str]:
     names = [
         name
         for name in REGISTRY
-        if name != FALLBACK
-        and (CONFIGURED[name](settings) or (name, mode) in SLACK_MODES)
+        if name != FALLBACK and (CONFIGURED[name](settings) or (name, mode) in SLACK_MODES)
     ]
     return names or [FALLBACK]
 

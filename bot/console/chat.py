@@ -46,7 +46,12 @@ class ConsoleChat:
         return posted
 
     def find_post(
-        self, *, channel: ChannelKey, post_id: int, since: datetime | None
+        self,
+        *,
+        channel: ChannelKey,
+        post_id: int,
+        since: datetime | None,
+        card: PaperCard | None = None,
     ) -> PostedMessage | None:
         """A terminal keeps no history beyond this run."""
         return self._posted.get(post_id)

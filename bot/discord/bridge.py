@@ -31,6 +31,7 @@ class Bridge:
     def __init__(self, *, name: str = "discord", workers: int = WORKERS) -> None:
         """Start the loop's thread and wait until the loop runs."""
         self.loop = asyncio.new_event_loop()
+        self._lanes: dict[str, asyncio.Future[None]] = {}  # lane -> its last call's end
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"{name}-core")
         started = threading.Event()
         self._thread = threading.Thread(
@@ -64,9 +65,24 @@ class Bridge:
             future.cancel()
             raise
 
-    async def blocking(self, fn: Callable[[], T]) -> T:
-        """Run a blocking core call on a worker thread, from a coroutine on the loop."""
-        return await self.loop.run_in_executor(self._pool, fn)
+    async def blocking(self, fn: Callable[[], T], *, lane: str | None = None) -> T:
+        """Run a blocking core call on a worker thread, from a coroutine on the loop. Calls in
+        one `lane` (one person's votes, one message's edits) run one at a time, in the order
+        they were made: the gateway delivers events in order, but the workers would commit
+        them in any order, and the latest action must win."""
+        if lane is None:
+            return await self.loop.run_in_executor(self._pool, fn)
+        # Taken before the first await, so in the order the listeners were called.
+        previous, mine = self._lanes.get(lane), self.loop.create_future()
+        self._lanes[lane] = mine
+        try:
+            if previous is not None:
+                await asyncio.wait([previous])  # done either way, never raises
+            return await self.loop.run_in_executor(self._pool, fn)
+        finally:
+            mine.set_result(None)
+            if self._lanes.get(lane) is mine:
+                del self._lanes[lane]
 
     def close(self, *, timeout: float = 10.0) -> None:
         """Finish the core calls under way, stop the loop and join its thread."""

@@ -164,9 +164,15 @@ class DiscordChat:
         return PostedMessage(message_id=message_id, permalink=link)
 
     def find_post(
-        self, *, channel: ChannelKey, post_id: int, since: datetime | None
+        self,
+        *,
+        channel: ChannelKey,
+        post_id: int,
+        since: datetime | None,
+        card: PaperCard | None = None,
     ) -> PostedMessage | None:
-        """Page back through the channel's recent history for our post with this id."""
+        """Page back through the channel's recent history for our post with this id; with its
+        card, a found post whose thread was never opened (a crash in between) gets it now."""
         before: str | None = None
         oldest = since.timestamp() if since else 0.0
         for _page in range(HISTORY_PAGES):
@@ -175,10 +181,13 @@ class DiscordChat:
             page: list[dict[str, Any]] = self._call(route, params=params)
             for message in page:
                 if _ours(message=message, bot_id=self.bot_id, post_id=post_id):
+                    message_id = str(message["id"])
+                    if card is not None and not message.get("thread"):
+                        return self._opened(channel=channel, message_id=message_id, card=card)
                     link = permalink(
-                        guild=channel.workspace, channel=channel.channel, message=message["id"]
+                        guild=channel.workspace, channel=channel.channel, message=message_id
                     )
-                    return PostedMessage(message_id=str(message["id"]), permalink=link)
+                    return PostedMessage(message_id=message_id, permalink=link)
             if len(page) < 100:
                 return None
             before = str(page[-1]["id"])

@@ -107,7 +107,10 @@ class PaperClubClient(discord.Client):
         await self.handled.after(comments.created(deps=self.deps, message=message))
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
-        """An edited message, cached or not."""
+        """An edited message, cached or not; our own (a redraw's echo) is no event to handle
+        and is not counted, so a count of handled events means people's events."""
+        if self.user is not None and payload.message.author.id == self.user.id:
+            return
         await self.handled.after(comments.edited(deps=self.deps, payload=payload))
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:

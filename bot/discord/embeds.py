@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.discord.links import link, maskable, safe_url
+from bot.discord.links import link, maskable, names_elsewhere, safe_url
 from bot.discord.markdown import (
     ELLIPSIS,
     clean,
@@ -154,7 +154,9 @@ def daily_post(*, card: PaperCard) -> dict[str, Any]:
     # The title and "Read more" link to the best URL that may hide behind words.
     main = next((url for url, lab in links if maskable(url=url, label=lab, vouched=vouched)), None)
     embed: dict[str, Any] = {"title": data(text=title, limit=TITLE_MAX)}
-    if main:
+    # The title is the label of the embed's link: one naming another host stays unlinked (the
+    # links line below still has every link), as links.link does for any label.
+    if main and not names_elsewhere(label=title, url=main):
         embed["url"] = main
     footer = clip(text=_footer(card=card), limit=FOOTER_MAX)
     room = min(DESCRIPTION_MAX, EMBED_MAX - size(embed["title"]) - size(footer))

@@ -20,6 +20,7 @@ from bot.discord.markdown import clean, data, escape, size, squash
 
 URL_MAX = 512  # longer URLs are not linked: a description has room for a few links only
 LABEL_MAX = 200  # units of escaped label: at least 100 characters a reader sees
+LABEL_MIN = 80  # a label squeezed under this beside its URL is shown alone, without the link
 ARROW = "↗"
 # Host -> the path every URL of ours on it starts with (https only).
 OURS = {"arxiv.org": "/abs/", "doi.org": "/", "discord.com": "/channels/"}
@@ -126,9 +127,15 @@ def _shown(*, url: str) -> str:
     return escape(url) if on_discord(url=url) else f"<{url}>"
 
 
+def _fits(*, label: str, room: int) -> bool:
+    """Whether a label keeps enough of itself in `room` units beside its link: all of it, or
+    LABEL_MIN units (else the reader is better served by the label alone)."""
+    return room > 0 and room >= min(size(escape(label)), LABEL_MIN)
+
+
 def link(*, url: str, label: str, limit: int, vouched: Collection[str] = ()) -> str:
     """A link within `limit` units: masked when ours, else the label and the URL shown; the
-    label alone (as data) when there is no safe URL or no room."""
+    label alone (as data) when there is no safe URL or too little room for both."""
     safe = safe_url(url)
     raw = squash(clean(label))
     if safe is None:
@@ -138,15 +145,15 @@ def link(*, url: str, label: str, limit: int, vouched: Collection[str] = ()) -> 
         if not raw or raw in (url, safe):
             return shown if size(shown) <= limit else data(text=raw or url, limit=limit)
         room = limit - size(shown) - 3
-        return (
-            f"{data(text=raw, limit=room)} ({shown})" if room > 0 else data(text=raw, limit=limit)
-        )
+        if _fits(label=raw, room=room):
+            return f"{data(text=raw, limit=room)} ({shown})"
+        return data(text=raw, limit=limit)
     if names_elsewhere(label=raw, url=safe):
         room = min(LABEL_MAX, limit - size(safe) - 7 - len(ARROW))
-        if room > 0:
+        if _fits(label=raw, room=room):
             return f"{data(text=raw, limit=room)} [{ARROW}](<{safe}>)"
         return data(text=raw, limit=limit)
     room = min(LABEL_MAX, limit - size(safe) - 6)
-    if room > 0:
+    if _fits(label=raw or safe, room=room):
         return f"[{data(text=raw or safe, limit=room)}](<{safe}>)"
     return data(text=raw or safe, limit=limit)

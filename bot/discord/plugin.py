@@ -70,10 +70,10 @@ class DiscordPlatform:
     def serve(self, *, stop: Event) -> None:
         """Connect to the gateway (reconnecting and resuming on its own) until `stop` is set;
         a refusal for good (a bad token, an intent not switched on) stops the bot, with what
-        to do in the log."""
+        to do in the log. The client stays open until close(): the post in flight and the
+        last redraws, which the wiring finishes after serve returns, still need it."""
         self.connect(on_end=stop.set)
         stop.wait()
-        self.disconnect()
 
     def connect(self, *, on_end: Callable[[], None] | None = None) -> None:
         """Open the gateway connection on the loop; `on_end()` is called if it ends by itself."""

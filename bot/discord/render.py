@@ -75,6 +75,7 @@ SECONDARY = 2
 PREFIX = "paperclub"
 SUBTEXT = "-# "
 BULLET = "• "
+LINE_MIN = 100  # a line clipped to make room for the next ones keeps at least this much
 _SNOWFLAKE = re.compile(r"[1-9][0-9]{14,19}")
 _ACTION = re.compile(r"[a-z][a-z_]{0,39}")
 # The bot's own markup begins and ends with these; two spans side by side ("**a****b**")
@@ -172,20 +173,42 @@ def _rows(*, message: Message) -> Iterator[tuple[str, tuple[Run, ...]]]:
             yield "", ()
 
 
+def _rooms(*, sizes: list[int], budget: int) -> list[int | None]:
+    """Room for each line within `budget` units (newlines between them included): all it needs
+    when everything fits; else, for as many lines as can each keep LINE_MIN units (or all they
+    need), the short ones whole and the long ones an equal share of what is left (max-min
+    fair); None for the lines after them, left out for a last "…"."""
+    for count in range(len(sizes), 0, -1):
+        left = budget - (count - 1)
+        rooms: list[int | None] = [None] * len(sizes)
+        for n, i in enumerate(sorted(range(count), key=lambda k: sizes[k])):
+            room = min(sizes[i], left // (count - n))
+            rooms[i] = room
+            left -= room
+        if all((rooms[i] or 0) >= min(sizes[i], LINE_MIN) for i in range(count)):
+            return rooms
+    return [None] * len(sizes)
+
+
+def _line(*, head: str, runs: tuple[Run, ...], limit: int) -> str:
+    """One line: its head (a list marker, subtext) then its runs, within `limit` units."""
+    text = inline(runs=runs, limit=limit - size(head))
+    return head + text if text.strip() else text
+
+
 def render(*, message: Message) -> str:
-    """The message as Discord content: at most 2,000 units, never empty; lines that do not fit
-    are left out for a last "…"."""
+    """The message as Discord content: at most 2,000 units, never empty. When it does not fit,
+    long lines are clipped to a fair share so that every line is seen (a search page shows
+    every hit it counts); lines that cannot keep LINE_MIN units are left out for a last "…"."""
+    rows = list(_rows(message=message))
+    whole = [_line(head=head, runs=runs, limit=10**6) for head, runs in rows]
+    rooms = _rooms(sizes=[size(line) for line in whole], budget=CONTENT_MAX - len("\n" + ELLIPSIS))
     lines: list[str] = []
-    left = CONTENT_MAX - len("\n" + ELLIPSIS)
-    for head, runs in _rows(message=message):
-        room = left - (1 if lines else 0) - size(head)
-        if room < 1:
+    for (head, runs), shown, room in zip(rows, whole, rooms, strict=True):
+        if room is None:
             lines.append(ELLIPSIS)
             break
-        text = inline(runs=runs, limit=room)
-        shown = head + text if text.strip() else text
-        left -= size(shown) + (1 if lines else 0)
-        lines.append(shown)
+        lines.append(shown if room >= size(shown) else _line(head=head, runs=runs, limit=room))
     return "\n".join(lines).strip("\n") or ELLIPSIS
 
 

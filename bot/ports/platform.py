@@ -38,9 +38,15 @@ class Chat(Protocol):
         ...
 
     def find_post(
-        self, *, channel: ChannelKey, post_id: int, since: datetime | None
+        self,
+        *,
+        channel: ChannelKey,
+        post_id: int,
+        since: datetime | None,
+        card: PaperCard | None = None,
     ) -> PostedMessage | None:
-        """Look in the channel's recent history for the daily post with this id (after a crash)."""
+        """Look in the channel's recent history for the daily post with this id (after a crash);
+        with its `card`, finish a found post as post_paper would have (Discord opens its thread)."""
         ...
 
     def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:

@@ -169,7 +169,7 @@ def _deliver(
         if recovering:
             since = post.claimed_at or datetime.combine(post.local_date, datetime.min.time())
             found = poster.chat.find_post(
-                channel=channel.key, post_id=post.id, since=since - timedelta(days=2)
+                channel=channel.key, post_id=post.id, since=since - timedelta(days=2), card=card
             )
             if found is not None:
                 with poster.uow() as store:

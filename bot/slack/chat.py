@@ -153,7 +153,12 @@ class SlackChat:
             return None
 
     def find_post(
-        self, *, channel: ChannelKey, post_id: int, since: datetime | None
+        self,
+        *,
+        channel: ChannelKey,
+        post_id: int,
+        since: datetime | None,
+        card: PaperCard | None = None,
     ) -> PostedMessage | None:
         """Page through recent history for the daily post carrying this post id."""
         cursor: str | None = None

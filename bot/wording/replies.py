@@ -198,6 +198,8 @@ def not_found_note(*, arxiv_id: str | None, doi: str | None) -> str:
     """The id was read but the service has no such paper."""
     what = f"arXiv has no paper {arxiv_id}" if arxiv_id else f"Crossref has no DOI {doi}"
     return f" ({what}; added as typed.)"
+
+
 SERVER_ONLY = message("Paper Club works in a server's channels, not in direct messages.")
 FAILED = message(
     "Something went wrong on Paper Club's side; the bot's log says what. Please try again."

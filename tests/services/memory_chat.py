@@ -45,7 +45,12 @@ class MemoryChat:
             return posted
 
     def find_post(
-        self, *, channel: ChannelKey, post_id: int, since: datetime | None
+        self,
+        *,
+        channel: ChannelKey,
+        post_id: int,
+        since: datetime | None,
+        card: PaperCard | None = None,
     ) -> PostedMessage | None:
         """What a history search finds."""
         return self._by_post.get(post_id)

@@ -63,7 +63,9 @@ async def created(*, deps: DiscordDeps, message: discord.Message) -> None:
     )
     if target is not None:
         text, uow = typed(message=message), deps.shared.uow
-        await deps.bridge.blocking(lambda: comments.reply(uow=uow, message=target, text=text))
+        await deps.bridge.blocking(
+            lambda: comments.reply(uow=uow, message=target, text=text), lane=f"comment:{message.id}"
+        )
 
 
 async def edited(*, deps: DiscordDeps, payload: discord.RawMessageUpdateEvent) -> None:
@@ -82,7 +84,10 @@ async def edited(*, deps: DiscordDeps, payload: discord.RawMessageUpdateEvent) -
     )
     if target is not None:
         text, uow = typed(message=message), deps.shared.uow
-        await deps.bridge.blocking(lambda: comments.edit(uow=uow, message=target, text=text))
+        await deps.bridge.blocking(
+            lambda: comments.edit(uow=uow, message=target, text=text),
+            lane=f"comment:{payload.message_id}",
+        )
 
 
 async def deleted(
@@ -100,4 +105,6 @@ async def deleted(
             event=f"delete:{message_id}",
         )
         if target is not None:
-            await deps.bridge.blocking(partial(comments.delete, uow=uow, message=target))
+            await deps.bridge.blocking(
+                partial(comments.delete, uow=uow, message=target), lane=f"comment:{message_id}"
+            )

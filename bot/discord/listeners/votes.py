@@ -63,7 +63,8 @@ async def click(
                 value=value,
                 event_id=event_id,
                 now=shared.clock.now(),
-            )
+            ),
+            lane=f"vote:{user}",  # one person's clicks and reactions, in the order made
         )
         if outcome.changed and outcome.post_id is not None:
             shared.refresh_post(outcome.post_id)  # only queues a coalesced redraw
@@ -92,7 +93,8 @@ async def reaction(
             now=shared.clock.now(),
             up=deps.up,
             down=deps.down,
-        )
+        ),
+        lane=f"vote:{payload.user_id}",
     )
     if outcome.changed and outcome.post_id is not None:
         shared.refresh_post(outcome.post_id)
