@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import events, imports, search, startup
+from bench import discord_events, events, imports, search, startup
 from bench.stats import figure
 from bench.targets import judged
 
@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         ("search", lambda: search_rows(sizes=sizes)),
         ("event ingestion", lambda: events.run(events=200 if args.quick else 1000,
                                                repeats=3 if args.quick else 5)),
+        ("event ingestion (discord)", lambda: discord_events.run(
+            events=200 if args.quick else 1000, repeats=3 if args.quick else 5)),
         ("import", lambda: imports.run(papers=5_000 if args.quick else 100_000, repeats=3)),
         ("start-up", lambda: startup.run(repeats=3 if args.quick else 5)),
     ]  # fmt: skip

@@ -38,7 +38,9 @@ class Target:
 TARGETS = (
     Target(prefix="search,", better="lower", limit=1.5),  # vs the bare FTS5 bm25 query
     Target(prefix="search vs LIKE", better="lower"),  # a reference: what FTS saves
-    Target(prefix="event ingestion", better="higher", limit=0.3),  # vs a bare Bolt no-op
+    # Slack's row vs a bare Bolt no-op, Discord's ("event ingestion (discord)") vs a bare
+    # discord.py client: both ours must reach 0.3x of the framework's ceiling.
+    Target(prefix="event ingestion", better="higher", limit=0.3),
     Target(prefix="start-up", better="lower", limit=1.5),  # vs the bare imports
     Target(prefix="idle memory", better="lower", limit=1.5),  # vs the bare imports
     Target(prefix="import", better="lower"),  # a reference: vs a bare executemany
