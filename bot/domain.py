@@ -13,6 +13,8 @@ class PaperStatus(enum.StrEnum):
     QUEUED = "queued"
     POSTED = "posted"
     SKIPPED = "skipped"
+    # Named by a reading list's header ("Related papers: X"): known, searchable, never posted.
+    REFERENCE = "reference"
 
 
 class PostState(enum.StrEnum):
@@ -35,6 +37,10 @@ class PaperDraft:
     doi: str | None = None
     origin: str = ""
     title_derived: bool = False
+    # The reading list's name, from its header line ("Related papers: …"); "" without one.
+    list_name: str = ""
+    # The paper the header names: a known reference, not one to post.
+    reference: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +69,10 @@ class Paper:
     status: PaperStatus
     # The row id of the channel whose own queue holds it; None is the shared list.
     queue_channel_id: int | None = None
+    # The title was made from the abstract's first words (shown as such until enriched).
+    title_derived: bool = False
+    # The reading list it came from, if it had a name.
+    list_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +176,7 @@ class PaperRecord:
 
     paper: Paper
     posts: tuple[PostView, ...] = field(default_factory=tuple)
+    list_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +200,7 @@ class NewPaper:
     added_at: datetime
     position: int
     queue_channel_id: int | None = None
+    list_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +224,8 @@ class PaperCard:
     remaining: int
     added_by_name: str | None = None
     recap: Recap | None = None
+    # The name of the reading list the paper came from ("Related papers: …").
+    list_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

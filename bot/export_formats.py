@@ -26,6 +26,8 @@ def record_dict(*, record: PaperRecord) -> dict[str, Any]:
         "arxiv_id": paper.arxiv_id,
         "doi": paper.doi,
         "status": paper.status.value,
+        "list": record.list_name,
+        "title_derived": paper.title_derived,
         "added_at": paper.added_at.isoformat(),
         "posts": [
             {

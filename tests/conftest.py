@@ -18,6 +18,8 @@ SAMPLE = ROOT / "bot" / "data" / "reading-list.txt"
 # How many papers the shipped reading list holds (a paragraph each), counted from the file, so
 # that adding to or trimming the list breaks no test.
 SAMPLE_ENTRIES = sum(1 for block in SAMPLE.read_text("utf-8").split("\n\n") if block.strip())
+# Its first line ("Related papers: …") names the list and a reference paper, never posted.
+SAMPLE_QUEUED = SAMPLE_ENTRIES - 1
 PG_ADMIN_URL = os.environ.get(
     "PAPERCLUB_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )

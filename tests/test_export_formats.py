@@ -60,6 +60,8 @@ def test_json_shape() -> None:
         "arxiv_id",
         "doi",
         "status",
+        "list",
+        "title_derived",
         "added_at",
         "posts",
     }

@@ -104,7 +104,10 @@ def paper_panel(*, card: PaperCard, channel: str) -> Panel:
     links = paper_links(paper=paper)
     if links:
         lines.append(Text(f"📄 {links[0][0]}"))
-    footer = words.footer(added_by=None, remaining=card.remaining, count=str(card.remaining))
+    footer = words.footer(
+        added_by=None, remaining=card.remaining, count=str(card.remaining),
+        list_name=card.list_name, title_derived=paper.title_derived,
+    )  # fmt: skip
     lines.append(runs_text(runs=footer, style="dim"))
     votes = Text(f"{words.VOTE_UP} {card.votes.up} · {words.VOTE_DOWN} {card.votes.down}   ")
     lines.append(votes.append(words.VOTE_HINT, style="dim"))

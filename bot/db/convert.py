@@ -39,6 +39,8 @@ def to_paper(*, row: PaperRow) -> Paper:
         position=row.position,
         status=PaperStatus(row.status),
         queue_channel_id=row.queue_channel_id,
+        title_derived=bool(row.title_derived),
+        list_id=row.list_id,
     )
 
 

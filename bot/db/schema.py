@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -44,6 +45,7 @@ class PaperRow(Base):
         Index("ix_papers_status_position", "status", "position"),
         # Queues per channel, and search's "not queued for a channel hidden from the viewer".
         Index("ix_papers_queue_channel", "queue_channel_id"),
+        Index("ix_papers_list_id", "list_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -63,6 +65,54 @@ class PaperRow(Base):
     queue_channel_id: Mapped[int | None] = mapped_column(
         ForeignKey("channels.id", ondelete="SET NULL")
     )
+    # The title was made from the abstract's opening words (shown as such until enriched).
+    title_derived: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # What the import held before enrichment changed it: {"title", "abstract", "authors", ...}.
+    provenance: Mapped[dict[str, object] | None] = mapped_column(JSON)
+    # Fields a person typed (enrichment never changes them); NULL is none.
+    locked: Mapped[list[str] | None] = mapped_column(JSON)
+    enriched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The last enrichment verdict: found, unchanged, unclear, none (NULL: never tried).
+    enrichment: Mapped[str | None] = mapped_column(String(16))
+    published_on: Mapped[date | None] = mapped_column(Date)
+    # The reading list it came from (reading_lists.id; no foreign key, see migration 0004).
+    list_id: Mapped[int | None] = mapped_column(Integer)
+
+
+class ReadingListRow(Base):
+    """A reading list as imported: its name (a file's header line) and where it came from."""
+
+    __tablename__ = "reading_lists"
+    __table_args__ = (UniqueConstraint("name", "origin", name="uq_reading_lists_name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(300))
+    origin: Mapped[str] = mapped_column(String(500))
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EnrichCandidateRow(Base):
+    """One record of an unclear match, kept for a person to confirm."""
+
+    __tablename__ = "enrich_candidates"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"), index=True)
+    record: Mapped[dict[str, object]] = mapped_column(JSON)
+    reason: Mapped[str] = mapped_column(String(200))
+    found_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LookupCacheRow(Base):
+    """An answer of arXiv or Crossref, by the sha256 of the URL asked."""
+
+    __tablename__ = "lookup_cache"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    url: Mapped[str] = mapped_column(Text)
+    status: Mapped[int] = mapped_column(SmallInteger)
+    body: Mapped[str] = mapped_column(Text)
+    fetched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ChannelRow(Base):

@@ -243,6 +243,7 @@ def _paper(*, row: Any) -> Paper:
         id=row[0], title=row[1], abstract=row[2], authors=tuple(authors or ()), url=row[4],
         arxiv_id=row[5], doi=row[6], source=row[7], added_by=row[8], added_at=utc(value=added_at),
         position=row[10], status=PaperStatus(row[11]), queue_channel_id=row[12],
+        title_derived=bool(row[13]), list_id=row[14],
     )  # fmt: skip
 
 

@@ -74,7 +74,10 @@ POSTGRES = dict(
     "comments.user_id FROM comments WHERE comments.id = ANY(:ids)",
 )
 _COLUMNS = "id, title, abstract, authors, url, arxiv_id, doi, source, added_by, added_at"
-PAPERS = f"SELECT {_COLUMNS}, position, status, queue_channel_id FROM papers WHERE id {{ids}}"
+PAPERS = (
+    f"SELECT {_COLUMNS}, position, status, queue_channel_id, title_derived, list_id "
+    "FROM papers WHERE id {ids}"
+)
 # Aliases fq/fc are the ones the post filters use; ascending, so each paper's last row wins.
 POSTS = (
     "SELECT fq.paper_id, fc.platform, fc.workspace, fc.external_id, fq.local_date, fq.permalink, "

@@ -13,10 +13,12 @@ from bot.db.activity import ActivityStore, DeliveredPosts
 from bot.db.convert import channel_key, to_channel, to_paper
 from bot.db.engine import make_engine, upsert_insert
 from bot.db.group_commit import GroupCommit, WriteScope
+from bot.db.lists import ListsStore
 from bot.db.posts import PostsStore
 from bot.db.ranking import RankingStore
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
 from bot.db.search import search
+from bot.db.titles import TitlesStore
 from bot.domain import (
     Channel,
     ChannelKey,
@@ -43,7 +45,7 @@ def visible_to(*, viewer: ChannelKey) -> ColumnElement[bool]:
     )
 
 
-class SqlStore(PostsStore, ActivityStore, RankingStore):
+class SqlStore(PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore):
     """The Store of one session; the unit of work commits or rolls back around it."""
 
     def __init__(
@@ -91,8 +93,12 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
                 "added_by": p.added_by,
                 "added_at": p.added_at,
                 "position": p.position,
-                "status": PaperStatus.QUEUED.value,
+                "status": (
+                    PaperStatus.REFERENCE if p.draft.reference else PaperStatus.QUEUED
+                ).value,
                 "queue_channel_id": p.queue_channel_id,
+                "title_derived": p.draft.title_derived,
+                "list_id": p.list_id,
             }
             for p in papers
         ]
@@ -111,11 +117,13 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
         return and_(PaperRow.status == PaperStatus.QUEUED.value, owner)
 
     def queued(self, *, channel: Channel | None, limit: int) -> list[Paper]:
-        """The next queued papers for a channel (its own, then the shared list) in order."""
+        """The next queued papers for a channel (its own, then the shared list) in order:
+        those with an abstract first."""
         query = (
             select(PaperRow)
             .where(self._queue_filter(channel=channel))
-            .order_by(PaperRow.position, PaperRow.id)
+            # A paper without an abstract waits while any paper has one: no empty post.
+            .order_by(PaperRow.abstract == "", PaperRow.position, PaperRow.id)
             .limit(limit)
         )
         return [to_paper(row=row) for row in self.session.scalars(query)]
@@ -185,7 +193,11 @@ class SqlStore(PostsStore, ActivityStore, RankingStore):
                 return
             posts = self._post_views(paper_ids=[row.id for row in rows], viewer=None)
             for row in rows:
-                yield PaperRecord(paper=to_paper(row=row), posts=tuple(posts.get(row.id, ())))
+                yield PaperRecord(
+                    paper=to_paper(row=row),
+                    posts=tuple(posts.get(row.id, ())),
+                    list_name=None if row.list_id is None else self.list_name(list_id=row.list_id),
+                )
             last_id = rows[-1].id
 
     def _post_views(

@@ -117,7 +117,13 @@ def _abstract(*, abstract: str, main: str | None, limit: int) -> str:
 def _footer(*, card: PaperCard) -> str:
     """'Added by Ana · 3 more in the queue · Thu 2 May 2024' as plain text."""
     name = clip(text=squash(clean(card.added_by_name or "")), limit=NAME_MAX) or None
-    runs = words.footer(added_by=name, remaining=card.remaining, count=count_text(card.remaining))
+    runs = words.footer(
+        added_by=name,
+        remaining=card.remaining,
+        count=count_text(card.remaining),
+        list_name=card.list_name,
+        title_derived=card.paper.title_derived,
+    )
     text = "".join(plain_text(run=run) for run in runs)
     return inert(f"{text} · {format_date(day=card.local_date)}")
 

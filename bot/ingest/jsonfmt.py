@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from bot.domain import PaperDraft, Rejection
@@ -125,7 +126,7 @@ def _draft(*, item: Any, origin: str) -> PaperDraft | Rejection:
     if isinstance(item.get("paper"), dict):
         item = item["paper"]
     obj = {str(key).lower(): value for key, value in item.items()}
-    return build_draft(
+    draft = build_draft(
         origin=origin,
         title=_text(value=_field(obj=obj, name="title")),
         abstract=_text(value=_field(obj=obj, name="abstract")),
@@ -133,6 +134,17 @@ def _draft(*, item: Any, origin: str) -> PaperDraft | Rejection:
         url=_text(value=_field(obj=obj, name="url")),
         arxiv_id=_text(value=_field(obj=obj, name="arxiv_id")),
         doi=_text(value=_field(obj=obj, name="doi")),
+    )
+    if isinstance(draft, Rejection):
+        return draft
+    # Our own export's fields: a reference stays one, a list keeps its name, a title made
+    # from the abstract stays marked as such.
+    name = obj.get("list")
+    return replace(
+        draft,
+        reference=obj.get("status") == "reference",
+        list_name=" ".join(name.split())[:300] if isinstance(name, str) else "",
+        title_derived=draft.title_derived or obj.get("title_derived") is True,
     )
 
 

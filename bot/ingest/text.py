@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.domain import PaperDraft, Rejection
 from bot.ingest.arxiv import canonical_arxiv_id, find_arxiv_id
@@ -20,6 +20,8 @@ TITLE_LABELS = frozenset(
     {"title", "paper", "papers", "related", "related paper", "related papers", "see also"}
     | {"read", "reading", "to read", "suggested", "suggestion", "recommended", "next"}
 )
+# Labels of a file's first line that name the whole list rather than one paper.
+LIST_LABELS = frozenset({"related papers", "related", "related work", "see also", "reading list"})
 ABSTRACT_LABELS = frozenset({"abstract", "summary", "tl;dr", "tldr"})
 AUTHOR_LABELS = frozenset({"author", "authors", "by"})
 LINK_LABELS = frozenset({"url", "link", "pdf", "arxiv", "doi", "source", "paper url"})
@@ -207,12 +209,32 @@ def _entry_result(*, path: str, start: int, lines: list[str]) -> PaperDraft | Re
     )
 
 
+def _list_header(*, lines: list[str]) -> tuple[str, str] | None:
+    """(the list's name, the title it names) when a file's first entry is one labelled line
+    like "Related papers: <title>": the list's subject, not a paper to post."""
+    match = _LABEL_RE.fullmatch(lines[0]) if len(lines) == 1 else None
+    if match is None or match.group("label").strip().lower() not in LIST_LABELS:
+        return None
+    value = match.group("value").strip()
+    return (lines[0], value) if value else None
+
+
 def parse_text(*, path: str, text: str) -> Parsed:
-    """Drafts and rejections for a plain-text (or Markdown) reading list."""
+    """Drafts and rejections for a plain-text (or Markdown) reading list. A header line names
+    the list: its drafts carry that name, and the paper it names is a reference."""
     problem = file_problem(path=path, text=text)
     if problem is not None:
         return [], [problem]
-    results = (
-        _entry_result(path=path, start=start, lines=lines) for start, lines in _entries(text=text)
-    )
-    return collect(results=(r for r in results if r is not None))
+    entries = list(_entries(text=text))
+    header = _list_header(lines=entries[0][1]) if len(entries) > 1 else None
+    results = [
+        _entry_result(path=path, start=start, lines=lines)
+        for start, lines in (entries[1:] if header else entries)
+    ]
+    drafts, rejections = collect(results=(r for r in results if r is not None))
+    if header is None:
+        return drafts, rejections
+    name, title = header
+    named = build_draft(origin=origin_at(path=path, line=entries[0][0]), title=title)
+    reference = [replace(named, reference=True)] if isinstance(named, PaperDraft) else []
+    return [replace(d, list_name=name) for d in reference + drafts], rejections

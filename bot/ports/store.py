@@ -44,7 +44,20 @@ class Store(Protocol):
         ...
 
     def queued(self, *, channel: Channel | None, limit: int) -> list[Paper]:
-        """The next queued papers for a channel (its own, then the shared list) in order."""
+        """The next queued papers for a channel (its own, then the shared list) in order:
+        those with an abstract first, so no post is empty while any paper has one."""
+        ...
+
+    def paper_by_title(self, *, title: str) -> Paper | None:
+        """The oldest paper whose title reads the same (case, accents and punctuation aside)."""
+        ...
+
+    def reading_list(self, *, name: str, origin: str, now: datetime) -> int:
+        """The id of the reading list with this name from this origin, made if it is new."""
+        ...
+
+    def list_name(self, *, list_id: int) -> str | None:
+        """A reading list's name; None for an id no list has."""
         ...
 
     def count_queued(self, *, channel: Channel | None) -> int:

@@ -64,6 +64,8 @@ def add(
         return Reply(message=replies.ADD_USAGE)
     with uow(write=False) as store:
         known = store.paper_by_keys(keys=dedupe_keys(draft=draft))
+        if known is None and not (draft.arxiv_id or draft.doi or draft.url):
+            known = store.paper_by_title(title=draft.title)  # "have we read it?" by title
         if known is not None:
             return _known(store=store, paper=known, channel=channel)
     complete, note = _fetch(lookup=lookup, draft=draft)

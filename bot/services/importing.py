@@ -26,6 +26,12 @@ def _fit(*, draft: PaperDraft) -> PaperDraft:
     return replace(draft, title=title, url=url, doi=doi)
 
 
+def _file_of(*, origin: str) -> str:
+    """The file of an origin ("list.txt:12" -> "list.txt")."""
+    head, sep, line = origin.rpartition(":")
+    return head if sep and line.isdigit() else origin
+
+
 def import_drafts(
     *,
     uow: UnitOfWork,
@@ -37,10 +43,19 @@ def import_drafts(
     progress: Progress | None = None,
     batch_size: int = 1000,
 ) -> ImportReport:
-    """Add every new draft at the end of the queue; each batch is one transaction."""
+    """Add every new draft at the end of the queue; each batch is one transaction. Drafts of
+    a named reading list ("Related papers: …") are kept with that list."""
     with uow() as store:
         known = store.known_keys()
         position = store.max_position()
+        lists = {
+            (draft.list_name, origin): store.reading_list(
+                name=draft.list_name, origin=origin, now=now
+            )
+            for draft in drafts
+            if draft.list_name
+            for origin in (_file_of(origin=draft.origin),)
+        }
     rejections = list(rejected)
     known_origins: list[str] = []
     added = 0
@@ -78,6 +93,7 @@ def import_drafts(
                         added_at=now,
                         position=position,
                         queue_channel_id=queue_channel_id,
+                        list_id=lists.get((draft.list_name, _file_of(origin=draft.origin))),
                     )
                 )
                 if len(batch) >= batch_size:

@@ -81,6 +81,7 @@ def _card(*, store: Store, channel: Channel, post: Post) -> PaperCard:
         # Each platform names people its own way (Slack asks users.info); the core keeps ids.
         added_by_name=None,
         recap=store.recap_before(channel=channel, local_date=post.local_date),
+        list_name=store.list_name(list_id=paper.list_id) if paper.list_id is not None else None,
     )
 
 

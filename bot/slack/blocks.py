@@ -98,7 +98,10 @@ def _abstract_text(*, abstract: str, link: Link | None, names: Names) -> str:
 def _footer(*, card: PaperCard) -> tuple[Run, ...]:
     """'Added by Ana · 3 more in the queue' (the name only when known)."""
     name = squash(card.added_by_name or "")[:NAME_MAX] or None
-    return words.footer(added_by=name, remaining=card.remaining, count=count_text(card.remaining))
+    return words.footer(
+        added_by=name, remaining=card.remaining, count=count_text(card.remaining),
+        list_name=card.list_name, title_derived=card.paper.title_derived,
+    )  # fmt: skip
 
 
 def paper_message(*, card: PaperCard, names: Names) -> tuple[str, list[Block]]:

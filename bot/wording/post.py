@@ -5,7 +5,13 @@ from __future__ import annotations
 from bot.domain import Recap
 from bot.messages import Link, Run, Strong, runs
 
-NO_ABSTRACT = "No abstract on file."
+# Shown only when no queued paper has an abstract (those with one are posted first).
+NO_ABSTRACT = (
+    "No abstract on file, nor for any paper in the queue. Add abstracts to the reading list "
+    "and import it again, or run paperclub enrich to look them up in arXiv and Crossref."
+)
+DERIVED_TITLE = "title taken from the abstract's first words"
+LIST_NOTE = "from the list: "
 READ_MORE = "Read more"
 UNTITLED = "Untitled paper"
 VOTE_HINT = "(type +1 or -1 to vote)"
@@ -33,12 +39,26 @@ def queue_note(*, remaining: int, count: str) -> str:
     return "last paper in the queue" if remaining <= 0 else f"{count} more in the queue"
 
 
-def footer(*, added_by: str | None, remaining: int, count: str) -> tuple[Run, ...]:
-    """'Added by Ana · 3 more in the queue' (the name only when known)."""
+def footer(
+    *,
+    added_by: str | None,
+    remaining: int,
+    count: str,
+    list_name: str | None = None,
+    title_derived: bool = False,
+) -> tuple[Run, ...]:
+    """'Added by Ana · 3 more in the queue · from the list: Related papers: … · title taken
+    from the abstract's first words' (each part only when it applies)."""
     queue = queue_note(remaining=remaining, count=count)
-    if not added_by:
-        return runs(queue[0].upper() + queue[1:])
-    return runs(f"Added by {added_by} · {queue}")
+    parts: list[str | Run] = [f"Added by {added_by} · {queue}" if added_by else queue]
+    if list_name:
+        parts += [" · ", LIST_NOTE, " ".join(list_name.split())]
+    if title_derived:
+        parts.append(f" · {DERIVED_TITLE}")
+    first = parts[0]
+    if isinstance(first, str):
+        parts[0] = first[0].upper() + first[1:]
+    return runs(*parts)
 
 
 def fallback(*, title: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.db.store import Database
 from bot.domain import ChannelKey, Schedule
 from tests.cli.conftest import Runner
-from tests.conftest import SAMPLE, SAMPLE_ENTRIES
+from tests.conftest import SAMPLE, SAMPLE_ENTRIES, SAMPLE_QUEUED
 
 
 def test_sample_list_imports_once(paperclub: Runner) -> None:
@@ -28,7 +28,8 @@ def test_every_sample_entry_has_a_sensible_title(paperclub: Runner) -> None:
     for paper in papers:
         assert 0 < len(paper["title"]) <= 90, paper["title"]
         assert "\\" not in paper["title"] and "$" not in paper["title"]
-        assert paper["status"] == "queued" and paper["posts"] == []
+        assert paper["status"] == ("reference" if paper["id"] == 1 else "queued")
+        assert paper["posts"] == []
     texts = " ".join(p["abstract"] for p in papers)
     assert "highly-constrained" in texts and "\\-" not in texts
 
@@ -55,11 +56,11 @@ def test_json_export_round_trips(paperclub: Runner, tmp_path: Path) -> None:
 def test_queue_lists_in_order(paperclub: Runner) -> None:
     paperclub("import", str(SAMPLE))
     [view] = json.loads(paperclub("queue", "--json", "--limit", "3").stdout)
-    assert view["channel"] is None and view["total"] == SAMPLE_ENTRIES
+    assert view["channel"] is None and view["total"] == SAMPLE_QUEUED
     assert [p["position"] for p in view["papers"]] == [1, 2, 3]
     text = paperclub("queue", "--limit", "2").stdout
-    assert f"the shared reading list: {SAMPLE_ENTRIES} queued" in text
-    assert f"… and {SAMPLE_ENTRIES - 2} more" in text
+    assert f"the shared reading list: {SAMPLE_QUEUED} queued" in text
+    assert f"… and {SAMPLE_QUEUED - 2} more" in text
 
 
 def _follow(*, folder: Path, channel: str) -> None:
@@ -84,7 +85,7 @@ def test_queue_per_channel(paperclub: Runner, tmp_path: Path) -> None:
     paperclub("import", str(listing), "--channel", "slack:C0TEAM")
     paperclub("import", str(SAMPLE))
     [view] = json.loads(paperclub("queue", "--json", "--channel", "C0TEAM").stdout)
-    assert view["total"] == SAMPLE_ENTRIES + 1
+    assert view["total"] == SAMPLE_QUEUED + 1
     assert view["papers"][0]["title"] == "Only for C0TEAM"
 
 

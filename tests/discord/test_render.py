@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 
 from bot.discord import embeds, render
 from bot.discord.links import is_ours, safe_url
-from bot.discord.markdown import boundary, clip, data, size
+from bot.discord.markdown import boundary, clip, data, escape, size
 from bot.domain import (
     HIGHLIGHT_CLOSE,
     HIGHLIGHT_OPEN,
@@ -69,6 +69,7 @@ from bot.messages import (
     runs,
 )
 from bot.wording import archive, replies
+from bot.wording import post as post_words
 from tests import cards
 from tests.cards import make_paper
 from tests.hostile.archive import COMMENT, HOSTILE, LONG_WORD, TITLES
@@ -431,7 +432,7 @@ def test_a_bare_card_says_what_slack_says() -> None:
     assert post["content"] == "Today's paper: Untitled paper"
     assert embed == {
         "title": "Untitled paper",
-        "description": "*No abstract on file.*",
+        "description": f"*{escape(post_words.NO_ABSTRACT)}*",
         "footer": {"text": "Last paper in the queue · Thu 2 May 2024"},
     }
     assert embeds.thread_name(card=make_card(paper=paper)) == "Untitled paper"

@@ -43,13 +43,23 @@ def test_sample_origins_are_the_first_lines(sample: list[PaperDraft]) -> None:
     assert [d.origin for d in sample] == [f"reading-list.txt:{n}" for n in range(1, 42, 2)]
 
 
-def test_the_header_only_entry_is_a_titled_paper(sample: list[PaperDraft]) -> None:
+def test_the_header_names_the_list_and_a_reference_paper(sample: list[PaperDraft]) -> None:
     first = sample[0]
     # Kept as cut: "fail…" might be a whole word, and the ellipsis already says it is cut.
     assert first.title == "Nonuniform-Tensor-Parallelism: Mitigating GPU fail…"
     assert first.abstract == ""
-    assert not first.title_derived
+    assert first.reference and not first.title_derived
+    name = "Related papers: Nonuniform-Tensor-Parallelism: Mitigating GPU fail…"
+    assert {d.list_name for d in sample} == {name}
+    assert not any(d.reference for d in sample[1:])
     assert all(d.title_derived for d in sample[1:])
+
+
+def test_a_header_only_names_a_list_with_entries_after_it() -> None:
+    alone, _ = parse_text(path="x.txt", text="Related papers: Attention Is All You Need")
+    assert [(d.reference, d.list_name) for d in alone] == [(False, "")]
+    titled, _ = parse_text(path="x.txt", text="Title: BERT\n\nThe dominant models are big.")
+    assert not any(d.reference or d.list_name for d in titled)
 
 
 def test_sample_tex_is_cleaned(sample: list[PaperDraft]) -> None:

@@ -12,7 +12,7 @@ from bot.messages import as_plain
 from bot.services.posting import LEASE, Outcome, Poster, post_due, post_today
 from bot.services.schedule import is_due, next_post_at
 from bot.wording import archive
-from tests.conftest import SAMPLE_ENTRIES
+from tests.conftest import SAMPLE_QUEUED
 from tests.services.conftest import WEEKDAYS, follow, key, load_sample, make_poster
 from tests.services.memory_chat import MemoryChat
 
@@ -32,7 +32,7 @@ def test_posts_at_the_scheduled_time_once(database: Database, chat: MemoryChat) 
     again = post_today(poster=poster, channel=C1, now=MONDAY_0900_BERLIN + timedelta(hours=3))
     assert again.outcome is Outcome.ALREADY and chat.count("C1") == 1
     card = chat.posts["C1"][0]
-    assert card.local_date == date(2026, 1, 5) and card.remaining == 20
+    assert card.local_date == date(2026, 1, 5) and card.remaining == SAMPLE_QUEUED - 1
     with database(write=False) as store:
         assert store.paper(paper_id=card.paper.id).status is PaperStatus.POSTED  # type: ignore[union-attr]
 
@@ -96,7 +96,7 @@ def test_refused_post_returns_the_paper_to_the_queue(database: Database, chat: M
         failed.outcome is Outcome.FAILED and failed.error and failed.error.code == "not_in_channel"
     )
     with database(write=False) as store:
-        assert store.count_queued(channel=store.channel(key=C1)) == SAMPLE_ENTRIES
+        assert store.count_queued(channel=store.channel(key=C1)) == SAMPLE_QUEUED
     later = post_today(poster=poster, channel=C1, now=MONDAY_0900_BERLIN + timedelta(minutes=5))
     assert later.outcome is Outcome.POSTED and chat.count("C1") == 1
 

@@ -15,6 +15,7 @@ from bot.slack import blocks as slack_blocks
 from bot.slack import ids
 from bot.slack.render import LITERAL, render
 from bot.slack.text import clip, escape_mrkdwn
+from bot.wording import post as post_words
 from tests import cards
 from tests.cards import make_paper
 
@@ -255,7 +256,7 @@ def test_a_long_abstract_without_link_just_ends_with_an_ellipsis() -> None:
 
 def test_an_empty_abstract_still_makes_a_valid_section() -> None:
     _, blocks = paper_message(card=make_card(paper=make_paper(abstract=" \n ")))
-    assert blocks[3]["text"]["text"] == "_No abstract on file._"
+    assert blocks[3]["text"]["text"] == f"_{post_words.NO_ABSTRACT}_"
 
 
 def test_a_huge_title_is_cut_at_a_word_boundary() -> None:
