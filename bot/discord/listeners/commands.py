@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.deps import DiscordDeps
-from bot.discord.listeners.replies import follow_up
+from bot.discord.listeners.replies import acknowledge, follow_up
 from bot.services import commands
 from bot.services.reply import Reply
 from bot.wording import replies
@@ -22,7 +22,8 @@ NAME = "paperclub"
 async def answer(*, deps: DiscordDeps, interaction: discord.Interaction[Any], text: str) -> None:
     """Defer at once (Discord wants an answer in 3 s), run the subcommand on a worker thread,
     then follow up with the reply, which only the person who asked sees."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not await acknowledge(interaction=interaction, ephemeral=True, thinking=True):
+        return
     if interaction.guild_id is None or interaction.channel_id is None:
         await follow_up(deps=deps, interaction=interaction, message=replies.SERVER_ONLY)
         return

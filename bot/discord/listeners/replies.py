@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -12,6 +13,23 @@ from bot.discord.views import view_of
 from bot.messages import Message
 
 NOBODY = discord.AllowedMentions.none()
+ALREADY_ACKNOWLEDGED = 40060  # "Interaction has already been acknowledged."
+log = logging.getLogger(__name__)
+
+
+async def acknowledge(
+    *, interaction: discord.Interaction[Any], ephemeral: bool = False, thinking: bool = False
+) -> bool:
+    """Defer an interaction; False when Discord says it was acknowledged already (the same
+    interaction delivered twice): the caller stops there, and it is no failure."""
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+    except discord.HTTPException as exc:
+        if exc.code != ALREADY_ACKNOWLEDGED:
+            raise
+        log.info("interaction %s came twice; it was answered the first time", interaction.id)
+        return False
+    return True
 
 
 async def follow_up(

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.discord.deps import DiscordDeps
-from bot.discord.listeners.replies import replace
+from bot.discord.listeners.replies import acknowledge, replace
 from bot.discord.render import read_custom_id
 from bot.services import commands
 from bot.wording import archive
@@ -46,7 +46,8 @@ def more_button(*, deps: DiscordDeps) -> type[discord.ui.DynamicItem[discord.ui.
 
 async def more(*, deps: DiscordDeps, interaction: discord.Interaction[Any], custom_id: str) -> None:
     """Defer, search on a worker thread, then show the next page in place of this one."""
-    await interaction.response.defer()
+    if not await acknowledge(interaction=interaction):
+        return
     read = read_custom_id(custom_id=custom_id)
     value = deps.keys.value(carried=read[1]) if read else None
     if value is None or interaction.guild_id is None or interaction.channel_id is None:

@@ -9,6 +9,7 @@ import discord
 
 from bot.discord.deps import DiscordDeps
 from bot.discord.embeds import read_vote
+from bot.discord.listeners.replies import acknowledge
 from bot.discord.render import read_custom_id
 from bot.discord.text import reaction_name
 from bot.services import voting
@@ -68,7 +69,7 @@ async def click(
         )
         if outcome.changed and outcome.post_id is not None:
             shared.refresh_post(outcome.post_id)  # only queues a coalesced redraw
-    await interaction.response.defer()  # the redraw shows the counts
+    await acknowledge(interaction=interaction)  # the redraw shows the counts
 
 
 async def reaction(
