@@ -11,7 +11,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
-from bot import ingest
+from bot import cli_enrich, ingest
 from bot.cli_archive import (
     CliError,
     cmd_export,
@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write every paper with its posts, votes and comments")
     export.add_argument("--format", choices=EXPORT_FORMATS, default="json")
     export.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: stdout")
+    cli_enrich.add_parser(sub=sub)
     return parser
 
 
@@ -78,6 +79,7 @@ COMMANDS = {
     "export": cmd_export,
     "search": cmd_search,
     "migrate": cmd_migrate,
+    "enrich": cli_enrich.cmd_enrich,
     "run": cmd_run,
 }
 

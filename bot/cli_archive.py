@@ -57,9 +57,10 @@ def _read(*, path: Path) -> str:
         return data.decode("latin-1")
 
 
-def _progress(*, total: int) -> Progress | None:
-    """A progress bar on a terminal for long imports; nothing when piped."""
-    if total < 200 or not sys.stderr.isatty():
+def progress_bar(*, total: int, label: str, minimum: int = 200) -> Progress | None:
+    """A progress bar on stderr for a long job on a terminal; nothing when piped (or for fewer
+    than `minimum` items)."""
+    if total < minimum or not sys.stderr.isatty():
         return None
     # rich only for the bar: this module is imported by every command, `run` included.
     from rich.console import Console
@@ -72,7 +73,7 @@ def _progress(*, total: int) -> Progress | None:
     )
 
     return Progress(
-        TextColumn("importing"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -90,7 +91,7 @@ def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
         drafts += parsed
         rejected += bad
     database = open_database(settings=settings)
-    bar = _progress(total=len(drafts))
+    bar = None if args.json else progress_bar(total=len(drafts), label="importing")
     try:
         if bar is None:
             report = _run_import(database=database, drafts=drafts, rejected=rejected, args=args)

@@ -42,6 +42,7 @@ VARIABLES: dict[str, str] = {
     "PAPERCLUB_ARXIV_API_URL": "arXiv API for /paperclub add (default the public export API).",
     "PAPERCLUB_CROSSREF_API_URL": "Crossref API for DOIs (default https://api.crossref.org).",
     "PAPERCLUB_LOOKUP_TIMEOUT": "Seconds to wait for arXiv or Crossref (default 3).",
+    "PAPERCLUB_CONTACT": "An email for arXiv's and Crossref's logs (User-Agent, mailto).",
     "PAPERCLUB_UP_REACTIONS": "Reactions that vote 👍 (default +1,thumbsup; skin tones count).",
     "PAPERCLUB_DOWN_REACTIONS": "Reactions that vote 👎 (default -1,thumbsdown).",
 }
@@ -77,6 +78,7 @@ class Settings:
     arxiv_api_url: str = DEFAULT_ARXIV_API
     crossref_api_url: str = DEFAULT_CROSSREF_API
     lookup_timeout: float = 3.0
+    contact: str = ""
     up_reactions: frozenset[str] = frozenset({"+1", "thumbsup"})
     down_reactions: frozenset[str] = frozenset({"-1", "thumbsdown"})
 
@@ -189,6 +191,7 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         arxiv_api_url=lookups["PAPERCLUB_ARXIV_API_URL"],
         crossref_api_url=lookups["PAPERCLUB_CROSSREF_API_URL"],
         lookup_timeout=timeout,
+        contact=_contact(text=get("PAPERCLUB_CONTACT")),
         up_reactions=up,
         down_reactions=down,
         slack_bot_token=bot_token,
@@ -233,6 +236,13 @@ def _discord(*, get: Callable[[str], str | None]) -> dict[str, str | None]:
         "DISCORD_GATEWAY_URL": gateway,
         "DISCORD_CHANNEL": channel,
     }
+
+
+def _contact(*, text: str | None) -> str:
+    """An email address (for a User-Agent and Crossref's mailto), or ""."""
+    if text and not re.fullmatch(r"[^@\s()<>;,]+@[^@\s()<>;,]+\.[A-Za-z]{2,}", text):
+        raise ConfigError(f"PAPERCLUB_CONTACT must be an email address, got {text!r}.")
+    return text or ""
 
 
 def _http_url(*, name: str, text: str) -> str:

@@ -41,6 +41,8 @@ class PaperDraft:
     list_name: str = ""
     # The paper the header names: a known reference, not one to post.
     reference: bool = False
+    # When it was published, where a service says.
+    published: date | None = None
 
 
 @dataclass(frozen=True, slots=True)

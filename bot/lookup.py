@@ -7,18 +7,17 @@ LookupFailed, and `/paperclub add` keeps the paper with what it already knows.
 from __future__ import annotations
 
 import json
-import re
 import urllib.error
 import urllib.request
+from dataclasses import replace
 from urllib.parse import quote, urlencode
 
 from bot import ingest
 from bot.domain import PaperDraft
-from bot.ingest.clean import clean_text
+from bot.ingest.crossref import crossref_work
 from bot.ports import LookupFailed
 
 USER_AGENT = "PaperClub/0.1 (reading-group bot; https://github.com/)"
-_TAG = re.compile(r"<[^>]+>")
 
 
 class HttpLookup:
@@ -71,17 +70,5 @@ class HttpLookup:
             message = json.loads(body)["message"]
         except (ValueError, KeyError, TypeError):
             raise LookupFailed("Crossref answered something that is not a work record") from None
-        titles = message.get("title") or []
-        authors = tuple(
-            " ".join(filter(None, (a.get("given"), a.get("family")))) or a.get("name", "")
-            for a in message.get("author") or []
-            if isinstance(a, dict)
-        )
-        abstract = clean_text(text=_TAG.sub(" ", str(message.get("abstract") or "")))
-        title = clean_text(text=str(titles[0])) if titles else ""
-        if not title:
-            return None
-        return PaperDraft(
-            title=title, abstract=abstract, authors=tuple(a for a in authors if a), doi=doi,
-            url=str(message.get("URL") or "") or None, origin=f"crossref:{doi}",
-        )  # fmt: skip
+        found = crossref_work(work={**message, "DOI": message.get("DOI") or doi})
+        return replace(found, doi=doi) if found is not None else None

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.db.activity import ActivityStore, DeliveredPosts
 from bot.db.convert import channel_key, to_channel, to_paper
 from bot.db.engine import make_engine, upsert_insert
+from bot.db.enrichment import EnrichmentStore
 from bot.db.group_commit import GroupCommit, WriteScope
 from bot.db.lists import ListsStore
 from bot.db.posts import PostsStore
@@ -45,7 +46,7 @@ def visible_to(*, viewer: ChannelKey) -> ColumnElement[bool]:
     )
 
 
-class SqlStore(PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore):
+class SqlStore(PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore, EnrichmentStore):
     """The Store of one session; the unit of work commits or rolls back around it."""
 
     def __init__(

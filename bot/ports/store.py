@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import date, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.domain import (
     Channel,
@@ -50,6 +50,39 @@ class Store(Protocol):
 
     def paper_by_title(self, *, title: str) -> Paper | None:
         """The oldest paper whose title reads the same (case, accents and punctuation aside)."""
+        ...
+
+    def papers_to_enrich(self, *, ids: Sequence[int] | None, untried: bool = False) -> list[Paper]:
+        """Queued papers and references known only in part, in queue order (`untried`: only
+        those enrichment never decided about)."""
+        ...
+
+    def enrichment_state(self, *, paper_id: int) -> tuple[frozenset[str], date | None]:
+        """The fields a person typed (never changed) and the stored publication date."""
+        ...
+
+    def id_taken(self, *, field: str, value: str, paper_id: int) -> bool:
+        """Whether another paper already has this arXiv id ("arxiv_id") or DOI ("doi")."""
+        ...
+
+    def apply_enrichment(
+        self, *, paper_id: int, changes: dict[str, Any], verdict: str, now: datetime
+    ) -> None:
+        """Fill in found fields, keeping what the paper held before; record the verdict."""
+        ...
+
+    def keep_candidates(
+        self, *, paper_id: int, records: Sequence[dict[str, Any]], reason: str, now: datetime
+    ) -> None:
+        """An unclear match: the records a person chooses from."""
+        ...
+
+    def cached_answer(self, *, key: str) -> tuple[int, str] | None:
+        """A metadata service's answer kept under this key."""
+        ...
+
+    def keep_answer(self, *, key: str, url: str, status: int, body: str, now: datetime) -> None:
+        """Keep a metadata service's answer."""
         ...
 
     def reading_list(self, *, name: str, origin: str, now: datetime) -> int:

@@ -1,0 +1,123 @@
+"""`paperclub enrich`: find the papers we know only in part in arXiv and Crossref."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from bot.cli_archive import open_database, progress_bar
+from bot.clock import SystemClock
+from bot.config import Settings
+from bot.enrich.service import Outcome, Result, enrich, record_of, summary
+from bot.enrich.setup import make_sources
+
+WORDS = {
+    Result.FOUND: "found",
+    Result.UNCHANGED: "already complete",
+    Result.UNCLEAR: "unclear (confirm by hand)",
+    Result.NONE: "no match",
+    Result.UNREACHABLE: "unreachable",
+}
+
+
+def add_parser(*, sub: Any) -> None:
+    """The subcommand and its options."""
+    parser = sub.add_parser("enrich", help="complete titles and abstracts from arXiv and Crossref")
+    parser.add_argument("ids", nargs="*", type=int, metavar="ID", help="just these papers")
+    parser.add_argument("--dry-run", action="store_true", help="show what would change")
+    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+
+
+def _shown(value: object, *, limit: int = 70) -> str:
+    """A field value on one line."""
+    text = " ".join(str(value).split()) if value not in (None, "", []) else "—"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _text(*, outcome: Outcome) -> list[str]:
+    """The lines about one paper."""
+    lines = [f"#{outcome.paper_id} {_shown(outcome.title, limit=60)}: {WORDS[outcome.result]}"]
+    lines += [f"    {c.field}: {_shown(c.before)} -> {_shown(c.after)}" for c in outcome.changes]
+    if outcome.result is Result.UNCLEAR:
+        lines += [
+            f"    could be: {_shown(c.title)} ({c.arxiv_id or c.doi})" for c in outcome.candidates
+        ]
+    return lines
+
+
+def cmd_enrich(*, args: argparse.Namespace, settings: Settings) -> int:
+    """Ask, decide, apply (or, with --dry-run, only say); a summary at the end."""
+    database = open_database(settings=settings)
+    try:
+        sources = make_sources(settings=settings, uow=database, clock=SystemClock())
+        with database(write=False) as store:
+            total = len(store.papers_to_enrich(ids=args.ids or None))
+        bar = None if args.json else progress_bar(total=total, label="enriching", minimum=1)
+
+        def run(tick: Any = None) -> list[Outcome]:
+            """The service, with the CLI's clock."""
+            return enrich(uow=database, sources=sources, now=SystemClock().now(),
+                          ids=args.ids or None, dry_run=args.dry_run, progress=tick)  # fmt: skip
+
+        if bar is None:
+            outcomes = run()
+        else:
+            with bar:
+                task = bar.add_task("enrich", total=total)
+                outcomes = run(lambda done, _total: bar.update(task, completed=done))
+    finally:
+        database.dispose()
+    counts = summary(outcomes=outcomes)
+    if args.json:
+        print(json.dumps(_json(outcomes=outcomes, counts=counts, args=args, down=sources.down),
+                         ensure_ascii=False, indent=2))  # fmt: skip
+        return 0
+    for why in sources.down.values():
+        print(f"paperclub: {why}; carried on without it.", file=sys.stderr)
+    for outcome in outcomes:
+        if outcome.result in (Result.FOUND, Result.UNCLEAR):
+            print("\n".join(_text(outcome=outcome)))
+    said = ", ".join(f"{n} {WORDS[Result(r)]}" for r, n in counts.items())
+    note = " (dry run: nothing was changed)" if args.dry_run else ""
+    print(f"Enrichment of {len(outcomes)} papers: {said}.{note}" if outcomes else
+          "Every paper is complete: nothing to enrich.")  # fmt: skip
+    return 0
+
+
+def _json(
+    *, outcomes: list[Outcome], counts: dict[str, int], args: argparse.Namespace,
+    down: dict[str, str],
+) -> dict[str, Any]:  # fmt: skip
+    """The outcome as JSON: a summary, and each paper with its changes field by field."""
+    return {
+        "dry_run": bool(args.dry_run),
+        "summary": counts,
+        "unreachable": down,
+        "papers": [
+            {
+                "id": o.paper_id,
+                "title": o.title,
+                "result": o.result.value,
+                "reason": o.reason,
+                "changes": [
+                    {
+                        "field": c.field,
+                        "before": _json_value(c.before),
+                        "after": _json_value(c.after),
+                    }
+                    for c in o.changes
+                ],
+                "candidates": [record_of(c) for c in o.candidates]
+                if o.result is Result.UNCLEAR
+                else [],
+            }
+            for o in outcomes
+        ],
+    }
+
+
+def _json_value(value: object) -> object:
+    """A field value JSON can hold (dates as ISO text)."""
+    return value.isoformat() if hasattr(value, "isoformat") else value
