@@ -11,6 +11,8 @@ from bot.coalesce import Coalescer
 from bot.config import Settings
 from bot.db.store import Database
 from bot.domain import Channel, ChannelKey, Schedule
+from bot.enrich.background import Enricher
+from bot.enrich.setup import make_sources
 from bot.lookup import HttpLookup
 from bot.platforms import Plugin
 from bot.ports import Clock, PaperLookup, Platform
@@ -65,7 +67,11 @@ class Wiring:
             owner=OWNER, owner_alive=owner_alive, defaults=default_schedule(settings=settings),
             admins=settings.admins, up_reactions=settings.up_reactions,
             down_reactions=settings.down_reactions, reschedule=self.reschedule,
-            refresh_post=self.coalescer.touch,
+            refresh_post=self.coalescer.touch, enrich_next=self._enrich_next,
+        )  # fmt: skip
+        self.enricher = Enricher(
+            uow=database, sources=make_sources(settings=settings, uow=database, clock=clock),
+            clock=clock,
         )  # fmt: skip
         self.platforms: dict[str, Platform] = {}
         self.posters: dict[str, Poster] = {}
@@ -82,6 +88,10 @@ class Wiring:
         self._started = False
         self._caught_up = False
 
+    def _enrich_next(self, key: ChannelKey) -> None:
+        """Enrich a channel's next paper now (the console posts at once when it opens)."""
+        self.enricher.next_of(channel=key, now=self.clock.now())
+
     def channels(self) -> list[Channel]:
         """The followed channels of the platforms running here (no job fires for another)."""
         with self.database(write=False) as store:
@@ -90,6 +100,8 @@ class Wiring:
     def start(self, *, paused: bool = False) -> None:
         """Start the scheduler: a job per channel, and the sweep at once (the catch-up);
         `paused` keeps every job from firing (tests that read the jobs)."""
+        if not paused:
+            self.enricher.start()
         self.scheduler.start(channels=self.channels(), paused=paused)
         self._started = True
 
@@ -102,16 +114,20 @@ class Wiring:
         """A channel's post time came."""
         poster = self.posters.get(key.platform)
         if poster is not None:
+            self.enricher.prepare(now=self.clock.now())
             result = posting.post_today(poster=poster, channel=key, now=self.clock.now())
             log_result(channel=key, result=result)
 
     def sweep(self) -> dict[ChannelKey, posting.PostResult]:
         """Post whatever is due and not posted yet on every platform, then due weekly recaps."""
         results: dict[ChannelKey, posting.PostResult] = {}
+        # The next papers of channels due now or soon first: a post shows what was found.
+        self.enricher.prepare(now=self.clock.now())
         for poster in self.posters.values():
             results.update(posting.post_due(poster=poster, now=self.clock.now()))
             recap.send_due_recaps(poster=poster, now=self.clock.now())
         housekeeping.forget_old_events(uow=self.database, now=self.clock.now())
+        self.enricher.kick()  # papers never tried (an add, an import), on its own thread
         return results
 
     def _on_sweep(self) -> None:
@@ -156,6 +172,7 @@ class Wiring:
         """Stop the scheduler (waiting for a post in flight), send the last redraws, close
         every platform."""
         self.scheduler.shutdown()
+        self.enricher.close()
         self.coalescer.close()
         for platform in self.platforms.values():
             platform.close()

@@ -106,6 +106,7 @@ def open_console(*, shared: Shared, terminal: RichConsole) -> ConsolePlatform:
         store.add_channel_if_missing(key=KEY, schedule=shared.defaults, private=True)
     chat.say(message=words.banner(channel=CHANNEL))
     seed_if_empty(shared=shared, chat=chat)
+    shared.enrich_next(KEY)  # the first post shows the real title and abstract when found
     result = posting.post_today(poster=poster, channel=KEY, now=shared.clock.now(), force=True)
     if result.outcome is posting.Outcome.ALREADY and result.post is not None:
         found = posting.card_of_post(uow=shared.uow, post_id=result.post.id)

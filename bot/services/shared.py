@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.domain import Schedule
+from bot.domain import ChannelKey, Schedule
 from bot.ports import Chat, Clock, PaperLookup, UnitOfWork
 from bot.services.posting import Poster
 
@@ -26,6 +26,8 @@ class Shared:
     down_reactions: frozenset[str]
     reschedule: Callable[[], None]
     refresh_post: Callable[[int], None]
+    # Complete the channel's next paper from arXiv and Crossref before it is posted at once.
+    enrich_next: Callable[[ChannelKey], None] = lambda _channel: None
 
     def poster(self, *, chat: Chat, platform: str) -> Poster:
         """The posting service's inputs for one platform of this process."""
