@@ -107,6 +107,12 @@ class ActivityStore(UnitBound):
         """Record an event id; False when it was applied before (a retry or a redelivery)."""
         return bool(self._run("mark_event", {"event_id": event_id[:128], "seen_at": now}))
 
+    def forget_event(self, *, event_id: str) -> None:
+        """Forget one event id (a state it stood for is over: a reaction taken back)."""
+        self.session.execute(
+            delete(ProcessedEventRow).where(ProcessedEventRow.event_id == event_id[:128])
+        )
+
     def prune_events(self, *, before: datetime) -> int:
         """Forget event ids older than any platform retries; how many went."""
         result = self.session.execute(

@@ -219,6 +219,10 @@ class Store(Protocol):
         """Record an event id; False when it was applied before (a retry or a redelivery)."""
         ...
 
+    def forget_event(self, *, event_id: str) -> None:
+        """Forget one event id (a state it stood for is over: a reaction taken back)."""
+        ...
+
     def prune_events(self, *, before: datetime) -> int:
         """Forget event ids older than any platform retries; how many went."""
         ...

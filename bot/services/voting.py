@@ -70,12 +70,15 @@ def react(
     now: datetime,
     up: frozenset[str] = UP_REACTIONS,
     down: frozenset[str] = DOWN_REACTIONS,
+    present_key: str | None = None,
 ) -> VoteOutcome:
     """A reaction added or removed on a daily post; reactions anywhere else are ignored.
 
     Adding sets the vote (the latest action wins); removing withdraws it only when that very
-    reaction set it, so removing 👍 after clicking 👎 leaves the 👎 alone. Both are idempotent,
-    so a platform whose events carry no id (Discord's reactions) passes event_id None.
+    reaction set it, so removing 👍 after clicking 👎 leaves the 👎 alone. A platform whose
+    events carry no id (Discord's reactions) passes event_id None and a `present_key` naming
+    the reaction (message, person, emoji): a person cannot add one reaction twice without taking
+    it back between, so an add while it is present is the same event delivered again.
     """
     value = reaction_value(name=reaction, up=up, down=down)
     if value is None:
@@ -89,6 +92,11 @@ def react(
     with uow() as store:
         if event_id is not None and not store.mark_event(event_id=event_id, now=now):
             return VoteOutcome(post_id=post.id, changed=False)
+        if present_key is not None:
+            if not added:
+                store.forget_event(event_id=present_key)
+            elif not store.mark_event(event_id=present_key, now=now):
+                return VoteOutcome(post_id=post.id, changed=False)
         current = store.vote_of(post_id=post.id, user=user)
         if added:
             changed = current is None or (current.value, current.source) != (value, source)

@@ -436,11 +436,6 @@ def test_every_kind_of_event_delivered_twice_counts_once(club: Club) -> None:
     assert not found, found[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known limit: Discord's reaction events carry no id, so a reaction event Discord "
-    "sends twice, the second after a click, undoes the click (resumes replay only missed events)",
-)
 def test_a_late_second_reaction_event_does_not_undo_a_click(club: Club) -> None:
     harness, fake = club.harness, club.harness.fake
     burst = Burst(harness, random.Random(3), club.targets, club.users)

@@ -81,7 +81,7 @@ async def reaction(
     shared = deps.shared
     channel = deps.channel(guild_id=payload.guild_id, channel_id=payload.channel_id)
     name = reaction_name(emoji=payload.emoji)
-    # Discord's reaction events carry no id; adding and removing are idempotent instead.
+    # Discord's reaction events carry no id: a reaction's presence stands in for one.
     outcome = await deps.bridge.blocking(
         lambda: voting.react(
             uow=shared.uow,
@@ -94,6 +94,7 @@ async def reaction(
             now=shared.clock.now(),
             up=deps.up,
             down=deps.down,
+            present_key=f"reaction:{payload.message_id}:{payload.user_id}:{payload.emoji}",
         ),
         lane=f"vote:{payload.user_id}",
     )
