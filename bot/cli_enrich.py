@@ -7,10 +7,10 @@ import json
 import sys
 from typing import Any
 
-from bot.cli_archive import open_database, progress_bar
+from bot.cli_archive import CliError, open_database, progress_bar
 from bot.clock import SystemClock
 from bot.config import Settings
-from bot.enrich.service import Outcome, Result, enrich, record_of, summary
+from bot.enrich.service import Outcome, Result, confirm, enrich, record_of, summary
 from bot.enrich.setup import make_sources
 
 WORDS = {
@@ -28,6 +28,10 @@ def add_parser(*, sub: Any) -> None:
     parser.add_argument("ids", nargs="*", type=int, metavar="ID", help="just these papers")
     parser.add_argument("--dry-run", action="store_true", help="show what would change")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    parser.add_argument(
+        "--pick", type=int, metavar="N",
+        help="with one ID: apply the Nth record its unclear match listed (a person's choice)",
+    )  # fmt: skip
 
 
 def _shown(value: object, *, limit: int = 70) -> str:
@@ -42,13 +46,17 @@ def _text(*, outcome: Outcome) -> list[str]:
     lines += [f"    {c.field}: {_shown(c.before)} -> {_shown(c.after)}" for c in outcome.changes]
     if outcome.result is Result.UNCLEAR:
         lines += [
-            f"    could be: {_shown(c.title)} ({c.arxiv_id or c.doi})" for c in outcome.candidates
+            f"    {n}. {_shown(c.title)} ({c.arxiv_id or c.doi})"
+            for n, c in enumerate(outcome.candidates, start=1)
         ]
+        lines.append(f"    pick one: paperclub enrich {outcome.paper_id} --pick N")
     return lines
 
 
 def cmd_enrich(*, args: argparse.Namespace, settings: Settings) -> int:
     """Ask, decide, apply (or, with --dry-run, only say); a summary at the end."""
+    if args.pick is not None:
+        return _pick(args=args, settings=settings)
     database = open_database(settings=settings)
     try:
         sources = make_sources(settings=settings, uow=database, clock=SystemClock())
@@ -83,6 +91,21 @@ def cmd_enrich(*, args: argparse.Namespace, settings: Settings) -> int:
     note = " (dry run: nothing was changed)" if args.dry_run else ""
     print(f"Enrichment of {len(outcomes)} papers: {said}.{note}" if outcomes else
           "Every paper is complete: nothing to enrich.")  # fmt: skip
+    return 0
+
+
+def _pick(*, args: argparse.Namespace, settings: Settings) -> int:
+    """--pick N: a person confirms one of an unclear match's records."""
+    if len(args.ids) != 1 or args.dry_run:
+        raise CliError("--pick takes exactly one paper ID (and no --dry-run)")
+    database = open_database(settings=settings)
+    try:
+        done = confirm(uow=database, paper_id=args.ids[0], pick=args.pick, now=SystemClock().now())
+    finally:
+        database.dispose()
+    if done is None:
+        raise CliError(f"paper {args.ids[0]} has no record {args.pick} to pick (see enrich --json)")
+    print("\n".join(_text(outcome=done)))
     return 0
 
 

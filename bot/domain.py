@@ -203,6 +203,8 @@ class NewPaper:
     position: int
     queue_channel_id: int | None = None
     list_id: int | None = None
+    # Fields a person typed (a title given to /paperclub add): enrichment never changes them.
+    locked: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,6 +100,7 @@ class SqlStore(PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore,
                 "queue_channel_id": p.queue_channel_id,
                 "title_derived": p.draft.title_derived,
                 "list_id": p.list_id,
+                "locked": list(p.locked) or None,
             }
             for p in papers
         ]

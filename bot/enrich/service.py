@@ -7,7 +7,8 @@ import enum
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import date, datetime
+from typing import Any
 
 from bot.domain import Paper, PaperDraft
 from bot.enrich.apply import Change, changes, known_of
@@ -95,6 +96,39 @@ def enrich_one(
             )  # fmt: skip
     return Outcome(paper_id=paper.id, title=paper.title, result=result, reason=decision.reason,
                    changes=tuple(made), candidates=(found,))  # fmt: skip
+
+
+def draft_of(record: dict[str, Any]) -> PaperDraft:
+    """A kept record (record_of) as a draft again."""
+    published = record.get("published")
+    return PaperDraft(
+        title=str(record.get("title") or ""), abstract=str(record.get("abstract") or ""),
+        authors=tuple(str(a) for a in record.get("authors") or ()),
+        arxiv_id=record.get("arxiv_id") or None, doi=record.get("doi") or None,
+        url=record.get("url") or None, origin="confirmed",
+        published=date.fromisoformat(str(published)) if published else None,
+    )  # fmt: skip
+
+
+def confirm(*, uow: UnitOfWork, paper_id: int, pick: int, now: datetime) -> Outcome | None:
+    """A person's choice among an unclear match's records (1 is the first listed), applied as
+    a found one; None when the paper has no such record kept."""
+    with uow() as store:
+        paper = store.paper(paper_id=paper_id)
+        kept = store.candidates_of(paper_id=paper_id)
+        if paper is None or not 1 <= pick <= len(kept):
+            return None
+        found = draft_of(kept[pick - 1])
+        locked, published = store.enrichment_state(paper_id=paper_id)
+        made = changes(
+            paper=paper, found=found, locked=locked, published=published,
+            taken=lambda field, value: store.id_taken(field=field, value=value, paper_id=paper_id),
+        )  # fmt: skip
+        store.apply_enrichment(
+            paper_id=paper_id, changes={c.field: c.after for c in made}, verdict="found", now=now
+        )
+    return Outcome(paper_id=paper_id, title=paper.title, result=Result.FOUND,
+                   reason=f"record {pick} confirmed by hand", changes=tuple(made))  # fmt: skip
 
 
 def enrich(

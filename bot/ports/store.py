@@ -77,6 +77,10 @@ class Store(Protocol):
         """An unclear match: the records a person chooses from."""
         ...
 
+    def candidates_of(self, *, paper_id: int) -> list[dict[str, Any]]:
+        """The records kept for an unclear match, in the order found."""
+        ...
+
     def cached_answer(self, *, key: str) -> tuple[int, str] | None:
         """A metadata service's answer kept under this key."""
         ...

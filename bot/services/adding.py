@@ -37,6 +37,13 @@ def _fetch(*, lookup: PaperLookup, draft: PaperDraft) -> tuple[PaperDraft, str]:
     return merged, ""
 
 
+def _typed_fields(*, draft: PaperDraft) -> tuple[str, ...]:
+    """What the person typed and enrichment must keep: a title given as such (not an id or a
+    link, whose title comes from a service)."""
+    typed = not (draft.arxiv_id or draft.doi or draft.url or draft.title_derived)
+    return ("title",) if typed else ()
+
+
 def _known(*, store: Store, paper: Paper, channel: ChannelKey) -> Reply:
     """The reply about a paper the archive already holds, as this channel may see it."""
     views = store.post_views(paper_id=paper.id, viewer=channel)
@@ -80,6 +87,7 @@ def add(
             draft=complete, fingerprint=key, source=complete.origin, added_by=user,
             added_at=now, position=store.max_position() + 1,
             queue_channel_id=followed.id if followed else None,
+            locked=_typed_fields(draft=draft),
         )  # fmt: skip
         if store.insert_papers(papers=[new]) == 0:
             return Reply(message=replies.RACE_ADDED)

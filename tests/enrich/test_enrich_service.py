@@ -213,3 +213,52 @@ def test_a_burst_of_fifty_papers_keeps_arxivs_pace(world: World) -> None:
     assert min(b - a for a, b in itertools.pairwise(arxiv)) >= 3.0
     user_agents = {r.headers.get("User-Agent") for r in world.scholar.requests}
     assert user_agents == {f"{PRODUCT}; mailto:club@example.org)"}
+
+
+def test_a_person_picks_one_of_an_unclear_matchs_records(world: World) -> None:
+    from bot.enrich.service import confirm
+
+    twin = Record(
+        **{
+            **QUILL.__dict__,
+            "title": "Quill 2: More Slicing",
+            "authors": ("Zed Wu",),
+            "arxiv_id": "2501.00002",
+            "doi": None,
+        }
+    )
+    world.scholar.add(QUILL)
+    world.scholar.add(twin)
+    world.add(_cut_entry())
+    [outcome] = enrich(uow=world.database, sources=world.sources, now=NOW)
+    picked = [c.title for c in outcome.candidates].index("Quill 2: More Slicing") + 1
+    assert confirm(uow=world.database, paper_id=1, pick=9, now=NOW) is None
+    done = confirm(uow=world.database, paper_id=1, pick=picked, now=NOW)
+    assert done is not None and done.result is Result.FOUND
+    paper = _paper(world)
+    assert (paper.title, paper.arxiv_id) == ("Quill 2: More Slicing", "2501.00002")
+
+
+def test_a_title_typed_into_paperclub_add_is_kept(world: World) -> None:
+    from bot.domain import ChannelKey
+    from bot.services.adding import add
+
+    class Offline:
+        """No by-id lookups: the paper is added as typed."""
+
+        def by_arxiv_id(self, *, arxiv_id: str) -> None:
+            """Nothing."""
+
+        def by_doi(self, *, doi: str) -> None:
+            """Nothing."""
+
+    long_title = "Quill: Slicing Convolutional Networks for Multicore Neural Processors"
+    world.scholar.add(Record(**{**QUILL.__dict__, "title": long_title}))
+    key = ChannelKey(platform="slack", workspace="T1", channel="C1")
+    typed = "Quill: Slicing Convolutional Networks for Multicore…"
+    add(uow=world.database, lookup=Offline(), text=typed, channel=key, user="U1", now=NOW)
+    [outcome] = enrich(uow=world.database, sources=world.sources, now=NOW)
+    assert outcome.result is Result.FOUND
+    paper = _paper(world)
+    assert paper.title == typed  # as the person typed it, though it is cut
+    assert paper.abstract == QUILL.abstract
