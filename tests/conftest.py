@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +10,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from bot.config import DEFAULT_DISCORD_API_URL, DEFAULT_DISCORD_GATEWAY_URL
 from bot.db.migrate import upgrade_url
 from bot.db.store import Database
 
@@ -37,17 +35,6 @@ def _postgres_reachable() -> bool:
         return True
     except Exception:
         return False
-
-
-@pytest.fixture(autouse=True)
-def discord_urls_put_back() -> Iterator[None]:
-    """Whatever a test pointed discord.py at (a fake, through bot.discord.endpoints), the next
-    test starts from Discord's own URLs (discord.py is not imported for tests that never use
-    it)."""
-    yield
-    if "bot.discord.endpoints" in sys.modules:
-        endpoints = sys.modules["bot.discord.endpoints"]
-        endpoints.point_at(api_url=DEFAULT_DISCORD_API_URL, gateway_url=DEFAULT_DISCORD_GATEWAY_URL)
 
 
 @pytest.fixture
