@@ -241,7 +241,17 @@ class Player:
 
 
 def ours(*, mix: list[list[Action]], database: Database) -> tuple[float, str, Player]:
-    """Our rate, what the check of the archive found right after the last round, the player."""
+    """Our rate, what the check of the archive found right after the last round, the player
+    (discord.py is pointed back where it was: the plug-in points it at the fake)."""
+    urls = endpoints.current()
+    try:
+        return _ours(mix=mix, database=database)
+    finally:
+        endpoints.point_at(api_url=urls[0], gateway_url=urls[1])
+
+
+def _ours(*, mix: list[list[Action]], database: Database) -> tuple[float, str, Player]:
+    """ours(), inside the restore."""
     with FakeDiscord() as fake:
         users = {user: fake.add_member(user) for user in USERS}
         settings = Settings(
@@ -268,7 +278,17 @@ def ours(*, mix: list[list[Action]], database: Database) -> tuple[float, str, Pl
 
 
 def bare(*, mix: list[list[Action]], like: Player) -> float:
-    """The bare client's rate over the same mix, from a fresh fake holding a copy of the post."""
+    """The bare client's rate over the same mix, from a fresh fake holding a copy of the post
+    (discord.py is pointed back where it was afterwards)."""
+    urls = endpoints.current()
+    try:
+        return _bare(mix=mix, like=like)
+    finally:
+        endpoints.point_at(api_url=urls[0], gateway_url=urls[1])
+
+
+def _bare(*, mix: list[list[Action]], like: Player) -> float:
+    """bare(), inside the restore."""
     with FakeDiscord() as fake:
         users = {user: fake.add_member(user) for user in USERS}
         endpoints.point_at(api_url=fake.api_url, gateway_url=fake.gateway_url)
