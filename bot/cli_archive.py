@@ -105,9 +105,17 @@ def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
                     args=args,
                     tick=lambda done, _total: bar.update(task, completed=done),
                 )
+        with database(write=False) as store:
+            partial = len(store.papers_to_enrich(ids=None, untried=True))
     finally:
         database.dispose()
     _print_report(report=report, as_json=args.json, verbose=args.verbose)
+    if partial and not args.json:
+        print(
+            f"{partial} papers are known only in part (no id, a cut abstract or a title made "
+            "from it): the running bot looks them up in arXiv and Crossref, or run "
+            "`paperclub enrich`."
+        )
     return 0
 
 

@@ -19,6 +19,9 @@ def test_sample_list_imports_once(paperclub: Runner) -> None:
     second = paperclub("import", str(SAMPLE))
     assert f"Added 0 papers; {SAMPLE_ENTRIES} already known; 0 rejected." in second.stdout
     assert "Nothing new" in second.stdout
+    # The shipped list's papers are known only in part: the report says how to complete them.
+    assert f"{SAMPLE_ENTRIES} papers are known only in part" in second.stdout
+    assert "paperclub enrich" in second.stdout
 
 
 def test_every_sample_entry_has_a_sensible_title(paperclub: Runner) -> None:
