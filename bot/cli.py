@@ -11,7 +11,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
-from bot import cli_enrich, ingest
+from bot import ingest
 from bot.cli_archive import (
     CliError,
     cmd_export,
@@ -55,7 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write every paper with its posts, votes and comments")
     export.add_argument("--format", choices=EXPORT_FORMATS, default="json")
     export.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: stdout")
-    cli_enrich.add_parser(sub=sub)
+    enrich = sub.add_parser("enrich", help="complete titles and abstracts from arXiv and Crossref")
+    enrich.add_argument("ids", nargs="*", type=int, metavar="ID", help="just these papers")
+    enrich.add_argument("--dry-run", action="store_true", help="show what would change")
+    enrich.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    enrich.add_argument(
+        "--pick", type=int, metavar="N",
+        help="with one ID: apply the Nth record its unclear match listed (a person's choice)",
+    )  # fmt: skip
     return parser
 
 
@@ -73,13 +80,20 @@ def cmd_run(*, args: argparse.Namespace, settings: Settings) -> int:
     return run(settings=settings, mode=args.mode)
 
 
+def cmd_enrich(*, args: argparse.Namespace, settings: Settings) -> int:
+    """`paperclub enrich` (its code is loaded only for it)."""
+    from bot.cli_enrich import cmd_enrich as enrich
+
+    return enrich(args=args, settings=settings)
+
+
 COMMANDS = {
     "import": cmd_import,
     "queue": cmd_queue,
     "export": cmd_export,
     "search": cmd_search,
     "migrate": cmd_migrate,
-    "enrich": cli_enrich.cmd_enrich,
+    "enrich": cmd_enrich,
     "run": cmd_run,
 }
 

@@ -22,18 +22,6 @@ WORDS = {
 }
 
 
-def add_parser(*, sub: Any) -> None:
-    """The subcommand and its options."""
-    parser = sub.add_parser("enrich", help="complete titles and abstracts from arXiv and Crossref")
-    parser.add_argument("ids", nargs="*", type=int, metavar="ID", help="just these papers")
-    parser.add_argument("--dry-run", action="store_true", help="show what would change")
-    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    parser.add_argument(
-        "--pick", type=int, metavar="N",
-        help="with one ID: apply the Nth record its unclear match listed (a person's choice)",
-    )  # fmt: skip
-
-
 def _shown(value: object, *, limit: int = 70) -> str:
     """A field value on one line."""
     text = " ".join(str(value).split()) if value not in (None, "", []) else "—"

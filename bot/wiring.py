@@ -6,13 +6,16 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bot.coalesce import Coalescer
 from bot.config import Settings
 from bot.db.store import Database
 from bot.domain import Channel, ChannelKey, Schedule
 from bot.enrich.background import Enricher
-from bot.enrich.setup import make_sources
+
+if TYPE_CHECKING:
+    from bot.enrich.sources import Sources
 from bot.lookup import HttpLookup
 from bot.platforms import Plugin
 from bot.ports import Clock, PaperLookup, Platform
@@ -70,9 +73,10 @@ class Wiring:
             refresh_post=self.coalescer.touch, enrich_next=self._enrich_next,
         )  # fmt: skip
         self.enricher = Enricher(
-            uow=database, sources=make_sources(settings=settings, uow=database, clock=clock),
+            uow=database,
+            sources=lambda: _sources(settings=settings, database=database, clock=clock),
             clock=clock,
-        )  # fmt: skip
+        )
         self.platforms: dict[str, Platform] = {}
         self.posters: dict[str, Poster] = {}
         try:
@@ -176,6 +180,13 @@ class Wiring:
         self.coalescer.close()
         for platform in self.platforms.values():
             platform.close()
+
+
+def _sources(*, settings: Settings, database: Database, clock: Clock) -> Sources:
+    """arXiv and Crossref as the settings say (imported here, when first needed)."""
+    from bot.enrich.setup import make_sources
+
+    return make_sources(settings=settings, uow=database, clock=clock)
 
 
 def log_result(*, channel: ChannelKey, result: posting.PostResult) -> None:

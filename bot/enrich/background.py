@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bot.domain import ChannelKey, Schedule
-from bot.enrich.service import Result, enrich_one
-from bot.enrich.sources import Sources
+
+if TYPE_CHECKING:
+    from bot.enrich.sources import Sources
 from bot.ports import Clock, UnitOfWork
 from bot.services.schedule import is_due, local_now
 
@@ -29,9 +32,12 @@ class Enricher:
     """The running bot's enrichment: `prepare` on the scheduler's thread, `kick` for a pass on
     its own thread."""
 
-    def __init__(self, *, uow: UnitOfWork, sources: Sources, clock: Clock) -> None:
-        """Idle until started."""
-        self.uow, self.sources, self.clock = uow, sources, clock
+    def __init__(self, *, uow: UnitOfWork, sources: Callable[[], Sources], clock: Clock) -> None:
+        """Idle until started; the sources are made when first needed (and the enrichment
+        code imported then: a start that enriches nothing loads none of it)."""
+        self.uow, self.clock = uow, clock
+        self._make_sources = sources
+        self._sources: Sources | None = None
         self._wake = threading.Event()
         self._closed = threading.Event()
         self._lock = threading.Lock()  # one enrichment at a time: the scheduler's or the pass's
@@ -72,6 +78,13 @@ class Enricher:
         for paper in papers:
             self._one(paper_id=paper.id, now=now)
 
+    @property
+    def sources(self) -> Sources:
+        """arXiv and Crossref, made on first use."""
+        if self._sources is None:
+            self._sources = self._make_sources()
+        return self._sources
+
     def kick(self) -> None:
         """Run a background pass soon (after a sweep)."""
         self._wake.set()
@@ -101,6 +114,8 @@ class Enricher:
                 paper = store.paper(paper_id=paper_id)
             if paper is None:
                 return
+            from bot.enrich.service import Result, enrich_one
+
             outcome = enrich_one(
                 uow=self.uow, sources=self.sources, paper=paper, now=now, dry_run=False
             )
