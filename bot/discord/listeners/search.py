@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 
 from bot.discord.deps import DiscordDeps
+from bot.discord.listeners.buttons import Dynamic, dynamic_button
 from bot.discord.listeners.replies import acknowledge, replace
 from bot.discord.render import read_custom_id
 from bot.services import commands
@@ -16,32 +16,14 @@ from bot.wording import archive
 TEMPLATE = rf"paperclub:{archive.SEARCH_MORE}:.+"
 
 
-def more_button(*, deps: DiscordDeps) -> type[discord.ui.DynamicItem[discord.ui.Button[Any]]]:
+def more_button(*, deps: DiscordDeps) -> Dynamic:
     """The DynamicItem that takes a click on any search page's 'More results'."""
 
-    class MoreButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-        """A 'More results' button; its custom id carries the query and offset (or a key)."""
+    async def on_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
+        """The click, with the listeners' inputs."""
+        await more(deps=deps, interaction=interaction, custom_id=custom_id)
 
-        def __init__(self, *, custom_id: str) -> None:
-            """Rebuilt from the clicked button's custom id."""
-            super().__init__(discord.ui.Button(custom_id=custom_id))
-
-        @classmethod
-        async def from_custom_id(
-            cls,
-            interaction: discord.Interaction[Any],
-            item: discord.ui.Item[Any],
-            match: re.Match[str],
-            /,
-        ) -> MoreButton:
-            """discord.py's factory for a click on a matching custom id."""
-            return cls(custom_id=match.group(0))
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            """Run the same search from the button's offset, as this channel sees it."""
-            await more(deps=deps, interaction=interaction, custom_id=self.custom_id)
-
-    return MoreButton
+    return dynamic_button(template=TEMPLATE, on_click=on_click)
 
 
 async def more(*, deps: DiscordDeps, interaction: discord.Interaction[Any], custom_id: str) -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 
 from bot.discord.deps import DiscordDeps
 from bot.discord.embeds import read_vote
+from bot.discord.listeners.buttons import Dynamic, dynamic_button
 from bot.discord.listeners.replies import acknowledge
 from bot.discord.render import read_custom_id
 from bot.discord.text import reaction_name
@@ -17,32 +17,14 @@ from bot.services import voting
 TEMPLATE = r"paperclub:vote:(?:up|down):[0-9]{1,19}"
 
 
-def vote_button(*, deps: DiscordDeps) -> type[discord.ui.DynamicItem[discord.ui.Button[Any]]]:
+def vote_button(*, deps: DiscordDeps) -> Dynamic:
     """The DynamicItem that takes a click on any daily post's 👍 or 👎."""
 
-    class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-        """A vote button; its custom id carries the way and the post id."""
+    async def on_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
+        """The click, with the listeners' inputs."""
+        await click(deps=deps, interaction=interaction, custom_id=custom_id)
 
-        def __init__(self, *, custom_id: str) -> None:
-            """Rebuilt from the clicked button's custom id."""
-            super().__init__(discord.ui.Button(custom_id=custom_id))
-
-        @classmethod
-        async def from_custom_id(
-            cls,
-            interaction: discord.Interaction[Any],
-            item: discord.ui.Item[Any],
-            match: re.Match[str],
-            /,
-        ) -> VoteButton:
-            """discord.py's factory for a click on a matching custom id."""
-            return cls(custom_id=match.group(0))
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            """Store the vote, then acknowledge the click."""
-            await click(deps=deps, interaction=interaction, custom_id=self.custom_id)
-
-    return VoteButton
+    return dynamic_button(template=TEMPLATE, on_click=on_click)
 
 
 async def click(
