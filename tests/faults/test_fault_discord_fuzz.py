@@ -261,7 +261,7 @@ def _post_button(fake: FakeDiscord, *, channel_id: str, custom_id: str) -> str:
 
 
 @pytest.mark.timeout(scaled(300, 3600))
-@fuzz(scaled(200, 5000))
+@fuzz(scaled(200, 2000))
 @given(data=st.data())
 def test_clicks_on_any_button_are_answered_or_ignored_cleanly(
     world: World, data: st.DataObject
