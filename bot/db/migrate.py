@@ -17,19 +17,20 @@ _PG_LOCK_KEY = 7_311_990
 
 
 class MigrationsNotFound(RuntimeError):
-    """The migrations folder is neither beside the package nor in the working directory."""
+    """Neither the installed package nor the source checkout holds the migrations."""
 
 
 def migrations_dir() -> Path:
-    """Where the Alembic scripts are: the source checkout, or ./migrations (the Docker image)."""
-    for candidate in (
-        Path(__file__).resolve().parents[2] / "migrations",
-        Path.cwd() / "migrations",
-    ):
+    """Where the Alembic scripts are: bot/migrations in an installed wheel (setup.py copies
+    them there), or the checkout's top-level migrations/ (editable installs and the tests);
+    never the working directory, so every command runs from any folder."""
+    package = Path(__file__).resolve().parents[1]
+    for candidate in (package / "migrations", package.parent / "migrations"):
         if (candidate / "env.py").is_file():
             return candidate
     raise MigrationsNotFound(
-        "Cannot find the migrations folder; run paperclub from the project folder."
+        f"Cannot find the migrations: {package / 'migrations'} is missing. "
+        "Reinstall Paper Club from a wheel or run it from its source checkout."
     )
 
 
