@@ -1,27 +1,55 @@
 # syntax=docker/dockerfile:1
+# The base of both stages: any Debian-like image with python3 (3.11 or newer) and its venv
+# module. By default the registry's slim Python image (named in full, so podman needs no
+# short-name alias); where no registry is reachable, .ci/container.sh bootstraps one from
+# Debian packages and passes it in (--build-arg BASE_IMAGE=localhost/paperclub-base:bookworm).
+ARG BASE_IMAGE=docker.io/library/python:3.12-slim
+
 # Build stage: a wheel and its dependencies, compiled where needed, kept out of the final image.
-FROM python:3.12-slim AS build
+FROM ${BASE_IMAGE} AS build
 WORKDIR /src
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
-COPY pyproject.toml README.md ./
+# python3, not python: Debian's own python3 has no `python` command.
+RUN python3 -m venv /opt/venv
+# The dependencies first, in a layer of their own, so that a change to the code alone
+# rebuilds only the last layer (the list comes from pyproject.toml, not a copy of it).
+COPY pyproject.toml ./
+# A machine whose outgoing TLS a proxy re-signs (CI's does) hands pip its CA bundle as a build
+# secret (--secret id=ca-bundle,src=/etc/ssl/certs/ca-certificates.crt): a secret is mounted for
+# one RUN and kept in no layer, so the image never trusts that proxy. Without it, pip trusts
+# what it always does.
+RUN --mount=type=secret,id=ca-bundle \
+    if [ -f /run/secrets/ca-bundle ]; then export PIP_CERT=/run/secrets/ca-bundle; fi \
+    && python3 -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+print('\n'.join(p['dependencies'] + p['optional-dependencies']['postgres']))" > /tmp/requirements.txt \
+    && /opt/venv/bin/pip install -r /tmp/requirements.txt
+COPY README.md ./
 COPY bot ./bot
-RUN python -m venv /opt/venv \
-    && /opt/venv/bin/pip install --upgrade pip \
-    && /opt/venv/bin/pip install '.[postgres]'
+COPY migrations ./migrations
+RUN --mount=type=secret,id=ca-bundle \
+    if [ -f /run/secrets/ca-bundle ]; then export PIP_CERT=/run/secrets/ca-bundle; fi \
+    && /opt/venv/bin/pip install '.[postgres]' \
+    # Until the wheel carries the migrations itself, put them where bot.db.migrate looks for
+    # them in an installed package (bot/migrations); it never looks in the working directory.
+    # -I: the installed bot, not ./bot beside it.
+    && target="$(/opt/venv/bin/python -I -c 'import bot, pathlib; print(pathlib.Path(bot.__file__).parent / "migrations")')" \
+    && { [ -f "$target/env.py" ] || cp -r migrations "$target"; }
 
-# Runtime stage: the virtualenv, the migrations, a non-root user and a volume for the database.
-FROM python:3.12-slim
+# Runtime stage: the virtualenv, a non-root user and a volume for the database.
+FROM ${BASE_IMAGE}
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PAPERCLUB_DATABASE_URL=sqlite:////data/paperclub.db
-RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin paperclub \
+# A fixed uid and gid, so that the volume's files keep their owner across image rebuilds, and
+# a numeric USER, so that a runtime can tell it is not root without reading /etc/passwd.
+RUN groupadd --system --gid 10001 paperclub \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home \
+       --shell /usr/sbin/nologin paperclub \
     && mkdir -p /data /app \
-    && chown paperclub /data
+    && chown 10001:10001 /data
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
-# The bot looks for ./migrations when it is installed as a package.
-COPY migrations ./migrations
-USER paperclub
+USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s CMD ["paperclub", "queue", "--limit", "1"]
