@@ -1,41 +1,233 @@
-"""Paper metadata from the arXiv API and Crossref, over plain HTTP with a short timeout.
+"""Paper metadata from the arXiv API and Crossref, over plain HTTP with a short deadline.
 
 Implements ports.PaperLookup. Without network access every call fails fast with
 LookupFailed, and `/paperclub add` keeps the paper with what it already knows.
+`get_within` is the one GET both this and bot/enrich/fetch.py make: the timeout bounds the
+whole request, and a redirect never leaves the host that was asked.
 """
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
+import socket
+import threading
+import time
 import urllib.error
 import urllib.request
 from dataclasses import replace
-from urllib.parse import quote, urlencode
+from typing import IO, Any
+from urllib.parse import quote, urlencode, urlsplit
 
 from bot import ingest
 from bot.domain import PaperDraft
 from bot.ingest.crossref import crossref_work
+from bot.ingest.doi import normalise_doi
 from bot.ports import LookupFailed
 
 USER_AGENT = "PaperClub/0.1 (reading-group bot; https://github.com/)"
+_CHUNK = 65_536
+_PORTS = {"http": 80, "https": 443}
+
+
+class RedirectRefused(urllib.error.URLError):
+    """A service redirected to another host (or port, or scheme) than the one asked."""
+
+
+class _Deadline:
+    """One request's time. A socket timeout bounds each read, not the request: a server sending
+    a byte a second would never trip it. So every socket the request opens is watched, and shut
+    when the time is up, whatever it is waiting for (connect, TLS, headers, body)."""
+
+    def __init__(self, *, seconds: float) -> None:
+        """Start the clock."""
+        self.end = time.monotonic() + seconds
+        self.expired = False
+        self._lock = threading.Lock()
+        self._watched: list[socket.socket] = []
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def left(self) -> float:
+        """Seconds left; TimeoutError once there are none."""
+        left = self.end - time.monotonic()
+        if left <= 0 or self.expired:
+            raise TimeoutError("the deadline passed")
+        return left
+
+    def over(self) -> bool:
+        """Whether the time is up."""
+        return self.expired or time.monotonic() >= self.end
+
+    def connect(self, address: tuple[str, int], timeout: Any = None, *more: Any) -> socket.socket:
+        """socket.create_connection, bounded by the time left, the socket watched. A duplicate
+        of it is kept: TLS takes the original's descriptor over, a shutdown of either ends both."""
+        limit = min(timeout, self.left()) if isinstance(timeout, int | float) else self.left()
+        sock = socket.create_connection(address, limit, *more)
+        with self._lock:
+            self._watched.append(sock.dup())
+        if self.expired:
+            self._expire()
+        return sock
+
+    def _expire(self) -> None:
+        """Time is up: shut every socket, so a blocked read returns at once."""
+        with self._lock:
+            self.expired = True
+            for sock in self._watched:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        """Stop the clock and let go of the duplicates."""
+        self._timer.cancel()
+        self._timer.join()
+        with self._lock:
+            for sock in self._watched:
+                sock.close()
+            self._watched.clear()
+
+
+class _Connection(http.client.HTTPConnection):
+    """An HTTP connection whose socket the deadline watches."""
+
+    def __init__(self, host: str, *, deadline: _Deadline, **options: Any) -> None:
+        """As HTTPConnection; http.client opens its socket through _create_connection."""
+        super().__init__(host, **options)
+        self._create_connection = deadline.connect
+
+
+class _TlsConnection(http.client.HTTPSConnection):
+    """An HTTPS connection whose socket (opened before the handshake) the deadline watches."""
+
+    def __init__(self, host: str, *, deadline: _Deadline, **options: Any) -> None:
+        """As HTTPSConnection, with the default, verifying TLS context."""
+        super().__init__(host, **options)
+        self._create_connection = deadline.connect
+
+
+class _Http(urllib.request.HTTPHandler):
+    """http: through a watched connection."""
+
+    def __init__(self, *, deadline: _Deadline) -> None:
+        """The request's deadline."""
+        super().__init__()
+        self.deadline = deadline
+
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        """Open with a connection the deadline watches."""
+        return self.do_open(lambda host, **kw: _Connection(host, deadline=self.deadline, **kw), req)
+
+
+class _Https(urllib.request.HTTPSHandler):
+    """https: through a watched connection."""
+
+    def __init__(self, *, deadline: _Deadline) -> None:
+        """The request's deadline."""
+        super().__init__()
+        self.deadline = deadline
+
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        """Open with a connection the deadline watches."""
+        return self.do_open(
+            lambda host, **kw: _TlsConnection(host, deadline=self.deadline, **kw), req
+        )
+
+
+def _origin(*, url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) of a URL, the default port filled in."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port or _PORTS.get(scheme)
+    except ValueError:  # a port that is no number
+        port = -1
+    return scheme, (parts.hostname or "").lower(), port
+
+
+class _SameHost(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only on the host and port asked (or from http up to https on it): an
+    answer must never send the bot on to another machine, the LAN or a cloud metadata address."""
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: IO[bytes],
+        code: int,
+        msg: str,
+        headers: http.client.HTTPMessage,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        """The next request, or RedirectRefused for another host."""
+        old, new = _origin(url=req.full_url), _origin(url=newurl)
+        upgrade = old[0] == "http" and old[2] == 80 and new == ("https", old[1], 443)
+        if new != old and not upgrade:
+            fp.close()  # the redirect's own answer holds the connection
+            raise RedirectRefused(f"it redirected to another host ({new[1] or newurl}), refused")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def get_within(*, url: str, user_agent: str, timeout: float, limit: int) -> bytes:
+    """The body (at most `limit` bytes) of a GET that takes `timeout` seconds at most in all:
+    connecting, redirects, headers and body. HTTPError for an error status (its caller closes
+    it), TimeoutError once the time is up, RedirectRefused, or what else urllib raises."""
+    # Settings only admit http(s) base URLs, so no file: or custom scheme gets here.
+    request = urllib.request.Request(url, headers={"User-Agent": user_agent})  # noqa: S310
+    deadline = _Deadline(seconds=timeout)
+    try:
+        opener = urllib.request.build_opener(
+            _Http(deadline=deadline), _Https(deadline=deadline), _SameHost()
+        )
+        with opener.open(request, timeout=timeout) as response:
+            chunks: list[bytes] = []
+            size = 0
+            while size < limit:
+                deadline.left()
+                chunk = response.read1(min(_CHUNK, limit - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+            if deadline.over():  # a shut socket reads as the end of the body
+                raise TimeoutError("the deadline passed")
+            if size < limit and response.length:
+                raise http.client.IncompleteRead(b"".join(chunks), response.length)
+            return b"".join(chunks)
+    except urllib.error.HTTPError:
+        raise
+    except (OSError, http.client.HTTPException) as exc:
+        reason = getattr(exc, "reason", None)
+        if deadline.over() or isinstance(exc, TimeoutError) or isinstance(reason, TimeoutError):
+            raise TimeoutError("the deadline passed") from None
+        raise
+    finally:
+        deadline.close()
+
+
+def failure(*, exc: BaseException) -> str:
+    """What went wrong, in a few lower-case words: "connection refused", "a broken answer"."""
+    if isinstance(exc, http.client.HTTPException) and not isinstance(exc, OSError):
+        return f"a broken answer ({type(exc).__name__})"
+    reason = getattr(exc, "reason", exc)
+    why = getattr(reason, "strerror", None) or str(reason)
+    return str(why).lower()
 
 
 class HttpLookup:
     """arXiv ids through the arXiv API, DOIs through Crossref; base URLs are settings."""
 
     def __init__(self, *, arxiv_url: str, crossref_url: str, timeout: float) -> None:
-        """Where to ask and how long to wait."""
+        """Where to ask and how long a whole request may take."""
         self.arxiv_url = arxiv_url
         self.crossref_url = crossref_url.rstrip("/")
         self.timeout = timeout
 
     def _get(self, *, url: str, service: str) -> bytes | None:
         """The body of a GET; None for a 404; LookupFailed for anything else that goes wrong."""
-        # Settings only admit http(s) base URLs, so no file: or custom scheme gets here.
-        request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})  # noqa: S310
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
-                return bytes(response.read(2_000_000))
+            return get_within(url=url, user_agent=USER_AGENT, timeout=self.timeout, limit=2_000_000)
         except urllib.error.HTTPError as exc:
             exc.close()  # it holds the connection: unclosed, its socket waits for the GC
             if exc.code == 404:
@@ -43,10 +235,8 @@ class HttpLookup:
             raise LookupFailed(f"{service} answered HTTP {exc.code}") from None
         except TimeoutError:
             raise LookupFailed(f"{service} did not answer within {self.timeout:g} s") from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            why = getattr(reason, "strerror", None) or str(reason)
-            raise LookupFailed(f"{service} could not be reached: {why.lower()}") from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise LookupFailed(f"{service} could not be reached: {failure(exc=exc)}") from None
 
     def by_arxiv_id(self, *, arxiv_id: str) -> PaperDraft | None:
         """Title, authors and abstract of an arXiv paper, or None when arXiv has no such id."""
@@ -61,14 +251,17 @@ class HttpLookup:
 
     def by_doi(self, *, doi: str) -> PaperDraft | None:
         """Title, authors and abstract of a DOI from Crossref, or None when it has no record."""
-        body = self._get(
-            url=f"{self.crossref_url}/works/{quote(doi, safe='/')}", service="Crossref"
-        )
+        canonical = normalise_doi(text=doi)
+        if canonical is None:  # no DOI at all: Crossref cannot know it, and it shapes no URL
+            return None
+        # One path segment: a "/", "?", "#", "%" or ".." in a DOI can change neither path nor query.
+        url = f"{self.crossref_url}/works/{quote(canonical, safe='')}"
+        body = self._get(url=url, service="Crossref")
         if body is None:
             return None
         try:
             message = json.loads(body)["message"]
         except (ValueError, KeyError, TypeError):
             raise LookupFailed("Crossref answered something that is not a work record") from None
-        found = crossref_work(work={**message, "DOI": message.get("DOI") or doi})
-        return replace(found, doi=doi) if found is not None else None
+        found = crossref_work(work={**message, "DOI": message.get("DOI") or canonical})
+        return replace(found, doi=canonical) if found is not None else None

@@ -1,5 +1,6 @@
 """GETs to arXiv and Crossref as their published limits ask: one request every few seconds
-per service (arXiv: three), a descriptive User-Agent, Retry-After honoured, answers cached.
+per service (arXiv: three), a descriptive User-Agent, Retry-After honoured, answers cached;
+each request bounded as a whole by the timeout, and kept on the host asked (bot.lookup).
 
 The pace is kept per service by one lock-guarded clock, so a burst of papers (or several
 threads) never asks faster. A service that cannot be reached is said once; the caller skips it
@@ -9,14 +10,16 @@ for the rest of the run.
 from __future__ import annotations
 
 import hashlib
+import http.client
 import logging
 import threading
 import time
 import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
+
+from bot.lookup import failure, get_within
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -113,12 +116,12 @@ class Fetcher:
         raise AssertionError("unreachable: the loop returns or raises")
 
     def _once(self, *, service: str, url: str) -> tuple[int, str]:
-        """One request."""
-        # Settings admit only http(s) base URLs: no file: or custom scheme reaches here.
-        request = urllib.request.Request(url, headers={"User-Agent": self.user_agent})  # noqa: S310
+        """One request, all of it (redirects, headers, body) within the timeout."""
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
-                return 200, response.read(BODY_MAX).decode("utf-8", "replace")
+            body = get_within(
+                url=url, user_agent=self.user_agent, timeout=self.timeout, limit=BODY_MAX
+            )
+            return 200, body.decode("utf-8", "replace")
         except urllib.error.HTTPError as exc:
             retry = exc.headers.get("Retry-After") if exc.headers else None
             exc.close()  # it holds the connection: unclosed, its socket waits for the GC
@@ -129,10 +132,8 @@ class Fetcher:
             raise Unreachable(service=service, why=f"HTTP {exc.code}") from None
         except TimeoutError:
             raise Unreachable(service=service, why=f"no answer within {self.timeout:g} s") from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            why = getattr(reason, "strerror", None) or str(reason)
-            raise Unreachable(service=service, why=str(why).lower()) from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise Unreachable(service=service, why=failure(exc=exc)) from None
 
 
 class _Busy(Exception):

@@ -9,8 +9,9 @@ _PREFIX_RE = re.compile(
     r"^(?:doi\s*:\s*|(?:https?://)?(?:dx\.|www\.)?doi\.org/|https?://doi\.acm\.org/)",
     re.IGNORECASE,
 )
-# Registrant codes are 4 to 9 digits, optionally dotted (10.1000.10/xyz).
-_DOI_RE = re.compile(r"10\.\d{4,9}(?:\.\d+)*/\S+")
+# Registrant codes are 4 to 9 digits, optionally dotted (10.1000.10/xyz); a suffix is any
+# printable text (SICI DOIs hold "#", "<" and ";"), never a space or control character.
+_DOI_RE = re.compile(r"10\.\d{4,9}(?:\.\d+)*/[^\s\x00-\x1f\x7f]+")
 _FIND_RE = re.compile(
     r"(?:doi\s*:\s*|(?:https?://)?(?:dx\.|www\.)?doi\.org/)?(10\.\d{4,9}(?:\.\d+)*/[^\s\"'<>]+)",
     re.IGNORECASE,
