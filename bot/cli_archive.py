@@ -41,7 +41,7 @@ def open_database(*, settings: Settings) -> Database:
 
 
 def _read(*, path: Path) -> str:
-    """A file's text: UTF-8 (with or without BOM), else Latin-1 so nothing is refused unread."""
+    """A file's text, in the encoding its BOM names (UTF-8, UTF-16), else UTF-8, else Latin-1."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -50,11 +50,10 @@ def _read(*, path: Path) -> str:
         raise CliError(f"{path}: is a folder; name the files inside it") from None
     except OSError as exc:
         raise CliError(f"{path}: cannot read it ({exc.strerror})") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
+    text, encoding = ingest.decode(data=data)
+    if encoding == "latin-1":
         log.warning("%s is not UTF-8; reading it as Latin-1", path)
-        return data.decode("latin-1")
+    return text
 
 
 def progress_bar(*, total: int, label: str, minimum: int = 200) -> Progress | None:

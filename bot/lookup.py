@@ -244,7 +244,9 @@ class HttpLookup:
         body = self._get(url=f"{self.arxiv_url}?{query}", service="arXiv")
         if body is None:
             return None
-        drafts, _ = ingest.parse(path="arxiv-api", text=body.decode("utf-8", "replace"), fmt="atom")
+        # arXiv's answer is no imported file: a paper with 1,000 authors is real, not a slip.
+        text = body.decode("utf-8", "replace")
+        drafts, _ = ingest.parse(path="arxiv-api", text=text, fmt="atom", capped=False)
         # The arXiv API answers an unknown id with a feed whose only entry is titled "Error".
         found = [d for d in drafts if d.arxiv_id == arxiv_id and d.title.lower() != "error"]
         return found[0] if found else None

@@ -1,7 +1,7 @@
 """Pure parsers that turn reading-list files into paper drafts plus rejections.
 
 Nothing here reads files or talks to the network: callers pass the path (only used
-to name origins) and the decoded text.
+to name origins) and the decoded text (`decode` turns a file's bytes into it).
 """
 
 from __future__ import annotations
@@ -11,11 +11,13 @@ from typing import Protocol
 
 from bot.ingest.csvfmt import parse_csv
 from bot.ingest.drafts import Parsed
+from bot.ingest.encoding import decode
 from bot.ingest.jsonfmt import parse_json
+from bot.ingest.limits import within_limits
 from bot.ingest.reference import draft_from_reference
 from bot.ingest.text import parse_text
 
-__all__ = ["FORMATS", "Parsed", "detect_format", "draft_from_reference", "parse"]
+__all__ = ["FORMATS", "Parsed", "decode", "detect_format", "draft_from_reference", "parse"]
 
 FORMATS = ("text", "json", "csv", "bibtex", "atom")
 
@@ -96,10 +98,12 @@ def detect_format(*, path: str, text: str) -> str:
     return "text"
 
 
-def parse(*, path: str, text: str, fmt: str = "auto") -> Parsed:
-    """Drafts and rejections for one file's text in `fmt` (one of FORMATS, or "auto")."""
+def parse(*, path: str, text: str, fmt: str = "auto", capped: bool = True) -> Parsed:
+    """Drafts and rejections for one file's text in `fmt` (one of FORMATS, or "auto"); an entry
+    past the size caps (limits.py) is rejected unless `capped` is off (a service's answer)."""
     if fmt == "auto":
         fmt = detect_format(path=path, text=text)
     if fmt not in _PARSERS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    return _PARSERS[fmt](path=path, text=text)
+    parsed = _PARSERS[fmt](path=path, text=text)
+    return within_limits(parsed=parsed) if capped else parsed
