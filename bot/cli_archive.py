@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -63,22 +65,11 @@ def progress_bar(*, total: int, label: str, minimum: int = 200) -> Progress | No
         return None
     # rich only for the bar: this module is imported by every command, `run` included.
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import TimeRemainingColumn as Remaining
 
-    return Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), Remaining())
+    return Progress(*columns, console=Console(stderr=True), transient=True)
 
 
 def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
@@ -98,12 +89,9 @@ def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
             with bar:
                 task = bar.add_task("import", total=len(drafts))
                 report = _run_import(
-                    database=database,
-                    drafts=drafts,
-                    rejected=rejected,
-                    args=args,
+                    database=database, drafts=drafts, rejected=rejected, args=args,
                     tick=lambda done, _total: bar.update(task, completed=done),
-                )
+                )  # fmt: skip
         with database(write=False) as store:
             partial = len(store.papers_to_enrich(ids=None, untried=True))
     finally:
@@ -151,11 +139,8 @@ def _channel(*, database: Database, name: str | None) -> int | None:
 def _print_report(*, report: ImportReport, as_json: bool, verbose: bool) -> None:
     """Say what the import did; every rejection with file:line and why."""
     if as_json:
-        payload = {
-            "added": report.added,
-            "known": report.known,
-            "rejected": [{"origin": r.origin, "reason": r.reason} for r in report.rejected],
-        }
+        rejections = [{"origin": r.origin, "reason": r.reason} for r in report.rejected]
+        payload = {"added": report.added, "known": report.known, "rejected": rejections}
         print(json.dumps(payload, indent=2))
         return
     noun = "paper" if report.added == 1 else "papers"
@@ -216,26 +201,57 @@ def cmd_queue(*, args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_export(*, args: argparse.Namespace, settings: Settings) -> int:
-    """`paperclub export`: every paper, to stdout or a file written atomically."""
+    """`paperclub export`: every paper, to stdout (no -o, or -o -) or a file written atomically."""
+    try:
+        target = None if str(args.output or "-") == "-" else _export_target(output=args.output)
+    except CliError as exc:  # -o names nothing we may write: a usage error, as argparse's own
+        print(f"paperclub: {exc}", file=sys.stderr)
+        return 2
     database = open_database(settings=settings)
     try:
         text = render(records=listing.records(uow=database), fmt=args.format)
     finally:
         database.dispose()
-    if args.output is None:
+    if target is None:
         sys.stdout.write(text)
         return 0
-    target = args.output.resolve()
-    if not target.parent.is_dir():
-        raise CliError(f"{args.output}: the folder {target.parent} does not exist")
-    # Write beside the target and rename: a crash never leaves half an export behind.
-    with tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=target.parent, delete=False, suffix=".tmp"
-    ) as handle:
-        handle.write(text)
-    os.replace(handle.name, target)
+    _replace(target=target, text=text)
     print(f"Wrote {args.output}", file=sys.stderr)
     return 0
+
+
+def _export_target(*, output: Path) -> Path:
+    """The regular file, or new name in an existing folder, that -o names; CliError for all
+    else (the rename would replace it: as root, `-o /dev/full` once removed the device)."""
+    try:
+        target = output.resolve()  # a symlink's file is written, the link kept
+        mode = target.stat().st_mode if target.exists() else None
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+        raise CliError(f"{output}: cannot use it ({exc})") from None
+    if mode is None:
+        if not target.parent.is_dir():
+            raise CliError(f"{output}: the folder {target.parent} does not exist")
+        return target
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise CliError(f"{output}: is {kind}; name a file to write, or - for stdout")
+    return target
+
+
+def _replace(*, target: Path, text: str) -> None:
+    """Write beside the target and rename over it: a failed export leaves the old file whole."""
+    name = ""
+    try:
+        fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        with open(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(fd)  # on disk before the rename makes it the export
+        os.replace(name, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(name)  # "" when mkstemp itself failed: nothing to remove, quietly
+        raise CliError(f"{target}: cannot write it ({exc.strerror or exc})") from None
 
 
 def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:

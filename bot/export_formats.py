@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.domain import PaperRecord
+from bot.ingest.csvfmt import guard_cell
 
 EXPORT_FORMATS = ("json", "csv", "bibtex")
 
@@ -76,30 +77,31 @@ CSV_COLUMNS = (
 
 
 def to_csv(*, records: Sequence[PaperRecord]) -> str:
-    """One row per paper; authors joined with '; ' (the importer splits them back)."""
+    """One row per paper; authors joined with '; ' (the importer splits them back). A text cell
+    a spreadsheet would run as a formula ("=...", "-...", "@...") gets a leading apostrophe,
+    as titles come from anyone's reading list; the CSV importer takes it off again."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for record in records:
         paper, posts = record.paper, record.posts
-        writer.writerow(
-            [
-                paper.id,
-                paper.title,
-                "; ".join(paper.authors),
-                paper.abstract,
-                paper.url or "",
-                paper.arxiv_id or "",
-                paper.doi or "",
-                paper.status.value,
-                paper.added_at.isoformat(),
-                " ".join(p.date.isoformat() for p in posts),
-                " ".join(str(p.channel) for p in posts),
-                sum(p.votes.up for p in posts),
-                sum(p.votes.down for p in posts),
-                sum(len(p.comments) for p in posts),
-            ]
-        )
+        cells: list[str | int] = [
+            paper.id,
+            paper.title,
+            "; ".join(paper.authors),
+            paper.abstract,
+            paper.url or "",
+            paper.arxiv_id or "",
+            paper.doi or "",
+            paper.status.value,
+            paper.added_at.isoformat(),
+            " ".join(p.date.isoformat() for p in posts),
+            " ".join(str(p.channel) for p in posts),
+            sum(p.votes.up for p in posts),
+            sum(p.votes.down for p in posts),
+            sum(len(p.comments) for p in posts),
+        ]
+        writer.writerow([guard_cell(text=c) if isinstance(c, str) else c for c in cells])
     return out.getvalue()
 
 

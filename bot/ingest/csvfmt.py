@@ -21,6 +21,25 @@ _COLUMNS = {
 # Columns that can name a paper on their own; "authors" alone cannot.
 _NAMING = frozenset({"title", "abstract", "url", "arxiv_id", "doi"})
 _DELIMITERS = ",;\t"
+# A spreadsheet runs a cell starting with one of these as a formula (=HYPERLINK, =cmd|...).
+FORMULA_STARTS = "=+-@\t\r"
+# Our export guards such a cell with one leading apostrophe (OWASP's advice), and a cell whose
+# leading apostrophes come before one gets one more; the importer takes exactly one apostrophe
+# off a cell of that guarded shape. So guard then unguard gives every cell back unchanged: a
+# title really starting "-", "=" or "'=" survives the round trip. (A foreign CSV's "'-x" reads
+# back as "-x": the apostrophe is what a spreadsheet hides there too.)
+_FORMULA_RE = re.compile(f"'*[{re.escape(FORMULA_STARTS)}]")
+_GUARDED_RE = re.compile(f"'+[{re.escape(FORMULA_STARTS)}]")
+
+
+def guard_cell(*, text: str) -> str:
+    """`text` safe to open in a spreadsheet: an apostrophe before a formula's first character."""
+    return "'" + text if _FORMULA_RE.match(text) else text
+
+
+def unguard_cell(*, text: str) -> str:
+    """`text` as it was before guard_cell: one leading apostrophe off a guarded cell."""
+    return text[1:] if _GUARDED_RE.match(text) else text
 
 
 def _delimiter(*, text: str) -> str:
@@ -71,7 +90,7 @@ def _record(
     def cell(*, field: str) -> str:
         """The row's text in `field`'s column; "" when it has no such column or cell."""
         index = columns.get(field)
-        return row[index] if index is not None and index < len(row) else ""
+        return unguard_cell(text=row[index]) if index is not None and index < len(row) else ""
 
     return build_draft(
         origin=origin,

@@ -124,7 +124,7 @@ def test_bad_input_gets_a_message_not_a_traceback(paperclub: Runner, tmp_path: P
     out = paperclub("import", str(broken))
     assert "rejected" in out.stdout and "broken.json:1" in out.stdout
     nowhere = paperclub("export", "-o", str(tmp_path / "no" / "dir.json"), check=False)
-    assert nowhere.returncode == 1 and "does not exist" in nowhere.stderr
+    assert nowhere.returncode == 2 and "does not exist" in nowhere.stderr  # a usage error
 
 
 def test_bad_settings_name_the_variable(paperclub: Runner) -> None:
