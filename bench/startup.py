@@ -37,6 +37,8 @@ BARE_MODULES = (
     "apscheduler.schedulers.background",  # the post scheduler and its triggers
     "apscheduler.triggers.cron",
     "apscheduler.triggers.interval",
+    "waitress.server",  # /healthz and /metrics
+    "prometheus_client",
     "apscheduler.executors.pool",
     "dotenv",  # settings read .env
 )
@@ -97,7 +99,7 @@ def run(*, repeats: int = 5) -> list[dict[str, Any]]:
             "PYTHONPATH": str(ROOT), "SLACK_BOT_TOKEN": fake.bot_token,
             "SLACK_APP_TOKEN": fake.app_token, "SLACK_API_URL": fake.base_url,
             "PAPERCLUB_DATABASE_URL": f"sqlite:///{Path(tmp) / 'club.db'}",
-            "PAPERCLUB_CHANNEL": "C0001", "PAPERCLUB_LOG_LEVEL": "INFO",
+            "PAPERCLUB_CHANNEL": "C0001", "PAPERCLUB_LOG_LEVEL": "INFO", "PAPERCLUB_HTTP_PORT": "0",
         }  # fmt: skip
         # The first start migrates; that is setup, not the start-up being measured.
         _measure(argv=[sys.executable, "-m", "bot", "run"], env=env, ready=READY_OURS,

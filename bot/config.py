@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -37,7 +38,8 @@ VARIABLES: dict[str, str] = {
     "PAPERCLUB_TIMEZONE": "IANA time zone of the post time (default UTC).",
     "PAPERCLUB_DAYS": "Days to post: mon-fri (default), daily, or a list like mon,wed,fri.",
     "PAPERCLUB_ADMINS": "Comma-separated user ids allowed to run admin commands.",
-    "PAPERCLUB_HTTP_PORT": "Port of the HTTP mode server (default 3000).",
+    "PAPERCLUB_HTTP_PORT": "Port of /slack/events, /healthz, /metrics (default 3000; 0: any).",
+    "PAPERCLUB_HTTP_HOST": "Address to listen on (default 127.0.0.1; the image: 0.0.0.0).",
     "PAPERCLUB_LOG_LEVEL": "Logging level: DEBUG, INFO (default), WARNING, ERROR.",
     "PAPERCLUB_ARXIV_API_URL": "arXiv API for /paperclub add (default the public export API).",
     "PAPERCLUB_CROSSREF_API_URL": "Crossref API for DOIs (default https://api.crossref.org).",
@@ -47,12 +49,25 @@ VARIABLES: dict[str, str] = {
     "PAPERCLUB_DOWN_REACTIONS": "Reactions that vote 👎 (default -1,thumbsdown).",
 }
 
+_HOSTNAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$")
 _SLACK_ID = re.compile(r"^[A-Z0-9]{2,20}$")
 _SNOWFLAKE = re.compile(r"^[1-9][0-9]{15,19}$")
 
 
 class ConfigError(ValueError):
     """A setting is missing or malformed; the message names the variable."""
+
+
+def _host(*, text: str) -> str:
+    """An IP address (0.0.0.0 or :: for every interface) or a host name to listen on."""
+    try:
+        return str(ipaddress.ip_address(text.strip("[]")))
+    except ValueError:
+        if _HOSTNAME.match(text):
+            return text
+    raise ConfigError(
+        f"PAPERCLUB_HTTP_HOST must be an address like 127.0.0.1 or 0.0.0.0, got {text!r}."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +89,7 @@ class Settings:
     days: frozenset[int] = frozenset({1, 2, 3, 4, 5})
     admins: tuple[str, ...] = ()
     http_port: int = 3000
+    http_host: str = "127.0.0.1"
     log_level: str = "INFO"
     arxiv_api_url: str = DEFAULT_ARXIV_API
     crossref_api_url: str = DEFAULT_CROSSREF_API
@@ -158,8 +174,9 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
     if bad:
         raise ConfigError(f"PAPERCLUB_ADMINS must be user ids like U0123ABCD, got {bad[0]!r}.")
     port_text = get("PAPERCLUB_HTTP_PORT") or "3000"
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+    if not port_text.isdigit() or not 0 <= int(port_text) < 65536:
         raise ConfigError(f"PAPERCLUB_HTTP_PORT must be a port number, got {port_text!r}.")
+    host = _host(text=get("PAPERCLUB_HTTP_HOST") or "127.0.0.1")
     level = (get("PAPERCLUB_LOG_LEVEL") or "INFO").upper()
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         raise ConfigError(f"PAPERCLUB_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR: {level!r}.")
@@ -209,6 +226,7 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         days=days,
         admins=admins,
         http_port=int(port_text),
+        http_host=host,
         log_level=level,
     )
 

@@ -35,6 +35,20 @@ def wait_for_signal() -> threading.Event:
     return stop
 
 
+def _open_http(*, wiring: Wiring, settings: Settings) -> bool:
+    """Serve /healthz, /metrics (and Slack's requests in HTTP mode); False, with one clear
+    line, when the address cannot be bound."""
+    from bot.web.server import PortTaken
+
+    try:
+        with signals_held():
+            wiring.open_http(host=settings.http_host, port=settings.http_port)
+    except PortTaken as exc:
+        log.error("cannot listen on %s: set PAPERCLUB_HTTP_HOST / PAPERCLUB_HTTP_PORT", exc)
+        return False
+    return True
+
+
 def run(*, settings: Settings, mode: str) -> int:
     """Migrate, then serve every platform the settings (or the mode) call for; the exit status."""
     names = chosen(settings=settings, mode=mode)
@@ -64,6 +78,8 @@ def run(*, settings: Settings, mode: str) -> int:
             log.error("%s", exc)
             return 1
         try:
+            if names != [FALLBACK] and not _open_http(wiring=wiring, settings=settings):
+                return 1
             with signals_held():
                 wiring.start()
             log.info("Paper Club is running on %s", ", ".join(wiring.platforms))

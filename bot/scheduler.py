@@ -23,6 +23,9 @@ from bot.schedule_text import days_to_text
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 60
+# On the one worker, like the posts: a worker stuck in a post stops the heartbeat, and
+# /healthz says so once it is stale (bot.health).
+HEARTBEAT_SECONDS = 10
 _CHANNEL_PREFIX = "post:"
 
 
@@ -45,11 +48,13 @@ class PostScheduler:
         *,
         on_channel: Callable[[ChannelKey], None],
         on_sweep: Callable[[], None],
+        on_heartbeat: Callable[[], None] = lambda: None,
         sweep_seconds: int = SWEEP_SECONDS,
     ) -> None:
         """Jobs call back into the composition root, which calls the posting service."""
         self.on_channel = on_channel
         self.on_sweep = on_sweep
+        self.on_heartbeat = on_heartbeat
         self.sweep_seconds = sweep_seconds
         self.scheduler = BackgroundScheduler(
             timezone=UTC,
@@ -67,7 +72,25 @@ class PostScheduler:
             id="sweep",
             next_run_time=datetime.now(UTC),
         )
+        self.scheduler.add_job(
+            self.on_heartbeat,
+            IntervalTrigger(seconds=HEARTBEAT_SECONDS),
+            id="heartbeat",
+            next_run_time=datetime.now(UTC),
+        )
         self.scheduler.start(paused=paused)
+
+    def stand_by(self) -> None:
+        """Fire nothing (another replica leads); the jobs are kept for when this one leads."""
+        if self.scheduler.running:
+            self.scheduler.pause()
+
+    def lead(self) -> None:
+        """Fire again, beginning with a sweep and a heartbeat at once (the catch-up)."""
+        now = datetime.now(UTC)
+        for job_id in ("sweep", "heartbeat"):
+            self.scheduler.modify_job(job_id, next_run_time=now)
+        self.scheduler.resume()
 
     def rebuild(self, *, channels: Sequence[Channel]) -> None:
         """Replace every channel job with the schedules the database holds now."""

@@ -13,12 +13,15 @@ from bot.config import Settings
 from bot.db.store import Database
 from bot.domain import Channel, ChannelKey, Schedule
 from bot.enrich.background import Enricher
+from bot.health import Health, Heartbeat, check
 
 if TYPE_CHECKING:
     from bot.enrich.sources import Sources
+    from bot.leader import Leadership
+    from bot.web.server import HttpService
 from bot.lookup import HttpLookup
 from bot.platforms import Plugin
-from bot.ports import Clock, PaperLookup, Platform
+from bot.ports import Clock, PaperLookup, Platform, SeenRequests, ServesHttp, WsgiApp
 from bot.process import OWNER, owner_alive, signals_held
 from bot.scheduler import PostScheduler
 from bot.services import housekeeping, posting, recap
@@ -62,7 +65,15 @@ class Wiring:
         PlatformStartError: whatever was started is stopped again)."""
         self.database = database
         self.clock = clock
-        self.scheduler = PostScheduler(on_channel=self._on_channel, on_sweep=self._on_sweep)
+        self.settings = settings
+        self.heartbeat = Heartbeat()
+        # One process on SQLite; on PostgreSQL replicas elect a leader to run the scheduler.
+        self.replicated = database.engine.dialect.name == "postgresql"
+        self.leadership: Leadership | None = None
+        self.http: HttpService | None = None
+        self.scheduler = PostScheduler(
+            on_channel=self._on_channel, on_sweep=self._on_sweep, on_heartbeat=self._beat
+        )
         # Tier 3 allows ~50 chat.update a minute: a burst of votes makes a handful of redraws.
         self.coalescer = Coalescer(flush=self._redraw, interval=1.0)
         self.shared = Shared(
@@ -71,6 +82,7 @@ class Wiring:
             admins=settings.admins, up_reactions=settings.up_reactions,
             down_reactions=settings.down_reactions, reschedule=self.reschedule,
             refresh_post=self.coalescer.touch, enrich_next=self._enrich_next,
+            seen_requests=_seen_requests(database=database) if self.replicated else None,
         )  # fmt: skip
         self.enricher = Enricher(
             uow=database,
@@ -103,11 +115,53 @@ class Wiring:
 
     def start(self, *, paused: bool = False) -> None:
         """Start the scheduler: a job per channel, and the sweep at once (the catch-up);
-        `paused` keeps every job from firing (tests that read the jobs)."""
+        `paused` keeps every job from firing (tests that read the jobs). With replicas the
+        jobs wait until this one leads."""
         if not paused:
             self.enricher.start()
-        self.scheduler.start(channels=self.channels(), paused=paused)
+        standby = self.replicated and not paused
+        self.scheduler.start(channels=self.channels(), paused=paused or standby)
         self._started = True
+        if standby:
+            from bot.leader import Leadership
+
+            self.leadership = Leadership(
+                url=self.database.url, on_lead=self.scheduler.lead,
+                on_lose=self.scheduler.stand_by, heartbeat=self.heartbeat,
+            )  # fmt: skip
+            self.leadership.start()
+
+    def _beat(self) -> None:
+        """The scheduler's worker is alive (it runs this job between posts)."""
+        self.heartbeat.beat(role="leader" if self.replicated else "scheduler")
+
+    def health(self) -> Health:
+        """What /healthz answers: the database and the heartbeat."""
+        return check(ping=self._ping, heartbeat=self.heartbeat)
+
+    def _ping(self) -> None:
+        """A round trip to the database (raises when it does not answer)."""
+        with self.database.read_engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+
+    def routes(self) -> dict[str, WsgiApp]:
+        """Every path the process's server answers: /healthz, /metrics and the platforms'."""
+        from bot.web.ops import ops_routes
+
+        routes = ops_routes(check=self.health)
+        for platform in self.platforms.values():
+            if isinstance(platform, ServesHttp):
+                routes.update(platform.routes)
+        return routes
+
+    def open_http(self, *, host: str, port: int) -> HttpService:
+        """Bind and serve the process's HTTP server (PortTaken when the address is in use)."""
+        from bot.web.server import HttpService
+
+        self.http = HttpService(routes=self.routes(), host=host, port=port)
+        self.http.start()
+        log.info("serving HTTP on %s:%s (%s)", host, self.http.port, ", ".join(self.routes()))
+        return self.http
 
     def reschedule(self) -> None:
         """A schedule changed: rebuild the jobs from the database."""
@@ -173,13 +227,27 @@ class Wiring:
                 thread.join(timeout=15)
 
     def close(self) -> None:
-        """Stop the scheduler (waiting for a post in flight), send the last redraws, close
-        every platform."""
+        """Let go of the lead, stop the scheduler (waiting for a post in flight), send the last
+        redraws, close every platform, then stop the HTTP server."""
+        if self.leadership is not None:
+            self.leadership.stop_asking()
         self.scheduler.shutdown()
+        if self.leadership is not None:  # held until the post in flight is done
+            self.leadership.close()
         self.enricher.close()
         self.coalescer.close()
         for platform in self.platforms.values():
             platform.close()
+        if self.http is not None:
+            self.http.stop()
+            self.http = None
+
+
+def _seen_requests(*, database: Database) -> SeenRequests:
+    """Signed requests' signatures in the database every replica shares."""
+    from bot.db.seen_requests import SharedSeenRequests
+
+    return SharedSeenRequests(engine=database.engine)
 
 
 def _sources(*, settings: Settings, database: Database, clock: Clock) -> Sources:

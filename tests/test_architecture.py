@@ -21,10 +21,10 @@ INFRASTRUCTURE = (
     "alembic", "websockets", "requests", "httpx", "aiohttp", "psycopg",
 )  # fmt: skip
 # Each platform folder and the libraries only it may use (checked against pyproject.toml and
-# the real imports: bot/slack uses slack_bolt, slack_sdk and waitress, bot/console uses rich,
+# the real imports: bot/slack uses slack_bolt and slack_sdk, bot/console uses rich,
 # bot/discord discord.py).
 PLATFORMS = {
-    "slack": ("slack_bolt", "slack_sdk", "waitress"),
+    "slack": ("slack_bolt", "slack_sdk"),
     "console": ("rich",),
     "discord": ("discord", "yarl", "aiohttp"),  # yarl: the URL type of discord.py's gateway
 }

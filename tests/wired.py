@@ -13,8 +13,8 @@ from bot.ports import Clock
 from bot.services.posting import Poster
 from bot.slack import plugin as slack_plugin
 from bot.slack.chat import SlackChat
-from bot.slack.http import HttpService
 from bot.slack.plugin import SlackPlatform
+from bot.web.server import HttpService
 from bot.wiring import Wiring
 
 
@@ -67,8 +67,6 @@ def build_slack_bot(*, settings: Settings, database: Database, clock: Clock, mod
 
 
 def http_service(*, bot: SlackBot, settings: Settings, host: str = "127.0.0.1") -> HttpService:
-    """A bound (not yet started) HTTP endpoint for the bot; port 0 picks a free one."""
-    return HttpService(
-        app=bot.app, signing_secret=settings.slack_signing_secret or "", host=host,
-        port=settings.http_port,
-    )  # fmt: skip
+    """The process's HTTP server as `paperclub run` opens it (Slack's route, /healthz,
+    /metrics), bound and not yet started; port 0 picks a free one."""
+    return HttpService(routes=bot.wiring.routes(), host=host, port=settings.http_port)

@@ -9,6 +9,7 @@ from sqlalchemy import (
     Boolean,
     Date,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -218,3 +219,13 @@ class ProcessedEventRow(Base):
 
     event_id: Mapped[str] = mapped_column(String(128), primary_key=True)
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SeenRequestRow(Base):
+    """The signature of a signed HTTP request, until its replay window ends (every replica
+    refuses a replay that another one already served)."""
+
+    __tablename__ = "seen_requests"
+
+    signature: Mapped[str] = mapped_column(String(128), primary_key=True)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)  # Unix seconds

@@ -8,6 +8,9 @@ from bot.ports.platform import (
     PaperLookup,
     Platform,
     PlatformStartError,
+    SeenRequests,
+    ServesHttp,
+    WsgiApp,
 )
 from bot.ports.store import Store, UnitOfWork
 
@@ -19,6 +22,9 @@ __all__ = [
     "PaperLookup",
     "Platform",
     "PlatformStartError",
+    "SeenRequests",
+    "ServesHttp",
     "Store",
     "UnitOfWork",
+    "WsgiApp",
 ]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from threading import Event
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bot.domain import ChannelKey, PaperCard, PaperDraft, PostedMessage
 from bot.messages import Message
@@ -97,6 +98,29 @@ class Platform(Protocol):
 
     def close(self) -> None:
         """Let go of connections and threads; called once, after serve returned."""
+        ...
+
+
+# A WSGI callable: (environ, start_response) -> the body's chunks.
+WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+@runtime_checkable
+class ServesHttp(Protocol):
+    """A platform that answers HTTP requests (Slack's HTTP mode) on the process's one server,
+    beside /healthz and /metrics."""
+
+    @property
+    def routes(self) -> Mapping[str, WsgiApp]:
+        """Exact paths and the WSGI callables that answer them (none outside HTTP mode)."""
+        ...
+
+
+class SeenRequests(Protocol):
+    """Signatures of signed requests seen lately, kept where every replica sees them."""
+
+    def first_time(self, *, signature: str, now: float) -> bool:
+        """Record a signature (`now` in Unix seconds); False when it was seen in the window."""
         ...
 
 

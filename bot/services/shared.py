@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.domain import ChannelKey, Schedule
-from bot.ports import Chat, Clock, PaperLookup, UnitOfWork
+from bot.ports import Chat, Clock, PaperLookup, SeenRequests, UnitOfWork
 from bot.services.posting import Poster
 
 
@@ -28,6 +28,9 @@ class Shared:
     refresh_post: Callable[[int], None]
     # Complete the channel's next paper from arXiv and Crossref before it is posted at once.
     enrich_next: Callable[[ChannelKey], None] = lambda _channel: None
+    # Where signed HTTP requests' signatures are kept: the database with several replicas
+    # (PostgreSQL); None keeps them in the process (SQLite: one process serves).
+    seen_requests: SeenRequests | None = None
 
     def poster(self, *, chat: Chat, platform: str) -> Poster:
         """The posting service's inputs for one platform of this process."""

@@ -1,10 +1,9 @@
-"""HTTP mode: POST /slack/events (events, commands, interactivity) and GET /healthz, as WSGI
-for waitress, a production server. Every request's signature and timestamp are checked by Bolt
-(401 otherwise)."""
+"""HTTP mode: POST /slack/events (events, commands, interactivity) as a WSGI callable for the
+process's server (bot.web.server). Every request's signature and timestamp are checked on its
+raw bytes (401 otherwise), and a signed body's shape before Bolt sees it (400 otherwise)."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import logging
@@ -16,8 +15,9 @@ from urllib.parse import parse_qsl
 
 from slack_bolt import App, BoltRequest
 from slack_bolt.request.internals import build_context
-from waitress import wasyncore
-from waitress.server import create_server
+
+from bot.ports import SeenRequests
+from bot.slack.shape import Malformed, check_body
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +25,7 @@ MAX_BODY = 1_000_000
 # Slack's own tolerance: a request older (or newer) than five minutes may be a replay.
 MAX_SKEW_SECONDS = 300
 StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], list[bytes]]
 
 
 class FormSafeRequest(BoltRequest):
@@ -56,11 +57,15 @@ def is_signed(*, data: bytes, headers: dict[str, str], key: bytes, now: float) -
     """Slack's v0 signature over the raw bytes, with a fresh timestamp.
 
     On bytes, not text: slack_sdk's verifier decodes first and raises on a body that is not
-    UTF-8, which would turn a forged request into a 500 instead of a 401.
+    UTF-8, which would turn a forged request into a 500 instead of a 401. Header values arrive
+    as Latin-1 text: a timestamp of "²" is a digit to str.isdigit but not to int(), and a
+    non-ASCII signature makes compare_digest raise, so both must be plain ASCII first.
     """
     stamp = headers.get("x-slack-request-timestamp", "")
     given = headers.get("x-slack-signature", "")
-    if not stamp.isdigit() or abs(now - int(stamp)) > MAX_SKEW_SECONDS or not key:
+    if not (stamp.isascii() and stamp.isdigit() and given.isascii()) or not key:
+        return False
+    if abs(now - int(stamp)) > MAX_SKEW_SECONDS:
         return False
     digest = hmac.new(key, b"v0:" + stamp.encode() + b":" + data, hashlib.sha256).hexdigest()
     return hmac.compare_digest("v0=" + digest, given)
@@ -70,9 +75,8 @@ class ReplayGuard:
     """Signatures seen in the last five minutes: the same signed request twice is a replay.
 
     Slack's own retries are new requests with a new timestamp, hence a new signature, so this
-    refuses nothing Slack sends. Per process: with several replicas behind a load balancer a
-    replay could reach another one within the window (events and clicks stay safe there: their
-    ids are deduplicated in the database).
+    refuses nothing Slack sends. Per process: the default with SQLite, where one process serves;
+    replicas on PostgreSQL share the database's record instead (bot.db.seen_requests).
     """
 
     def __init__(self) -> None:
@@ -103,10 +107,10 @@ def _headers(*, environ: dict[str, Any]) -> dict[str, str]:
     return headers
 
 
-def _send(
+def send(
     start_response: StartResponse, status: int, body: str, headers: Iterable[tuple[str, str]] = ()
 ) -> list[bytes]:
-    """Start a response and return its body."""
+    """Start a response (plain text unless Bolt gave a Content-Type) and return its body."""
     reasons = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
                405: "Method Not Allowed", 413: "Payload Too Large"}  # fmt: skip
     data = body.encode()
@@ -120,105 +124,39 @@ def _send(
     return [data]
 
 
-def make_wsgi_app(
-    *, app: App, signing_secret: str, path: str = "/slack/events"
-) -> Callable[..., list[bytes]]:
-    """The WSGI callable serving Slack's requests and the health check."""
+def make_wsgi_app(*, app: App, signing_secret: str, replays: SeenRequests | None = None) -> WsgiApp:
+    """The WSGI callable for Slack's requests (POST only; the server routes the path here)."""
     key = signing_secret.encode()
-    replays = ReplayGuard()
+    seen = replays or ReplayGuard()
 
     def wsgi(environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
-        """Route one HTTP request."""
-        route, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
-        if route == "/healthz":
-            return _send(start_response, 200, "ok")
-        if route != path:
-            return _send(start_response, 404, "not found")
-        if method != "POST":
-            return _send(start_response, 405, "use POST")
+        """Check one request, then hand it to Bolt."""
+        if environ.get("REQUEST_METHOD", "") != "POST":
+            return send(start_response, 405, "use POST")
         try:
             length = int(environ.get("CONTENT_LENGTH") or 0)
         except ValueError:
-            return _send(start_response, 400, "bad content length")
-        if length > MAX_BODY:
-            return _send(start_response, 413, "too large")
+            return send(start_response, 400, "bad content length")
+        if length > MAX_BODY:  # waitress refuses these itself; this guards other servers
+            return send(start_response, 413, "too large")
         data = environ["wsgi.input"].read(length)
         headers = _headers(environ=environ)
         # Verify the bytes before parsing, so a forged request is a 401 whatever its body.
         now = time.time()
         if not is_signed(data=data, headers=headers, key=key, now=now):
-            return _send(start_response, 401, "invalid signature or stale timestamp")
-        if not replays.first_time(signature=headers.get("x-slack-signature", ""), now=now):
-            return _send(start_response, 401, "replayed request")
+            return send(start_response, 401, "invalid signature or stale timestamp")
+        if not seen.first_time(signature=headers.get("x-slack-signature", ""), now=now):
+            return send(start_response, 401, "replayed request")
         try:
-            request = FormSafeRequest(body=data.decode("utf-8"), headers=headers)
+            text = data.decode("utf-8")
+            check_body(text=text, content_type=headers.get("content-type", ""))
+            request = FormSafeRequest(body=text, headers=headers)
+        except Malformed as exc:
+            return send(start_response, 400, f"malformed request: {exc}")
         except ValueError:  # UnicodeDecodeError and JSONDecodeError are both ValueErrors
-            return _send(start_response, 400, "the body is neither UTF-8 JSON nor a form")
+            return send(start_response, 400, "the body is neither UTF-8 JSON nor a form")
         response = app.dispatch(request)
         answer = [(k, v) for k, values in response.headers.items() for v in values]
-        return _send(start_response, response.status, response.body or "", answer)
+        return send(start_response, response.status, response.body or "", answer)
 
     return wsgi
-
-
-class HttpService:
-    """A waitress server on its own thread for POST /slack/events and GET /healthz, stopped
-    cleanly: the sockets are closed on the serving thread itself, so its poll loop ends because
-    nothing is left to serve (closing them from another thread would make the loop fail on a
-    closed socket and leave the connections it still held unclosed). Port 0 picks a free one;
-    `port` says which."""
-
-    def __init__(self, *, app: App, signing_secret: str, host: str, port: int) -> None:
-        """Bind now, so `port` is known before serving."""
-        wsgi = make_wsgi_app(app=app, signing_secret=signing_secret)
-        self.server: Any = create_server(wsgi, host=host, port=port, threads=8)
-        self.port = int(self.server.effective_port)
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._serve, name="http", daemon=True)
-
-    def _serve(self) -> None:
-        """Serve until closed."""
-        try:
-            self.server.run()
-        except (OSError, ValueError):
-            if not self._stopping.is_set():
-                raise
-
-    def start(self) -> None:
-        """Serve requests."""
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop accepting, let the requests in flight finish, then close every connection on
-        the serving thread (its loop then ends at once) and join it."""
-        self._stopping.set()
-        serving = self._on_serving_thread(self._stop_accepting)
-        self.server.task_dispatcher.shutdown()
-        if serving and self._on_serving_thread(self._close_all):
-            self._thread.join(timeout=10)
-        self._close_all()  # never started, or the loop died: close what is left from here
-
-    def _on_serving_thread(self, thunk: Callable[[], None]) -> bool:
-        """Have the serving thread run `thunk`; False when it no longer serves (it never
-        started, or its loop ended and closed the trigger: a write to it then fails)."""
-        if not self._thread.is_alive():
-            return False
-        try:
-            self.server.trigger.pull_trigger(thunk)
-        except OSError:
-            return False
-        return True
-
-    def _stop_accepting(self) -> None:
-        """Close the listening socket (on the serving thread)."""
-        wasyncore.dispatcher.close(self.server)
-
-    def _close_all(self) -> None:
-        """Send what the connections still hold, then close them, the listening socket and
-        the trigger: nothing is left for the poll loop, nothing is left to the garbage
-        collector."""
-        for channel in list(self.server._map.values()):
-            if getattr(channel, "total_outbufs_len", 0) and hasattr(channel, "_flush_some"):
-                with contextlib.suppress(OSError):
-                    channel._flush_some()
-        wasyncore.close_all(self.server._map, ignore_all=True)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 import signal
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from threading import Event
-from typing import TYPE_CHECKING
 
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
@@ -15,7 +16,7 @@ from slack_sdk.errors import SlackApiError
 from bot.config import Settings
 from bot.domain import ChannelKey
 from bot.messages import Message
-from bot.ports import PlatformStartError
+from bot.ports import PlatformStartError, SeenRequests, WsgiApp
 from bot.services.posting import Poster
 from bot.services.shared import Shared
 from bot.slack.app import build_app
@@ -25,13 +26,9 @@ from bot.slack.errors import chat_error
 from bot.slack.render import fallback
 from bot.slack.socket_mode import close_fast
 
-if TYPE_CHECKING:
-    from bot.slack.http import HttpService
-
 log = logging.getLogger("paperclub")
 NAME = PLATFORM
 MODES = ("socket", "http")
-ALL_INTERFACES = "0.0.0.0"  # noqa: S104 - Slack must reach it; terminate TLS in front
 
 
 def configured(*, settings: Settings) -> bool:
@@ -66,25 +63,34 @@ class SlackPlatform:
     team_id: str
     mode: str
     settings: Settings
-    host: str = ALL_INTERFACES
-    http: HttpService | None = None
+    seen_requests: SeenRequests | None = None
 
     @property
     def name(self) -> str:
         """Channel keys say "slack"."""
         return NAME
 
+    @cached_property
+    def routes(self) -> Mapping[str, WsgiApp]:
+        """POST /slack/events in HTTP mode, on the process's server; nothing in Socket Mode."""
+        if self.mode != "http":
+            return {}
+        from bot.slack.http import make_wsgi_app
+
+        secret = self.settings.slack_signing_secret or ""
+        wsgi = make_wsgi_app(app=self.app, signing_secret=secret, replays=self.seen_requests)
+        return {"/slack/events": wsgi}
+
     def render(self, *, message: Message) -> str:
         """The message as mrkdwn (its first paragraph: what a notification shows)."""
         return fallback(message=message, names=self.chat.names)
 
     def serve(self, *, stop: Event) -> None:
-        """Serve until `stop` is set: a Socket Mode connection, or waitress for HTTP."""
+        """Serve until `stop` is set: a Socket Mode connection, or (HTTP mode) nothing of its
+        own: the process's server hands Slack's requests to `routes`."""
         if self.mode == "http":
-            self.start_http()
-            log.info("HTTP mode: listening on port %s (POST /slack/events)", self.port)
+            log.info("HTTP mode: Slack's requests go to POST /slack/events")
             stop.wait()
-            self.stop_http()
             return
         handler = SocketModeHandler(self.app, app_token=self.settings.slack_app_token,
                                     web_client=self.app.client)  # fmt: skip
@@ -99,31 +105,8 @@ class SlackPlatform:
         stop.wait()
         close_fast(handler=handler)
 
-    def start_http(self) -> None:
-        """Bind and serve the HTTP endpoint (port 0 picks a free one)."""
-        # waitress only in HTTP mode: Socket Mode never loads it.
-        from bot.slack.http import HttpService
-
-        secret = self.settings.slack_signing_secret or ""
-        self.http = HttpService(
-            app=self.app, signing_secret=secret, host=self.host, port=self.settings.http_port
-        )
-        self.http.start()
-
-    @property
-    def port(self) -> int:
-        """The HTTP port being served (0 before start_http)."""
-        return self.http.port if self.http else 0
-
-    def stop_http(self) -> None:
-        """Stop the HTTP endpoint, letting requests in flight finish."""
-        if self.http is not None:
-            self.http.stop()
-            self.http = None
-
     def close(self) -> None:
-        """Nothing is left open once serve returned; an HTTP endpoint is stopped if it runs."""
-        self.stop_http()
+        """Nothing is left open once serve returned."""
 
 
 def _app_id(*, chat: SlackChat, bot_id: str) -> str | None:
@@ -149,6 +132,11 @@ def build(*, settings: Settings, shared: Shared, mode: str) -> SlackPlatform:
         raise PlatformStartError(
             f"Slack refused the bot token: {error.code} ({error.hint})"
         ) from None
+    except OSError as exc:  # URLError, refused, timed out, no such host
+        why = getattr(exc, "reason", exc)
+        raise PlatformStartError(
+            f"Slack's API cannot be reached at SLACK_API_URL={settings.slack_api_url} ({why})"
+        ) from None
     team_id = str(identity.get("team_id", ""))
     chat = SlackChat(client=client, post_client=post_client)
     poster = shared.poster(chat=chat, platform=NAME)
@@ -166,4 +154,5 @@ def build(*, settings: Settings, shared: Shared, mode: str) -> SlackPlatform:
     return SlackPlatform(
         app=build_app(client=client, signing_secret=secret, deps=deps),
         chat=chat, poster=poster, team_id=team_id, mode=chosen, settings=settings,
+        seen_requests=shared.seen_requests,
     )  # fmt: skip

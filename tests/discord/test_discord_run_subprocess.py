@@ -61,6 +61,7 @@ def _env(*, fake: FakeDiscord, url: str) -> dict[str, str]:
         "PAPERCLUB_TIMEZONE": "UTC",
         "PAPERCLUB_DAYS": "daily",
         "PAPERCLUB_LOG_LEVEL": "INFO",
+        "PAPERCLUB_HTTP_PORT": "0",  # /healthz on a free port: tests run side by side
         # Nothing may leave the machine: look-ups would go to the fake (and get 404).
         "PAPERCLUB_ARXIV_API_URL": f"{fake.http_url}/arxiv",
         "PAPERCLUB_CROSSREF_API_URL": f"{fake.http_url}/crossref",

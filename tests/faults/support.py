@@ -225,6 +225,7 @@ def bot_env(
             "PAPERCLUB_TIMEZONE": "UTC",
             "PAPERCLUB_DAYS": "daily",
             "PAPERCLUB_LOG_LEVEL": "DEBUG",
+            "PAPERCLUB_HTTP_PORT": "0",  # /healthz on a free port: processes run side by side
             # Nothing may leave the machine: lookups for `/paperclub add` go to the fake (404).
             "PAPERCLUB_ARXIV_API_URL": f"{fake.http_url}/arxiv",
             "PAPERCLUB_CROSSREF_API_URL": f"{fake.http_url}/crossref",

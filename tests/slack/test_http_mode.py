@@ -23,10 +23,17 @@ def _command(harness: Harness) -> object:
     )
 
 
-def test_healthz(http_harness: Harness) -> None:
+def test_healthz_is_served_beside_slack_events(http_harness: Harness) -> None:
+    # The harness never starts the scheduler, so no heartbeat came: 503, saying so.
     url = f"http://127.0.0.1:{http_harness.settings.http_port}/healthz"
-    with urllib.request.urlopen(url, timeout=5) as response:
-        assert response.status == 200 and response.read() == b"ok"
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(url, timeout=5)
+    with caught.value as answer:  # it holds the connection
+        assert answer.code == 503
+        body = json.loads(answer.read())
+    assert body == {
+        "healthy": False, "database": "ok", "scheduler": "no heartbeat yet",
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -103,9 +110,9 @@ def test_stop_closes_the_connections_it_still_holds(http_harness: Harness) -> No
     with socket.create_connection(("127.0.0.1", service.port), timeout=5) as kept:
         kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: paperclub\r\n\r\n")
         answer = b""
-        while not answer.endswith(b"ok"):
+        while not answer.endswith(b"}\n"):  # the JSON body's end
             answer += kept.recv(4096)
-        assert answer.startswith(b"HTTP/1.1 200")
+        assert answer.startswith(b"HTTP/1.1 503")  # answered; no scheduler runs here
         service.stop()
         assert kept.recv(1) == b""  # the server closed its end (a timeout here: it did not)
     assert service.server._map == {}  # nothing left open for the GC to find

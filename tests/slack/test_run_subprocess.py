@@ -29,6 +29,7 @@ def _env(fake: FakeSlack, db: Path, mode: str) -> dict[str, str]:
         "PAPERCLUB_POST_TIME": "00:00",
         "PAPERCLUB_DAYS": "daily",
         "PAPERCLUB_LOG_LEVEL": "INFO",
+        "PAPERCLUB_HTTP_PORT": "0",  # /healthz on a free port: tests run side by side
     }
 
 

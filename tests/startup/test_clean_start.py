@@ -17,7 +17,8 @@ from tests.fakeslack import FakeSlack
 READY = "Socket Mode connected"
 RUNNING = "Paper Club is running on slack"
 # Libraries only other commands, formats or modes need.
-NOT_FOR_SOCKET_MODE = ("rich", "bibtexparser", "feedparser", "waitress", "discord", "aiohttp")
+# waitress serves /healthz and /metrics in Socket Mode too; the console serves no HTTP.
+NOT_FOR_SOCKET_MODE = ("rich", "bibtexparser", "feedparser", "discord", "aiohttp")
 NOT_FOR_CONSOLE = ("slack_bolt", "slack_sdk", "bibtexparser", "feedparser", "waitress", "discord")
 
 
@@ -25,7 +26,7 @@ def _env(*, db: Path, fake: FakeSlack | None) -> dict[str, str]:
     """An operator's environment: Slack pointed at the fake, or no Slack at all."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERCLUB_"))}
     env = base | {"PYTHONPATH": str(ROOT), "PAPERCLUB_DATABASE_URL": f"sqlite:///{db}",
-                  "PAPERCLUB_LOG_LEVEL": "INFO"}  # fmt: skip
+                  "PAPERCLUB_LOG_LEVEL": "INFO", "PAPERCLUB_HTTP_PORT": "0"}  # fmt: skip
     if fake is not None:
         env |= {"SLACK_BOT_TOKEN": fake.bot_token, "SLACK_APP_TOKEN": fake.app_token,
                 "SLACK_API_URL": fake.base_url, "PAPERCLUB_CHANNEL": "C0001"}  # fmt: skip

@@ -1,0 +1,1 @@
+"""The process's one HTTP server: Slack's requests in HTTP mode, /healthz and /metrics."""

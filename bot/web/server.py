@@ -1,0 +1,133 @@
+"""A waitress server on its own thread, routing exact paths to WSGI callables, with the limits
+that keep it answering under abuse, and a clean stop."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from waitress import wasyncore
+from waitress.server import create_server
+
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+# Slack's largest request (a view submission) is far below this; waitress refuses a larger
+# body with 413 from its Content-Length, before reading any of it into a temporary file.
+MAX_BODY = 1_000_000
+# waitress buffers a request until it is complete, so a slow client holds a connection, not a
+# thread; its default of 100 connections let 110 slow ones shut out /healthz.
+CONNECTION_LIMIT = 1000
+# A connection that sends nothing for this long is closed (waitress's default is 120 s).
+IDLE_SECONDS = 15
+REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
+           405: "Method Not Allowed", 413: "Payload Too Large",
+           503: "Service Unavailable"}  # fmt: skip
+
+
+class PortTaken(OSError):
+    """The address to listen on is in use or cannot be bound; the message says which."""
+
+
+def send(
+    start_response: StartResponse,
+    status: int,
+    body: str | bytes,
+    headers: Iterable[tuple[str, str]] = (),
+) -> list[bytes]:
+    """Start a response (plain text unless a Content-Type is given) and return its body."""
+    data = body.encode() if isinstance(body, str) else body
+    extra = [(k, v) for k, v in headers if k.lower() != "content-length"]
+    if not any(k.lower() == "content-type" for k, _ in extra):
+        extra.append(("Content-Type", "text/plain; charset=utf-8"))
+    start_response(
+        f"{status} {REASONS.get(status, 'Error')}", [*extra, ("Content-Length", str(len(data)))]
+    )
+    return [data]
+
+
+def router(*, routes: Mapping[str, WsgiApp]) -> WsgiApp:
+    """One WSGI callable for exact paths; anything else is a 404."""
+    table = dict(routes)
+
+    def route(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        """Hand the request to its path's callable."""
+        app = table.get(environ.get("PATH_INFO", ""))
+        if app is None:
+            return send(start_response, 404, "not found")
+        return app(environ, start_response)
+
+    return route
+
+
+class HttpService:
+    """The server, stopped cleanly: the sockets are closed on the serving thread itself, so its
+    poll loop ends because nothing is left to serve (closing them from another thread would
+    make the loop fail on a closed socket and leave the connections it still held unclosed).
+    Port 0 picks a free one; `port` says which."""
+
+    def __init__(self, *, routes: Mapping[str, WsgiApp], host: str, port: int) -> None:
+        """Bind now, so `port` is known before serving (PortTaken when it cannot)."""
+        try:
+            self.server: Any = create_server(
+                router(routes=routes), host=host, port=port, threads=8,
+                max_request_body_size=MAX_BODY, connection_limit=CONNECTION_LIMIT,
+                channel_timeout=IDLE_SECONDS, cleanup_interval=5, ident="paperclub",
+            )  # fmt: skip
+        except OSError as exc:
+            why = "is in use" if exc.errno == errno.EADDRINUSE else f"cannot be bound ({exc})"
+            raise PortTaken(f"{host}:{port} {why}") from None
+        self.port = int(self.server.effective_port)
+        self.host = host
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="http", daemon=True)
+
+    def _serve(self) -> None:
+        """Serve until closed."""
+        try:
+            self.server.run()
+        except (OSError, ValueError):
+            if not self._stopping.is_set():
+                raise
+
+    def start(self) -> None:
+        """Serve requests."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop accepting, let the requests in flight finish, then close every connection on
+        the serving thread (its loop then ends at once) and join it."""
+        self._stopping.set()
+        serving = self._on_serving_thread(self._stop_accepting)
+        self.server.task_dispatcher.shutdown()
+        if serving and self._on_serving_thread(self._close_all):
+            self._thread.join(timeout=10)
+        self._close_all()  # never started, or the loop died: close what is left from here
+
+    def _on_serving_thread(self, thunk: Callable[[], None]) -> bool:
+        """Have the serving thread run `thunk`; False when it no longer serves (it never
+        started, or its loop ended and closed the trigger: a write to it then fails)."""
+        if not self._thread.is_alive():
+            return False
+        try:
+            self.server.trigger.pull_trigger(thunk)
+        except OSError:
+            return False
+        return True
+
+    def _stop_accepting(self) -> None:
+        """Close the listening socket (on the serving thread)."""
+        wasyncore.dispatcher.close(self.server)
+
+    def _close_all(self) -> None:
+        """Send what the connections still hold, then close them, the listening socket and
+        the trigger: nothing is left for the poll loop, nothing is left to the garbage
+        collector."""
+        for channel in list(self.server._map.values()):
+            if getattr(channel, "total_outbufs_len", 0) and hasattr(channel, "_flush_some"):
+                with contextlib.suppress(OSError):
+                    channel._flush_some()
+        wasyncore.close_all(self.server._map, ignore_all=True)
