@@ -111,7 +111,7 @@ def main(*, argv: Sequence[str]) -> int:
     except ConfigError as exc:
         print(f"paperclub: configuration: {exc}", file=sys.stderr)
         return 2
-    configure_logging(level=settings.log_level)
+    configure_logging(level=settings.log_level, secrets=settings.secrets)
     try:
         return COMMANDS[args.command](args=args, settings=settings)
     except CliError as exc:
@@ -123,7 +123,8 @@ def main(*, argv: Sequence[str]) -> int:
     except OperationalError as exc:
         reason = str(exc.orig).strip() if exc.orig else "unknown reason"
         print(
-            f"paperclub: cannot use the database {_safe_url(url=settings.database_url)}: {reason}",
+            f"paperclub: cannot use the database PAPERCLUB_DATABASE_URL="
+            f"{_safe_url(url=settings.database_url)}: {reason}",
             file=sys.stderr,
         )
         return 1

@@ -99,6 +99,13 @@ class Settings:
     down_reactions: frozenset[str] = frozenset({"-1", "thumbsdown"})
 
     @property
+    def secrets(self) -> tuple[str, ...]:
+        """Every secret value set, for the log redaction (tokens have shapes; these may not)."""
+        values = (self.slack_bot_token, self.slack_app_token, self.slack_signing_secret,
+                  self.discord_token)  # fmt: skip
+        return tuple(v for v in values if v)
+
+    @property
     def slack_configured(self) -> bool:
         """A bot token, with an app token (Socket Mode) or a signing secret (HTTP)."""
         return bool(self.slack_bot_token) and bool(

@@ -1,34 +1,71 @@
-"""Logging set-up, with a filter that keeps Slack and Discord secrets out of every log line."""
+"""Logging set-up, with redaction that keeps secrets out of every log line and traceback."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 
-# Tokens (xoxb-, xoxp-, xapp-, xoxe-...) and signing secrets never reach a log, whoever logs them.
+# Tokens (xoxb-, xoxp-, xapp-, xoxe-...) never reach a log, whoever logs them.
 _SECRET = re.compile(r"\b(xox[abepr]|xapp)-[A-Za-z0-9-]+")
 # A Discord bot token: the bot's id in base64, a timestamp and an HMAC, dot-separated.
 _DISCORD_TOKEN = re.compile(r"\b[A-Za-z0-9_-]{20,30}\.[A-Za-z0-9_-]{5,8}\.[A-Za-z0-9_-]{25,}")
+# A response_url lets anyone holding it post into the channel for 30 minutes: never logged,
+# whether as Slack's hooks URL, a JSON field or a form field.
+_HOOK = re.compile(r"https://hooks\.slack\.com/\S+")
+_RESPONSE_URL = re.compile(r"""(response_url["']?\s*[:=]\s*["']?)[^"'&\s,}]+""")
+
+
+def redact(*, text: str, secrets: Iterable[str] = ()) -> str:
+    """The text with tokens, response URLs and the given secrets replaced by markers."""
+    for secret in secrets:
+        text = text.replace(secret, "[secret]")
+    text = _SECRET.sub(lambda m: m.group(1) + "-***", text)
+    text = _DISCORD_TOKEN.sub("[discord token]", text)
+    text = _HOOK.sub("[response_url]", text)
+    return _RESPONSE_URL.sub(r"\1[response_url]", text)
 
 
 class RedactSecrets(logging.Filter):
-    """Replace anything shaped like a Slack or Discord token with a marker."""
+    """Rewrite a record's message with its secrets replaced; never drop it."""
+
+    def __init__(self, *, secrets: Iterable[str] = ()) -> None:
+        """Also redact these exact values (the signing secret has no shape to match)."""
+        super().__init__()
+        # Short values would blank out ordinary words; real secrets are long.
+        self.secrets = tuple(s for s in secrets if len(s) >= 8)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite the record's message in place; never drop it."""
+        """Rewrite the record's message in place."""
         message = record.getMessage()
-        redacted = _SECRET.sub(lambda m: m.group(1) + "-***", message)
-        redacted = _DISCORD_TOKEN.sub("[discord token]", redacted)
+        redacted = redact(text=message, secrets=self.secrets)
         if redacted != message:
             record.msg, record.args = redacted, None
         return True
 
 
-def configure_logging(*, level: str) -> None:
-    """Log to stderr at the level asked, with secrets redacted."""
+class RedactingFormatter(logging.Formatter):
+    """Redacts the whole formatted line, tracebacks included: an exception's message or a
+    frame's source line can carry a token the record's own message never had."""
+
+    def __init__(self, fmt: str, *, secrets: Iterable[str] = ()) -> None:
+        """A Formatter for `fmt` that also redacts these exact values."""
+        super().__init__(fmt)
+        self.secrets = tuple(s for s in secrets if len(s) >= 8)
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The line as the base Formatter writes it, then redacted."""
+        return redact(text=super().format(record), secrets=self.secrets)
+
+
+def configure_logging(*, level: str, secrets: Iterable[str] = ()) -> None:
+    """Log to stderr at the level asked, with secrets redacted from messages and tracebacks."""
+    known = tuple(secrets)
     handler = logging.StreamHandler()
-    handler.addFilter(RedactSecrets())
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactSecrets(secrets=known))
+    handler.setFormatter(
+        RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s", secrets=known)
+    )
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -44,7 +44,7 @@ def _open_http(*, wiring: Wiring, settings: Settings) -> bool:
         with signals_held():
             wiring.open_http(host=settings.http_host, port=settings.http_port)
     except PortTaken as exc:
-        log.error("cannot listen on %s: set PAPERCLUB_HTTP_HOST / PAPERCLUB_HTTP_PORT", exc)
+        log.error("the HTTP server cannot start: %s; set PAPERCLUB_HTTP_HOST or _PORT", exc)
         return False
     return True
 

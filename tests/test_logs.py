@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import logging
+from collections.abc import Callable
 
-from bot.logs import RedactSecrets
+from bot.logs import RedactingFormatter, RedactSecrets, redact
 
 DISCORD_TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhT4xk.q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9"
 
@@ -31,3 +33,60 @@ def test_a_discord_token_is_redacted() -> None:
 def test_ordinary_lines_pass_unchanged() -> None:
     text = "posted paper 2401.01234 in slack:T01:C0123 (message 1764.000100)"
     assert _filtered(text) == text
+
+
+def _written(*, secrets: tuple[str, ...], log: Callable[[logging.Logger], None]) -> str:
+    """What configure_logging's handler writes for one call of `log`."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(RedactSecrets(secrets=secrets))
+    handler.setFormatter(RedactingFormatter("%(levelname)s %(message)s", secrets=secrets))
+    logger = logging.getLogger("paperclub.test_logs")
+    logger.addHandler(handler)
+    logger.propagate = False
+    logger.setLevel(logging.INFO)
+    try:
+        log(logger)
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = True
+        logger.setLevel(logging.NOTSET)
+    return stream.getvalue()
+
+
+SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
+
+
+def test_a_traceback_is_redacted_too() -> None:
+    def fail(logger: logging.Logger) -> None:
+        try:
+            raise RuntimeError(f"auth failed for xoxb-1-2-secretpart with {SIGNING_SECRET}")
+        except RuntimeError:
+            logger.exception("the call failed")
+
+    written = _written(secrets=(SIGNING_SECRET,), log=fail)
+    assert "Traceback (most recent call last)" in written  # the traceback itself is kept
+    assert "secretpart" not in written and SIGNING_SECRET not in written
+    assert "xoxb-***" in written and "[secret]" in written
+
+
+def test_the_signing_secret_is_redacted_wherever_it_appears() -> None:
+    written = _written(
+        secrets=(SIGNING_SECRET,), log=lambda lg: lg.info("settings: %s", {"s": SIGNING_SECRET})
+    )
+    assert SIGNING_SECRET not in written and "[secret]" in written
+
+
+def test_a_response_url_is_never_logged() -> None:
+    hook = "https://hooks.slack.com/commands/T0001/1234/abcdEFGH"
+    body = '{"response_url": "http://127.0.0.1:9999/response/42", "text": "hi"}'
+    written = _written(secrets=(), log=lambda lg: lg.info("body %s then %s", body, hook))
+    assert "abcdEFGH" not in written and "/response/42" not in written
+    assert written.count("[response_url]") == 2
+    form = "command=%2Fpaperclub&response_url=https%3A%2F%2Fhooks.slack.com%2Fx&text=hi"
+    assert redact(text=form) == "command=%2Fpaperclub&response_url=[response_url]&text=hi"
+
+
+def test_short_values_are_not_treated_as_secrets() -> None:
+    # A test token like "x" must not blank out every x in the log.
+    assert _written(secrets=("x",), log=lambda lg: lg.info("next paper")) == "INFO next paper\n"

@@ -162,7 +162,8 @@ def build_platform(
         except FAILURES as exc:
             error = chat_error(error=exc)
             raise PlatformStartError(
-                f"Discord could not be reached at {settings.discord_api_url}: {error.hint}"
+                f"Discord's API cannot be reached at DISCORD_API_URL={settings.discord_api_url}"
+                f" ({error.hint})"
             ) from None
         if settings.discord_channel:
             _follow(chat=chat, shared=shared, channel_id=settings.discord_channel)
