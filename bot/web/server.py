@@ -16,7 +16,8 @@ StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 # Slack's largest request (a view submission) is far below this; waitress refuses a larger
-# body with 413 from its Content-Length, before reading any of it into a temporary file.
+# body with 413 from its Content-Length, before reading any of it into a temporary file
+# (waitress refuses a body of its limit or more, hence MAX_BODY + 1 below).
 MAX_BODY = 1_000_000
 # waitress buffers a request until it is complete, so a slow client holds a connection, not a
 # thread; its default of 100 connections let 110 slow ones shut out /healthz.
@@ -74,7 +75,7 @@ class HttpService:
         try:
             self.server: Any = create_server(
                 router(routes=routes), host=host, port=port, threads=8,
-                max_request_body_size=MAX_BODY, connection_limit=CONNECTION_LIMIT,
+                max_request_body_size=MAX_BODY + 1, connection_limit=CONNECTION_LIMIT,
                 channel_timeout=IDLE_SECONDS, cleanup_interval=5, ident="paperclub",
             )  # fmt: skip
         except OSError as exc:
