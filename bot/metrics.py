@@ -1,15 +1,20 @@
 """Prometheus metrics of this process, served at GET /metrics in Prometheus' text format.
 
 One registry of our own (not prometheus_client's global one), so only what is named here is
-exported, and a test can read a value without a scrape."""
+exported, and a test can read a value without a scrape. The core and the platforms report to
+bot.services.telemetry (they may not import this module); importing it plugs these metrics in,
+so whatever serves the page also turns the counting on."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Gauge, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from bot.services import telemetry
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 
@@ -18,6 +23,87 @@ LEADER = Gauge(
     "1 while this process runs the scheduler (the leader), 0 while it stands by.",
     registry=REGISTRY,
 )
+POSTS = Counter(
+    "paperclub_posts",
+    "Daily post attempts by outcome (posted, recovered, failed, not_due, ...).",
+    ("platform", "outcome"),
+    registry=REGISTRY,
+)
+VOTES = Counter(
+    "paperclub_votes",
+    "Votes stored, changed or withdrawn, by source (button, reaction, console).",
+    ("platform", "source"),
+    registry=REGISTRY,
+)
+COMMENTS = Counter(
+    "paperclub_comments",
+    "Thread replies kept (new), edited (edit) and deleted (delete).",
+    ("platform", "action"),
+    registry=REGISTRY,
+)
+SEARCH_SECONDS = Histogram(
+    "paperclub_search_seconds",
+    "How long a search took: parsing it and fetching one page.",
+    ("platform",),
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+    registry=REGISTRY,
+)
+CHAT_API_ERRORS = Counter(
+    "paperclub_chat_api_errors",
+    "Error answers of Slack's Web API (its error) and Discord's REST API (its JSON code, or "
+    "the HTTP status), retried ones included.",
+    ("platform", "code"),
+    registry=REGISTRY,
+)
+EVENT_LAG = Histogram(
+    "paperclub_event_lag_seconds",
+    "From the platform's timestamp of an event (a click, a message) to our handling it.",
+    ("platform",),
+    # Slack redelivers an unacknowledged event after about 1, 5 and 30 minutes.
+    buckets=(0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 900.0, 1800.0),
+    registry=REGISTRY,
+)
+
+# Label values come from our own code, but an error code comes from the platform: anything not
+# shaped like one becomes "other", so a strange answer cannot mint new time series.
+LABEL = re.compile(r"[a-z0-9_]{1,40}")
+OTHER = "other"
+
+
+def label(*, value: str) -> str:
+    """The value as a label value: a short lower-case word, else "other"."""
+    return value if LABEL.fullmatch(value) else OTHER
+
+
+class PrometheusTelemetry(telemetry.Telemetry):
+    """The telemetry port written into this module's metrics."""
+
+    def post(self, *, platform: str, outcome: str) -> None:
+        """Count a post attempt."""
+        POSTS.labels(label(value=platform), label(value=outcome)).inc()
+
+    def vote(self, *, platform: str, source: str) -> None:
+        """Count a stored vote change."""
+        VOTES.labels(label(value=platform), label(value=source)).inc()
+
+    def comment(self, *, platform: str, action: str) -> None:
+        """Count a stored comment change."""
+        COMMENTS.labels(label(value=platform), label(value=action)).inc()
+
+    def search(self, *, platform: str, seconds: float) -> None:
+        """Observe a search's latency."""
+        SEARCH_SECONDS.labels(label(value=platform)).observe(seconds)
+
+    def api_error(self, *, platform: str, code: str) -> None:
+        """Count an error answer by its code."""
+        CHAT_API_ERRORS.labels(label(value=platform), label(value=code)).inc()
+
+    def event_lag(self, *, platform: str, seconds: float) -> None:
+        """Observe an event's lag; a platform clock ahead of ours is no negative lag."""
+        EVENT_LAG.labels(label(value=platform)).observe(max(0.0, seconds))
+
+
+telemetry.install(telemetry=PrometheusTelemetry())
 
 
 def exposition() -> bytes:

@@ -1,0 +1,44 @@
+"""What happened, told to whoever keeps the numbers: bot.metrics, for GET /metrics.
+
+The core and the platform folders may not import bot.metrics (tests/test_architecture.py: it
+is infrastructure, Prometheus), so they tell this port instead. Until bot.metrics installs
+itself, every report goes nowhere. Label values are bounded words (a platform, an outcome, an
+error code), never a person's id, a channel's id or typed text.
+"""
+
+from __future__ import annotations
+
+
+class Telemetry:
+    """The reports the bot makes; this base drops every one (the bot runs without metrics)."""
+
+    def post(self, *, platform: str, outcome: str) -> None:
+        """A daily post attempt ended with this outcome (posted, failed, not_due, ...)."""
+
+    def vote(self, *, platform: str, source: str) -> None:
+        """A vote was stored, changed or withdrawn, by a button, a reaction or the console."""
+
+    def comment(self, *, platform: str, action: str) -> None:
+        """A comment was kept (new), edited (edit) or deleted (delete)."""
+
+    def search(self, *, platform: str, seconds: float) -> None:
+        """A search took this long, parsing and fetching one page."""
+
+    def api_error(self, *, platform: str, code: str) -> None:
+        """The platform's API answered a call with an error code."""
+
+    def event_lag(self, *, platform: str, seconds: float) -> None:
+        """An event reached us this long after the platform stamped it."""
+
+
+_installed: list[Telemetry] = [Telemetry()]
+
+
+def install(*, telemetry: Telemetry) -> None:
+    """Send every report from now on to `telemetry` (one per process: the metrics registry)."""
+    _installed[0] = telemetry
+
+
+def current() -> Telemetry:
+    """Whoever keeps the numbers now."""
+    return _installed[0]

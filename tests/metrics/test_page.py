@@ -1,0 +1,65 @@
+"""The metrics page itself: every metric is on it, label values stay bounded, a lag below zero
+is none, and GET /metrics serves it in Prometheus' text format."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot import metrics
+from bot.services import telemetry
+from tests.metrics.reading import changes, observed, read, totals
+
+FAMILIES = {
+    "paperclub_leader": "gauge",
+    "paperclub_posts": "counter",
+    "paperclub_votes": "counter",
+    "paperclub_comments": "counter",
+    "paperclub_search_seconds": "histogram",
+    "paperclub_chat_api_errors": "counter",
+    "paperclub_event_lag_seconds": "histogram",
+}
+
+
+def test_every_metric_is_on_the_page() -> None:
+    families = text_string_to_metric_families(metrics.exposition().decode("utf-8"))
+    # Once a series has samples, the text parser reads its _created stamps as gauges of their own.
+    named = {f.name: f.type for f in families if not f.name.endswith("_created")}
+    assert named == FAMILIES
+
+
+def test_importing_the_metrics_plugs_them_into_the_port() -> None:
+    assert isinstance(telemetry.current(), metrics.PrometheusTelemetry)
+
+
+def test_label_values_are_short_lower_case_words_or_other() -> None:
+    ok = ["ratelimited", "channel_not_found", "50013", "http_500", "x" * 40]
+    bad = ["Ratelimited", "two words", "a-b", "", "x" * 41, "ok\n", "üml", "<script>"]
+    assert [metrics.label(value=v) for v in ok] == ok
+    assert [metrics.label(value=v) for v in bad] == ["other"] * len(bad)
+    before = read()
+    telemetry.current().api_error(platform="Slack!", code="not_in_channel")
+    assert totals(moved=changes(before=before, after=read())) == {
+        "paperclub_chat_api_errors_total{code=not_in_channel,platform=other}": 1
+    }
+
+
+def test_a_lag_below_zero_is_observed_as_none() -> None:
+    before = read()
+    telemetry.current().event_lag(platform="console", seconds=-3.5)
+    lag = observed(before=before, after=read(), name="paperclub_event_lag_seconds",
+                   platform="console")  # fmt: skip
+    assert lag == 0.0
+
+
+def test_get_metrics_serves_the_page() -> None:
+    answered: list[Any] = []
+    body = b"".join(
+        metrics.metrics_app({}, lambda status, headers: answered.append((status, headers)))
+    )
+    [(status, headers)] = answered
+    assert status == "200 OK"
+    assert dict(headers)["Content-Type"].startswith("text/plain; version=")
+    assert dict(headers)["Content-Length"] == str(len(body))
+    assert b"# TYPE paperclub_posts_total counter" in body
