@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from bot.console.chat import KEY, USER, ConsoleChat
+from bot.console.chat import KEY, PLATFORM, USER, ConsoleChat
 from bot.domain import Post
 from bot.services import commands, comments, posting, voting
 from bot.services.shared import Shared
@@ -62,9 +62,11 @@ def handle_line(*, app: Console, line: str) -> None:
     uow, now = app.shared.uow, app.shared.clock.now()
     event_id = f"console:{uuid.uuid4().hex}"
     if text in VOTES:
+        # Typed, not clicked: the metrics count it as the console's own source of votes.
         outcome = voting.click(
-            uow=uow, post_id=post.id, user=USER, value=VOTES[text], event_id=event_id, now=now
-        )
+            uow=uow, post_id=post.id, user=USER, value=VOTES[text], event_id=event_id, now=now,
+            via=PLATFORM,
+        )  # fmt: skip
         found = posting.card_of_post(uow=uow, post_id=post.id)
         if outcome.changed and found is not None:
             app.chat.update_post(channel=KEY, message_id=post.message_id, card=found[1])

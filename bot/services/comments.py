@@ -9,6 +9,10 @@ from datetime import datetime
 
 from bot.domain import ChannelKey, Post
 from bot.ports import Store, UnitOfWork
+from bot.services import telemetry
+
+# What the metrics call each change to a comment.
+NEW, EDIT, DELETE = "new", "edit", "delete"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +51,14 @@ def _applying(*, uow: UnitOfWork, message: ThreadMessage) -> Iterator[tuple[Stor
         )
 
 
+def _counted(*, message: ThreadMessage, action: str, changed: bool) -> bool:
+    """Whether the event changed a comment, counted when it did; called once the change is
+    committed, so a write rolled back (and retried by the platform) is never counted."""
+    if changed:
+        telemetry.current().comment(platform=message.channel.platform, action=action)
+    return changed
+
+
 def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
     """Keep a reply in a daily post's thread; False when it is no such reply or already kept."""
     with _applying(uow=uow, message=message) as target:
@@ -54,10 +66,11 @@ def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
             return False
         store, post = target
         # A deletion (or edit) that overtook this message already holds its id, and wins.
-        return store.add_comment(
+        kept = store.add_comment(
             post=post, user=message.user, message_id=message.message_id, text=text,
             now=message.now,
         )  # fmt: skip
+    return _counted(message=message, action=NEW, changed=kept)
 
 
 def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
@@ -69,14 +82,16 @@ def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
         current = store.comment_at(post=post, message_id=message.message_id)
         if current is None:
             # The edit overtook the message: keep the newer text; the late original is ignored.
-            return store.add_comment(
+            changed = store.add_comment(
                 post=post, user=message.user, message_id=message.message_id, text=text,
                 now=message.now, edited=True,
             )  # fmt: skip
-        if current.deleted or current.text == text:
+        elif current.deleted or current.text == text:
             return False
-        store.edit_comment(post=post, message_id=message.message_id, text=text, now=message.now)
-        return True
+        else:
+            store.edit_comment(post=post, message_id=message.message_id, text=text, now=message.now)
+            changed = True
+    return _counted(message=message, action=EDIT, changed=changed)
 
 
 def delete(*, uow: UnitOfWork, message: ThreadMessage) -> bool:
@@ -87,11 +102,13 @@ def delete(*, uow: UnitOfWork, message: ThreadMessage) -> bool:
         store, post = target
         current = store.comment_at(post=post, message_id=message.message_id)
         if current is None:
-            return store.add_comment(
+            changed = store.add_comment(
                 post=post, user=message.user, message_id=message.message_id, text="",
                 now=message.now, deleted=True,
             )  # fmt: skip
-        if current.deleted:
+        elif current.deleted:
             return False
-        store.delete_comment(post=post, message_id=message.message_id)
-        return True
+        else:
+            store.delete_comment(post=post, message_id=message.message_id)
+            changed = True
+    return _counted(message=message, action=DELETE, changed=changed)

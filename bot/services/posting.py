@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from bot.domain import Channel, ChannelKey, PaperCard, PaperStatus, Post
 from bot.messages import Message
 from bot.ports import Chat, ChatError, Store, UnitOfWork
+from bot.services import telemetry
 from bot.services.schedule import is_due, local_now
 from bot.wording import archive
 
@@ -112,8 +113,16 @@ def post_today(
 ) -> PostResult:
     """Post the channel's paper of its local today, if due (or forced) and not yet posted."""
     if channel.platform != poster.platform:  # another platform's channel is not ours to post
-        return PostResult(outcome=Outcome.UNKNOWN_CHANNEL)
-    return _post_today(poster=poster, key=channel, now=now, force=force)
+        return _counted(poster=poster, result=PostResult(outcome=Outcome.UNKNOWN_CHANNEL))
+    return _counted(
+        poster=poster, result=_post_today(poster=poster, key=channel, now=now, force=force)
+    )
+
+
+def _counted(*, poster: Poster, result: PostResult) -> PostResult:
+    """The result, counted for the metrics: every result the service hands out, once."""
+    telemetry.current().post(platform=poster.platform, outcome=result.outcome.value)
+    return result
 
 
 def _post_today(*, poster: Poster, key: ChannelKey, now: datetime, force: bool) -> PostResult:
@@ -210,10 +219,9 @@ def post_due(*, poster: Poster, now: datetime) -> dict[ChannelKey, PostResult]:
     for channel in channels:
         # Most minutes nothing is due: answer from the read above instead of taking the
         # write lock (which votes wait on) once a minute per channel.
-        if channel.paused:
-            results[channel.key] = PostResult(outcome=Outcome.PAUSED)
-        elif is_due(schedule=channel.schedule, now=now) is None:
-            results[channel.key] = PostResult(outcome=Outcome.NOT_DUE)
+        if channel.paused or is_due(schedule=channel.schedule, now=now) is None:
+            quiet = Outcome.PAUSED if channel.paused else Outcome.NOT_DUE
+            results[channel.key] = _counted(poster=poster, result=PostResult(outcome=quiet))
         else:
             results[channel.key] = post_today(poster=poster, channel=channel.key, now=now)
     return results

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from bot.domain import ChannelKey, SearchPage
 from bot.messages import Message
 from bot.ports import UnitOfWork
 from bot.search_query import parse_query
+from bot.services import telemetry
 from bot.wording import archive
 
 PAGE_SIZE = 5
+OPERATOR = "operator"  # the metrics' platform for a search without a viewer (the CLI's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +41,13 @@ def search(
 ) -> SearchResult:
     """Parse what the user typed and fetch one page as the viewer's channel may see it (None:
     the operator, who sees everything); nothing they type reaches SQL as text."""
+    started = time.perf_counter()
     query = parse_query(text=text)
     with uow(write=False) as store:
         page = store.search(query=query, limit=limit, offset=max(0, offset), viewer=viewer)
+    telemetry.current().search(
+        platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started
+    )
     return SearchResult(text=text, page=page, notes=query.notes)
 
 

@@ -7,8 +7,10 @@ from datetime import datetime
 
 from bot.domain import ChannelKey
 from bot.ports import UnitOfWork
+from bot.services import telemetry
 
 BUTTON = "button"
+REACTION = "reaction"
 UP_REACTIONS = frozenset({"+1", "thumbsup"})
 DOWN_REACTIONS = frozenset({"-1", "thumbsdown"})
 
@@ -41,21 +43,33 @@ def reaction_value(
 
 
 def click(
-    *, uow: UnitOfWork, post_id: int, user: str, value: int, event_id: str, now: datetime
+    *,
+    uow: UnitOfWork,
+    post_id: int,
+    user: str,
+    value: int,
+    event_id: str,
+    now: datetime,
+    via: str = BUTTON,
 ) -> VoteOutcome:
-    """A vote button: the other button changes the vote, the same one again withdraws it."""
+    """A vote button: the other button changes the vote, the same one again withdraws it.
+    `via` names how it was pressed, for the metrics only (the console's typed +1 is stored as
+    a button vote too)."""
     with uow() as store:
         # The event id first: a redelivery costs one statement and changes nothing.
         if not store.mark_event(event_id=event_id, now=now):
             return VoteOutcome(post_id=post_id, changed=False)
-        if store.post_by_id(post_id=post_id) is None:
+        post = store.post_by_id(post_id=post_id)
+        if post is None:
             return NOTHING
         current = store.vote_of(post_id=post_id, user=user)
         if current is not None and current.value == value:
             store.clear_vote(post_id=post_id, user=user)
         else:
             store.set_vote(post_id=post_id, user=user, value=value, source=BUTTON, now=now)
-        return VoteOutcome(post_id=post_id, changed=True)
+    # Counted once committed: a vote rolled back (and so retried by the platform) never is.
+    telemetry.current().vote(platform=post.channel.platform, source=via)
+    return VoteOutcome(post_id=post_id, changed=True)
 
 
 def react(
@@ -105,4 +119,6 @@ def react(
             changed = current is not None and current.source == source
             if changed:
                 store.clear_vote(post_id=post.id, user=user)
-        return VoteOutcome(post_id=post.id, changed=changed)
+    if changed:  # once committed, as a click is
+        telemetry.current().vote(platform=channel.platform, source=REACTION)
+    return VoteOutcome(post_id=post.id, changed=changed)
