@@ -12,7 +12,7 @@ from slack_bolt.logger.messages import warning_client_prioritized_and_token_skip
 from slack_sdk import WebClient
 
 from bot.slack.deps import SlackDeps
-from bot.slack.listeners import commands, events, guard, messages, search, votes
+from bot.slack.listeners import commands, events, guard, lag, messages, search, votes
 
 __all__ = ["SlackDeps", "build_app"]
 
@@ -44,6 +44,7 @@ def build_app(*, client: WebClient, signing_secret: str | None, deps: SlackDeps)
     with _quiet_token_warning():
         app = _app(client=client, signing_secret=signing_secret)
     guard.register(app=app, deps=deps)  # first: nothing of another team reaches a listener
+    lag.register(app=app)
     commands.register(app=app, deps=deps)
     votes.register(app=app, deps=deps)
     search.register(app=app, deps=deps)

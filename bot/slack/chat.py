@@ -25,7 +25,7 @@ from bot.messages import Message
 from bot.ports import ChatError
 from bot.services.reply import Reply
 from bot.slack import blocks, ids, render
-from bot.slack.errors import chat_error, connection_error
+from bot.slack.errors import CountErrors, chat_error, connection_error
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,8 @@ def make_client(*, token: str | None, base_url: str, idempotent_only: bool = Fal
     `idempotent_only` leaves out the server-error and connection retries: a chat.postMessage
     that timed out may have posted, so the poster looks in history before trying again.
     """
-    handlers: list[Any] = [RateLimitErrorRetryHandler(max_retry_count=5)]
+    # CountErrors first: it sees each answer before a retry handler takes it over.
+    handlers: list[Any] = [CountErrors(), RateLimitErrorRetryHandler(max_retry_count=5)]
     if not idempotent_only:
         handlers += [ConnectionErrorRetryHandler(), ServerErrorRetryHandler(max_retry_count=2)]
     return IdentityClient(token=token, base_url=base_url, timeout=15, retry_handlers=handlers)

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.handler import RetryHandler
+from slack_sdk.http_retry.request import HttpRequest
+from slack_sdk.http_retry.response import HttpResponse
+from slack_sdk.http_retry.state import RetryState
 
 from bot.ports import ChatError
+from bot.services import telemetry
+
+# bot.slack.deps.PLATFORM, which imports this module (through chat.py): named again here.
+PLATFORM = "slack"
 
 HINTS = {
     "channel_not_found": "the channel id is wrong, or the channel is private and the bot is "
@@ -50,3 +61,38 @@ def connection_error(*, error: Exception) -> ChatError:
         hint=f"could not reach Slack ({type(error).__name__}); check SLACK_API_URL and the network",
         posted_nothing=False,
     )
+
+
+def answer_error(*, response: HttpResponse) -> str | None:
+    """The error code of one answer from the Web API (`ok: false`, or an HTTP error), or None
+    when it is no error."""
+    body: dict[str, Any] = response.body or {}
+    if response.status_code < 400 and body.get("ok") is not False:
+        return None
+    if not body and response.data:  # an HTTP error's body comes unparsed
+        try:
+            parsed = json.loads(response.data)
+        except ValueError:  # an HTML error page from a proxy: its status says enough
+            parsed = None
+        body = parsed if isinstance(parsed, dict) else {}
+    return str(body.get("error") or f"http_{response.status_code}")
+
+
+class CountErrors(RetryHandler):
+    """First of a client's retry handlers, it sees every answer, the ones retried too (a 429
+    that the next handler waits out is an error Slack gave all the same), counts the errors
+    for the metrics, and never asks for a retry itself."""
+
+    def can_retry(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> bool:
+        """Count the answer's error, if it is one; no retry (the handlers after this decide)."""
+        code = answer_error(response=response) if response is not None else None
+        if code is not None:
+            telemetry.current().api_error(platform=PLATFORM, code=code)
+        return False
