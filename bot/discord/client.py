@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Awaitable
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.discord.deps import DiscordDeps
+from bot.discord.chat import snowflake_time
+from bot.discord.deps import PLATFORM, DiscordDeps
+from bot.discord.errors import error_trace
 from bot.discord.listeners import commands, comments, search, votes
+from bot.services import telemetry
 
 log = logging.getLogger("paperclub")
 # discord.py's own default: after READY it waits this long for each guild's GUILD_CREATE.
@@ -70,6 +74,7 @@ class PaperClubClient(discord.Client):
             max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=guild_ready_timeout,
+            http_trace=error_trace(),
         )
         self.tree = app_commands.CommandTree(self)
         self._deps: DiscordDeps | None = None
@@ -102,8 +107,15 @@ class PaperClubClient(discord.Client):
             len(self.guilds),
         )
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Any click or command (the tree and the buttons answer it): its lag, from its id."""
+        lagged(stamped=snowflake_time(snowflake=interaction.id))
+
     async def on_message(self, message: discord.Message) -> None:
-        """A new message (a comment when it is in a daily post's thread)."""
+        """A new message (a comment when it is in a daily post's thread); the lag of people's
+        messages (our own posts' echoes say nothing of how late events come)."""
+        if self.user is None or message.author.id != self.user.id:
+            lagged(stamped=snowflake_time(snowflake=message.id))
         await self.handled.after(comments.created(deps=self.deps, message=message))
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
@@ -111,6 +123,9 @@ class PaperClubClient(discord.Client):
         and is not counted, so a count of handled events means people's events."""
         if self.user is not None and payload.message.author.id == self.user.id:
             return
+        edited = payload.message.edited_at
+        if edited is not None:  # an edit's id is the message's: its lag runs from edited_at
+            lagged(stamped=edited.timestamp())
         await self.handled.after(comments.edited(deps=self.deps, payload=payload))
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
@@ -146,3 +161,8 @@ class PaperClubClient(discord.Client):
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         """A listener failed: log it with its traceback (discord.py's own default, named)."""
         log.exception("Discord listener %s failed", event_method)
+
+
+def lagged(*, stamped: float) -> None:
+    """Report how long after Discord stamped an event (a Unix time) we started on it."""
+    telemetry.current().event_lag(platform=PLATFORM, seconds=time.time() - stamped)

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from types import SimpleNamespace
 
 import aiohttp
 import discord
 
 from bot.ports import ChatError
+from bot.services import telemetry
+
+# bot.discord.deps.PLATFORM, which imports this module (through chat.py): named again here.
+PLATFORM = "discord"
 
 # Discord's JSON error codes that an operator can fix, with what to do.
 HINTS = {
@@ -57,3 +63,35 @@ FAILURES = (
     OSError,
     asyncio.TimeoutError,
 )
+
+
+def error_trace() -> aiohttp.TraceConfig:
+    """A trace for discord.py's HTTP session that counts every error answer for the metrics:
+    REST calls and interaction answers (which go by webhook, past discord.py's request()) alike,
+    and the 429s and 5xx discord.py retries by itself."""
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(_count_error)
+    return trace
+
+
+async def _count_error(
+    session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+) -> None:
+    """An answer's headers came: count it when it is an error."""
+    if params.response.status >= 400:
+        code = await answer_code(response=params.response)
+        telemetry.current().api_error(platform=PLATFORM, code=code)
+
+
+async def answer_code(*, response: aiohttp.ClientResponse) -> str:
+    """Discord's JSON error code of an error answer (50013, ...), else its HTTP status (a 429
+    says code 0 or none). The body read here is kept: discord.py reads the same bytes again."""
+    if response.content_type == "application/json":
+        try:
+            body = json.loads(await response.read())
+        except (TimeoutError, aiohttp.ClientError, ValueError):
+            body = None  # discord.py meets the same failure and reports it
+        code = body.get("code") if isinstance(body, dict) else None
+        if isinstance(code, int) and code > 0:
+            return str(code)
+    return str(response.status)
