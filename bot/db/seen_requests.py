@@ -22,9 +22,13 @@ class SharedSeenRequests:
     def __init__(self, *, engine: Engine) -> None:
         """Statements are built once for the engine's dialect."""
         self.engine = engine
-        self._insert = dialect_insert(
-            dialect=engine.dialect.name, table=_TABLE
-        ).on_conflict_do_nothing(index_elements=["signature"])
+        # RETURNING says whether the row went in: psycopg reports no rowcount (-1) for an
+        # INSERT whose values come as parameters.
+        self._insert = (
+            dialect_insert(dialect=engine.dialect.name, table=_TABLE)
+            .on_conflict_do_nothing(index_elements=["signature"])
+            .returning(_TABLE.c.signature)
+        )
         self._calls = 0
 
     def first_time(self, *, signature: str, now: float) -> bool:
@@ -35,7 +39,7 @@ class SharedSeenRequests:
             if self._calls % PURGE_EVERY == 0:
                 connection.execute(delete(_TABLE).where(_TABLE.c.expires_at < now))
             added = connection.execute(self._insert, {"signature": signature, "expires_at": until})
-            if added.rowcount == 1:
+            if added.first() is not None:
                 return True
             # Seen before: a first time again only if that sighting's window has ended.
             renewed = connection.execute(
