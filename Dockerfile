@@ -23,17 +23,17 @@ RUN --mount=type=secret,id=ca-bundle \
     && python3 -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
 print('\n'.join(p['dependencies'] + p['optional-dependencies']['postgres']))" > /tmp/requirements.txt \
     && /opt/venv/bin/pip install -r /tmp/requirements.txt
-COPY README.md ./
+# The wheel: setup.py's build hook copies migrations/ into it as bot/migrations.
+COPY README.md setup.py MANIFEST.in ./
 COPY bot ./bot
 COPY migrations ./migrations
 RUN --mount=type=secret,id=ca-bundle \
     if [ -f /run/secrets/ca-bundle ]; then export PIP_CERT=/run/secrets/ca-bundle; fi \
-    && /opt/venv/bin/pip install '.[postgres]' \
-    # Until the wheel carries the migrations itself, put them where bot.db.migrate looks for
-    # them in an installed package (bot/migrations); it never looks in the working directory.
+    && /opt/venv/bin/pip wheel --no-deps --wheel-dir /tmp/wheels . \
+    && /opt/venv/bin/pip install "$(echo /tmp/wheels/paperclub-*.whl)[postgres]" \
+    # A wheel without its migrations would build and then fail at every start: fail here.
     # -I: the installed bot, not ./bot beside it.
-    && target="$(/opt/venv/bin/python -I -c 'import bot, pathlib; print(pathlib.Path(bot.__file__).parent / "migrations")')" \
-    && { [ -f "$target/env.py" ] || cp -r migrations "$target"; }
+    && cd / && /opt/venv/bin/python -I -c 'from bot.db.migrate import migrations_dir; migrations_dir()'
 
 # Runtime stage: the virtualenv, a non-root user and a volume for the database.
 FROM ${BASE_IMAGE}
@@ -42,8 +42,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     PAPERCLUB_DATABASE_URL=sqlite:////data/paperclub.db
 # A fixed uid and gid, so that the volume's files keep their owner across image rebuilds, and
 # a numeric USER, so that a runtime can tell it is not root without reading /etc/passwd.
-RUN groupadd --system --gid 10001 paperclub \
-    && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home \
+RUN groupadd --gid 10001 paperclub \
+    && useradd --uid 10001 --gid 10001 --home-dir /app --no-create-home \
        --shell /usr/sbin/nologin paperclub \
     && mkdir -p /data /app \
     && chown 10001:10001 /data
