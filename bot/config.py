@@ -101,9 +101,8 @@ class Settings:
     @property
     def secrets(self) -> tuple[str, ...]:
         """Every secret value set, for the log redaction (tokens have shapes; these may not)."""
-        values = (self.slack_bot_token, self.slack_app_token, self.slack_signing_secret,
-                  self.discord_token)  # fmt: skip
-        return tuple(v for v in values if v)
+        values = (self.slack_bot_token, self.slack_app_token, self.slack_signing_secret)
+        return tuple(v for v in (*values, self.discord_token) if v)
 
     @property
     def slack_configured(self) -> bool:

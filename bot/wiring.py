@@ -8,6 +8,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot import metrics  # noqa: F401 - importing it installs the recorder the services report to
 from bot.coalesce import Coalescer
 from bot.config import Settings
 from bot.db.store import Database
