@@ -14,4 +14,10 @@ with warnings.catch_warnings():
         message="'audioop' is deprecated and slated for removal in Python 3.13",
         category=DeprecationWarning,
     )
-    import discord  # noqa: F401  (imported here, once, under the filter)
+    import discord  # imported here, once, under the filter
+
+# The bot joins no voice channel, so discord.py's start-up warnings that voice libraries are
+# missing (PyNaCl, davey) say nothing an operator must act on: a clean start logs no warning.
+# These are the flags discord.py itself clears after warning once.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False

@@ -256,6 +256,8 @@ def test_run_posts_keeps_votes_and_comments_survives_kill_9_and_stops_on_sigterm
         assert status == 0, log
         assert took < 8, f"SIGTERM took {took:.1f}s\n{log}"
         assert "stopped cleanly" in log and "Traceback" not in log, log
+        # A clean start and run warn of nothing (discord.py's missing-voice notes included).
+        assert [line for line in log.splitlines() if " WARNING " in line] == [], log
         for process in (first, again):
             assert fake.token not in process.stderr()
         assert len(_daily_posts(fake=fake)) == 1
