@@ -37,9 +37,12 @@ RUN --mount=type=secret,id=ca-bundle \
 
 # Runtime stage: the virtualenv, a non-root user and a volume for the database.
 FROM ${BASE_IMAGE}
+# The HTTP server (/healthz, /metrics, HTTP mode's /slack/events) on every interface: inside a
+# container, 127.0.0.1 would be reachable from nowhere but the container itself.
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
-    PAPERCLUB_DATABASE_URL=sqlite:////data/paperclub.db
+    PAPERCLUB_DATABASE_URL=sqlite:////data/paperclub.db \
+    PAPERCLUB_HTTP_HOST=0.0.0.0
 # A fixed uid and gid, so that the volume's files keep their owner across image rebuilds, and
 # a numeric USER, so that a runtime can tell it is not root without reading /etc/passwd.
 RUN groupadd --gid 10001 paperclub \
@@ -52,6 +55,8 @@ WORKDIR /app
 USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s CMD ["paperclub", "queue", "--limit", "1"]
+# GET /healthz (200: the database answers and the scheduler's heartbeat is fresh; a 503 or no
+# answer makes urlopen raise, so the check fails). The standard library only: no curl in here.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % (os.environ.get('PAPERCLUB_HTTP_PORT') or '3000'), timeout=4)"]
 ENTRYPOINT ["paperclub"]
 CMD ["run"]
