@@ -2,6 +2,7 @@
 on a fresh volume migrate it to head and post today's paper to the fake Slack; /healthz and the
 image's HEALTHCHECK answer; it runs as a non-root user; SIGTERM stops it at once, cleanly, with
 exit code 0; and a new container on the same volume finds everything and posts nothing twice.
+All of it in Socket Mode (the image's own command, as docker compose runs it) and in HTTP mode.
 
 It needs an image built from the Dockerfile, named by PAPERCLUB_CONTAINER_IMAGE, and a podman
 that works: `.ci/container.sh` builds one and runs this. Anywhere else (as in `make test`) it
@@ -51,6 +52,8 @@ STOPPED_WITHIN = 10.0
 STOP_GRACE = 20
 CAUGHT_UP = "caught up:"  # the start's sweep is done: today's post is made, or was already
 STOPPED = "stopped cleanly"
+# The container's arguments in each Slack mode: Socket Mode's are none (the image's CMD).
+MODES = {"socket": [], "http": ["run", "--mode", "http"]}
 # Read inside a throwaway container of the image, as the bot's own user: whatever the host's
 # podman (rootless or not) does with the volume's owners, the files are readable there.
 FACTS = """
@@ -113,6 +116,11 @@ class Logs:
         with self._changed:
             return "".join(self.lines)
 
+    def wait_ended(self, *, timeout: float) -> None:
+        """Return once the container's output has ended (it stopped), or after `timeout`."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.ended, timeout=timeout)
+
     def wait_for(self, sign: str, *, timeout: float) -> None:
         """Return once a line holds `sign`; fail, showing the log, if it ends or time runs out."""
 
@@ -155,6 +163,7 @@ class Story:
     """The whole life of the image on one volume: the seeding import, two runs."""
 
     image_user: str
+    image_env: list[str]
     imported: subprocess.CompletedProcess[str]
     first: Run
     after_first: dict[str, Any]
@@ -203,19 +212,27 @@ def _healthz(*, port: int, timeout: float) -> tuple[int, str]:
     return answer
 
 
-def _bot_env(*, fake: FakeSlack, port: int) -> list[str]:
+def _bot_env(*, fake: FakeSlack, port: int, mode: str) -> list[str]:
     """`-e` options: an operator's settings, every URL pointed at loopback (the fake Slack, and
     arXiv and Crossref at the fake's 404s); a post time that has passed, so the start's sweep
     posts today's paper at once."""
     env = {
+        # What picks the mode: an app token, or only a signing secret.
+        **(
+            {"SLACK_APP_TOKEN": fake.app_token}
+            if mode == "socket"
+            else {"SLACK_SIGNING_SECRET": "container-test-signing-secret"}
+        ),
         "SLACK_BOT_TOKEN": fake.bot_token,
-        "SLACK_SIGNING_SECRET": "container-test-signing-secret",
         "SLACK_API_URL": fake.base_url,
         "PAPERCLUB_CHANNEL": CHANNEL,
         "PAPERCLUB_POST_TIME": "00:00",
         "PAPERCLUB_TIMEZONE": "UTC",
         "PAPERCLUB_DAYS": "daily",
         "PAPERCLUB_HTTP_PORT": str(port),
+        # The image listens on every interface (its ENV); on the host's network that would be
+        # the machine's, so the test keeps it to loopback.
+        "PAPERCLUB_HTTP_HOST": "127.0.0.1",
         "PAPERCLUB_LOG_LEVEL": "INFO",
         "PAPERCLUB_ARXIV_API_URL": f"{fake.http_url}/arxiv",
         "PAPERCLUB_CROSSREF_API_URL": f"{fake.http_url}/crossref",
@@ -223,13 +240,13 @@ def _bot_env(*, fake: FakeSlack, port: int) -> list[str]:
     return [option for key, value in env.items() for option in ("-e", f"{key}={value}")]
 
 
-def _run(*, fake: FakeSlack, volume: str, name: str) -> Run:
+def _run(*, fake: FakeSlack, volume: str, name: str, mode: str) -> Run:
     """Start `paperclub run` in a container on the volume, wait for its start's sweep, look at
     it from outside, then SIGTERM it and see how it ended."""
     port = free_port()
     podman(
         "run", "--detach", "--name", name, "--label", LABEL, "--network", "host",
-        "-v", f"{volume}:/data", *_bot_env(fake=fake, port=port), IMAGE, "run", "--mode", "http",
+        "-v", f"{volume}:/data", *_bot_env(fake=fake, port=port, mode=mode), IMAGE, *MODES[mode],
     )  # fmt: skip
     logs = Logs(container=name)
     try:
@@ -242,7 +259,7 @@ def _run(*, fake: FakeSlack, volume: str, name: str) -> Run:
         asked = time.monotonic()
         podman("stop", "-t", str(STOP_GRACE), name, timeout=STOP_GRACE + 30)
         stop_seconds = time.monotonic() - asked
-        logs.wait_for(STOPPED, timeout=10)  # all of its output, to its last line
+        logs.wait_ended(timeout=10)  # all of its output, to its last line
     finally:
         logs.close()
     state = podman("inspect", "--format", "{{.State.ExitCode}}", name).stdout.strip()
@@ -252,10 +269,11 @@ def _run(*, fake: FakeSlack, volume: str, name: str) -> Run:
     )  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def story() -> Iterator[Story]:
+@pytest.fixture(scope="module", params=sorted(MODES))
+def story(request: pytest.FixtureRequest) -> Iterator[Story]:
     """Seed a fresh volume with the sample list, run the bot, stop it, run it again, stop it;
     every container and the volume are removed at the end, whatever happened."""
+    mode = str(request.param)
     problem = _podman_problem()
     if problem is not None:
         pytest.skip(problem)
@@ -268,17 +286,19 @@ def story() -> Iterator[Story]:
         with FakeSlack() as fake:
             fake.add_channel(CHANNEL, "general")
             user = podman("image", "inspect", "--format", "{{.Config.User}}", IMAGE).stdout
+            env = podman("image", "inspect", "--format", "{{json .Config.Env}}", IMAGE).stdout
             imported = podman(
                 "run", "--rm", "--network", "none", "--label", LABEL, "-v", f"{volume}:/data",
                 "-v", f"{SAMPLE}:/seed/reading-list.txt:ro", IMAGE,
                 "import", "/seed/reading-list.txt",
             )  # fmt: skip
-            first = _run(fake=fake, volume=volume, name=names[0])
+            first = _run(fake=fake, volume=volume, name=names[0], mode=mode)
             after_first = _facts(volume=volume)
-            second = _run(fake=fake, volume=volume, name=names[1])
+            second = _run(fake=fake, volume=volume, name=names[1], mode=mode)
+            after_second = _facts(volume=volume)
             yield Story(
-                image_user=user.strip(), imported=imported, first=first, after_first=after_first,
-                second=second, after_second=_facts(volume=volume),
+                image_user=user.strip(), image_env=json.loads(env), imported=imported,
+                first=first, after_first=after_first, second=second, after_second=after_second,
                 post_messages=fake.calls("chat.postMessage"),
                 daily_posts=daily_posts(fake, CHANNEL),
             )  # fmt: skip
@@ -316,7 +336,10 @@ def test_the_running_container_posts_todays_paper_to_slack(story: Story) -> None
 
 
 def test_healthz_and_the_images_healthcheck_answer(story: Story) -> None:
+    # What /healthz says, and the address the image listens on (so that a published port works).
     assert story.first.healthz[0] == 200, story.first.healthz
+    assert json.loads(story.first.healthz[1])["healthy"] is True, story.first.healthz
+    assert "PAPERCLUB_HTTP_HOST=0.0.0.0" in story.image_env, story.image_env
     check = story.first.healthcheck
     assert check.returncode == 0, check.stdout + check.stderr
 
