@@ -32,12 +32,17 @@ if [ "${PAPERCLUB_CONTAINER:-1}" = 0 ]; then
   skip "PAPERCLUB_CONTAINER=0"
 fi
 
-# A fresh CI machine has no podman; as root with apt (as CI is), install it.
+# A fresh CI machine has no podman; as root with apt (as CI is), install it. The package lists
+# are fetched once a run.
+apt_updated=
 apt_install() {
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     return 1
   fi
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  if [ -z "$apt_updated" ]; then
+    apt-get update -qq && apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
 started=$SECONDS
