@@ -46,7 +46,7 @@ LABEL = "org.paperclub.test"
 CHANNEL = "C0001"
 # Starting a container (podman, the interpreter, the migrations) on a shared two-core machine.
 START = 90.0
-# SIGTERM to exit: the bot stops in well under a second; podman's own bookkeeping adds some.
+# SIGTERM to exit: about 2.5 s here (the bot's own clean stop, and podman's bookkeeping).
 STOPPED_WITHIN = 10.0
 # What `podman stop` waits before SIGKILL: far above STOPPED_WITHIN, so a kill cannot pass.
 STOP_GRACE = 20
