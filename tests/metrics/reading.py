@@ -58,3 +58,32 @@ def observed(*, before: Page, after: Page, name: str, platform: str) -> float:
     counted = {bound for bound, sample in bounds.items() if moved.get(sample) == 1}
     assert counted == {bound for bound in bounds if bound >= value}, (value, counted)
     return value
+
+
+LAG = "paperclub_event_lag_seconds"
+SEARCH = "paperclub_search_seconds"
+LATE = 200.0  # seconds: far past the lag histogram's 120 s bucket, inside its 300 s one
+
+
+class Samples:
+    """The sample names of one platform's counters, as read() names them."""
+
+    def __init__(self, *, platform: str) -> None:
+        """For `platform` (slack, discord, console)."""
+        self.platform = platform
+
+    def posts(self, outcome: str) -> str:
+        """The post counter's sample for an outcome."""
+        return f"paperclub_posts_total{{outcome={outcome},platform={self.platform}}}"
+
+    def votes(self, source: str) -> str:
+        """The vote counter's sample for a source."""
+        return f"paperclub_votes_total{{platform={self.platform},source={source}}}"
+
+    def comments(self, action: str) -> str:
+        """The comment counter's sample for an action."""
+        return f"paperclub_comments_total{{action={action},platform={self.platform}}}"
+
+    def errors(self, code: str) -> str:
+        """The API error counter's sample for a code."""
+        return f"paperclub_chat_api_errors_total{{code={code},platform={self.platform}}}"

@@ -11,31 +11,20 @@ from bot.discord.chat import DISCORD_EPOCH_MS
 from bot.discord.embeds import vote_custom_id
 from bot.services import posting
 from tests.discord.conftest import DiscordHarness
-from tests.metrics.reading import changes, observations, observed, read, totals
+from tests.metrics.reading import (
+    LAG,
+    LATE,
+    SEARCH,
+    Samples,
+    changes,
+    observations,
+    observed,
+    read,
+    totals,
+)
 
-LAG = "paperclub_event_lag_seconds"
-SEARCH = "paperclub_search_seconds"
-LATE = 200.0  # seconds: far past the lag histogram's 120 s bucket, inside its 300 s one
-
-
-def posts(outcome: str) -> str:
-    """The post counter's sample for an outcome on Discord."""
-    return f"paperclub_posts_total{{outcome={outcome},platform=discord}}"
-
-
-def votes(source: str) -> str:
-    """The vote counter's sample for a source on Discord."""
-    return f"paperclub_votes_total{{platform=discord,source={source}}}"
-
-
-def comments(action: str) -> str:
-    """The comment counter's sample for an action on Discord."""
-    return f"paperclub_comments_total{{action={action},platform=discord}}"
-
-
-def errors(code: str) -> str:
-    """The API error counter's sample for a code on Discord."""
-    return f"paperclub_chat_api_errors_total{{code={code},platform=discord}}"
+SAMPLES = Samples(platform="discord")
+posts, votes, comments, errors = SAMPLES.posts, SAMPLES.votes, SAMPLES.comments, SAMPLES.errors
 
 
 def snowflake(*, at: float) -> str:

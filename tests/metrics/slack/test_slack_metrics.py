@@ -16,33 +16,22 @@ from tests.fakeslack import (
     message_event,
     reaction_event,
 )
-from tests.metrics.reading import changes, observations, observed, read, totals
+from tests.metrics.reading import (
+    LAG,
+    LATE,
+    SEARCH,
+    Samples,
+    changes,
+    observations,
+    observed,
+    read,
+    totals,
+)
 from tests.slack.conftest import CHANNEL, MEMBER, Harness
 
 ANA = "U0ANA"
-LAG = "paperclub_event_lag_seconds"
-SEARCH = "paperclub_search_seconds"
-LATE = 200.0  # seconds: far past the lag histogram's 120 s bucket, inside its 300 s one
-
-
-def posts(outcome: str) -> str:
-    """The post counter's sample for an outcome on Slack."""
-    return f"paperclub_posts_total{{outcome={outcome},platform=slack}}"
-
-
-def votes(source: str) -> str:
-    """The vote counter's sample for a source on Slack."""
-    return f"paperclub_votes_total{{platform=slack,source={source}}}"
-
-
-def comments(action: str) -> str:
-    """The comment counter's sample for an action on Slack."""
-    return f"paperclub_comments_total{{action={action},platform=slack}}"
-
-
-def errors(code: str) -> str:
-    """The API error counter's sample for a code on Slack."""
-    return f"paperclub_chat_api_errors_total{{code={code},platform=slack}}"
+SAMPLES = Samples(platform="slack")
+posts, votes, comments, errors = SAMPLES.posts, SAMPLES.votes, SAMPLES.comments, SAMPLES.errors
 
 
 def click_payload(harness: Harness, *, ts: str, value: str, stamped: float) -> None:
