@@ -6,7 +6,7 @@ from __future__ import annotations
 import socketserver
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -66,13 +66,20 @@ def drip_server(*, sent_at_once: bytes, dripped: bytes, gap: float) -> Iterator[
     """A server on 127.0.0.1 answering every request slowly; `url` is its base."""
     drip = Drip(sent_at_once=sent_at_once, dripped=dripped, gap=gap)
     server = _DripServer(drip=drip)
+    drip.url = f"http://127.0.0.1:{server.server_address[1]}"
+    with _serving(server=server, before_stop=drip.stopping.set):
+        yield drip
+
+
+@contextmanager
+def _serving(*, server: Any, before_stop: Callable[[], None] = lambda: None) -> Iterator[None]:
+    """Serve on a thread of its own while the block runs; then stop, close and join it."""
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.start()
-    drip.url = f"http://127.0.0.1:{server.server_address[1]}"
     try:
-        yield drip
+        yield
     finally:
-        drip.stopping.set()
+        before_stop()
         server.shutdown()
         server.server_close()
         thread.join()
@@ -126,12 +133,6 @@ def table_server(*, host: str = "127.0.0.1") -> Iterator[Table]:
     """An HTTP server on `host` answering from its table; `url` is its base."""
     table = Table()
     server = _TableServer(host=host, table=table)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.start()
     table.url = f"http://{host}:{server.server_address[1]}"
-    try:
+    with _serving(server=server):
         yield table
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
