@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 
 from sqlalchemy import Connection, create_engine, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
 from bot.health import Heartbeat
@@ -24,6 +25,19 @@ log = logging.getLogger("paperclub")
 # Any number fixed for the project (the migration lock uses another).
 LEADER_LOCK_KEY = 7_311_991
 INTERVAL_SECONDS = 1.0
+# A leader that stops asking (frozen: SIGSTOP, a paused container, a stalled VM, a lost
+# network) must lose the lock even though its kernel still answers: the server ends a session
+# idle this long (the loop asks every second), and TCP keepalives end a dead peer's session.
+_SESSION = {
+    "connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+    "keepalives_count": 3, "tcp_user_timeout": 10_000,
+}  # fmt: skip
+IDLE_SESSION_MS = 5_000
+# A leader whose scheduler has not beaten for this long steps down, so that another replica
+# runs the posts (its own stuck worker is not freed by it; /healthz says so meanwhile).
+STEP_DOWN_AFTER_SECONDS = 120.0
+# After stepping down, it asks again only after this long (alone, it is the only leader).
+STEP_DOWN_PAUSE_SECONDS = 60.0
 
 
 class Leadership:
@@ -40,7 +54,7 @@ class Leadership:
     ) -> None:
         """Nothing is asked until start."""
         # NullPool: the connection is opened for this loop alone and closed when it is lost.
-        self._engine = create_engine(url, poolclass=NullPool, connect_args={"connect_timeout": 5})
+        self._engine = create_engine(url, poolclass=NullPool, connect_args=_SESSION)
         self._on_lead, self._on_lose = on_lead, on_lose
         self._heartbeat = heartbeat
         self._interval = interval
@@ -64,14 +78,28 @@ class Leadership:
                 self._lost()
             self._stop.wait(self._interval)
 
+    def _connect(self) -> Connection:
+        """A session of its own, ended by the server once it idles past IDLE_SESSION_MS."""
+        connection = self._engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        try:
+            connection.execute(text(f"SET idle_session_timeout = {IDLE_SESSION_MS}"))
+        except DBAPIError:  # before PostgreSQL 14; keepalives still end a dead host's session
+            log.warning(
+                "this PostgreSQL has no idle_session_timeout; a frozen leader may keep the lead"
+            )
+        return connection
+
     def _step(self) -> None:
         """Take the lock if free, or confirm the session holding it is still there."""
         if self._connection is None:
-            self._connection = self._engine.connect().execution_options(
-                isolation_level="AUTOCOMMIT"
-            )
+            self._connection = self._connect()
         if self.leading:
             self._connection.execute(text("SELECT 1"))  # the session, and so the lock, lives
+            _, age = self._heartbeat.read()
+            if age is not None and age > STEP_DOWN_AFTER_SECONDS:
+                log.error("the scheduler has not run for %.0f s; stepping down", age)
+                self._lost()
+                self._stop.wait(STEP_DOWN_PAUSE_SECONDS)
             return
         self._heartbeat.beat(role="standby")
         got = self._connection.execute(

@@ -86,10 +86,14 @@ class PostScheduler:
             self.scheduler.pause()
 
     def lead(self) -> None:
-        """Fire again, beginning with a sweep and a heartbeat at once (the catch-up)."""
+        """Fire again, beginning with a heartbeat and a catch-up sweep at once: a one-off job of
+        its own, so it is queued even while a sweep still runs (a second run of "sweep" would
+        be refused)."""
         now = datetime.now(UTC)
-        for job_id in ("sweep", "heartbeat"):
-            self.scheduler.modify_job(job_id, next_run_time=now)
+        self.scheduler.modify_job("heartbeat", next_run_time=now)
+        self.scheduler.add_job(
+            self._safe_sweep, id="catch-up", replace_existing=True, next_run_time=now
+        )
         self.scheduler.resume()
 
     def rebuild(self, *, channels: Sequence[Channel]) -> None:

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot import metrics  # noqa: F401 - importing it installs the recorder the services report to
+from bot import metrics  # importing it installs the recorder the services report to
 from bot.coalesce import Coalescer
 from bot.config import Settings
 from bot.db.store import Database
@@ -127,10 +127,18 @@ class Wiring:
             from bot.leader import Leadership
 
             self.leadership = Leadership(
-                url=self.database.url, on_lead=self.scheduler.lead,
-                on_lose=self.scheduler.stand_by, heartbeat=self.heartbeat,
+                url=self.database.url, on_lead=self._lead, on_lose=self.scheduler.stand_by,
+                heartbeat=self.heartbeat,
             )  # fmt: skip
             self.leadership.start()
+        elif not paused:
+            metrics.LEADER.set(1)  # one process: it runs the scheduler
+
+    def _lead(self) -> None:
+        """This replica leads: the jobs as the database says now (another replica may have
+        changed a schedule), then a catch-up sweep at once."""
+        self.scheduler.rebuild(channels=self.channels())
+        self.scheduler.lead()
 
     def _beat(self) -> None:
         """The scheduler's worker is alive (it runs this job between posts)."""
@@ -149,7 +157,12 @@ class Wiring:
         """Every path the process's server answers: /healthz, /metrics and the platforms'."""
         from bot.web.ops import ops_routes
 
-        routes = ops_routes(check=self.health)
+        return ops_routes(check=self.health) | self.platform_routes()
+
+    def platform_routes(self) -> dict[str, WsgiApp]:
+        """The paths the platforms answer (Slack's in HTTP mode), without which they cannot
+        work, unlike /healthz and /metrics."""
+        routes: dict[str, WsgiApp] = {}
         for platform in self.platforms.values():
             if isinstance(platform, ServesHttp):
                 routes.update(platform.routes)
@@ -185,6 +198,7 @@ class Wiring:
         for poster in self.posters.values():
             results.update(posting.post_due(poster=poster, now=self.clock.now()))
             recap.send_due_recaps(poster=poster, now=self.clock.now())
+            self._beat()  # a long sweep is the worker at work, not a stuck one
         housekeeping.forget_old_events(uow=self.database, now=self.clock.now())
         self.enricher.kick()  # papers never tried (an add, an import), on its own thread
         return results
@@ -228,20 +242,22 @@ class Wiring:
                 thread.join(timeout=15)
 
     def close(self) -> None:
-        """Let go of the lead, stop the scheduler (waiting for a post in flight), send the last
-        redraws, close every platform, then stop the HTTP server."""
+        """Stop the HTTP server first (a request taken later could not be redrawn any more),
+        let go of the lead, stop the scheduler (waiting for a post in flight), send the last
+        redraws, close every platform."""
+        if self.http is not None:
+            self.http.stop()
+            self.http = None
         if self.leadership is not None:
             self.leadership.stop_asking()
         self.scheduler.shutdown()
         if self.leadership is not None:  # held until the post in flight is done
             self.leadership.close()
+        metrics.LEADER.set(0)
         self.enricher.close()
         self.coalescer.close()
         for platform in self.platforms.values():
             platform.close()
-        if self.http is not None:
-            self.http.stop()
-            self.http = None
 
 
 def _seen_requests(*, database: Database) -> SeenRequests:

@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, text
 
 from bot.db.seen_requests import WINDOW_SECONDS, SharedSeenRequests
 from bot.health import Heartbeat
-from bot.leader import LEADER_LOCK_KEY, Leadership
+from bot.leader import LEADER_LOCK_KEY, STEP_DOWN_AFTER_SECONDS, Leadership
 from tests.faults.support import wait_until
 
 pytestmark = pytest.mark.postgres
@@ -116,3 +116,25 @@ def test_a_replay_refused_by_one_replica_is_refused_by_all(postgres_url: str) ->
     finally:
         for engine in engines:
             engine.dispose()
+
+
+def test_a_leader_whose_scheduler_stopped_beating_steps_down(postgres_url: str) -> None:
+    # The leader's heartbeat on a clock the test moves: past the limit, its scheduler is stuck.
+    now = [1000.0]
+    stuck = Replica(url=postgres_url)
+    stuck.heartbeat = Heartbeat(clock=lambda: now[0])
+    stuck.leadership = Leadership(
+        url=postgres_url, on_lead=stuck.led.set, on_lose=stuck.lost.set,
+        heartbeat=stuck.heartbeat, interval=INTERVAL,
+    )  # fmt: skip
+    other = Replica(url=postgres_url)
+    try:
+        stuck.leadership.start()
+        wait_until(stuck.led.is_set, timeout=10, what="the first leading")
+        other.leadership.start()
+        now[0] += STEP_DOWN_AFTER_SECONDS + 1
+        wait_until(stuck.lost.is_set, timeout=10, what="the stuck leader stepping down")
+        wait_until(other.led.is_set, timeout=10, what="the other leading")
+    finally:
+        stuck.leadership.close()
+        other.leadership.close()

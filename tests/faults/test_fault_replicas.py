@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -92,3 +93,34 @@ def _counts(*, fake: FakeSlack, channels: list[str]) -> dict[str, int]:
 def _logs(pair: list[BotProcess]) -> str:
     """Both replicas' logs, for a failure message."""
     return "\n\n".join(f"== {p.name}\n{p.stderr()[-4000:]}" for p in pair)
+
+
+def test_a_frozen_leader_loses_the_lead_and_finds_out_when_it_wakes(
+    postgres_url: str, fake: FakeSlack, processes: Processes, tmp_path: Path
+) -> None:
+    # SIGSTOP is a paused container or a stalled VM: the kernel still answers, the process does
+    # not. The server ends its idle session, so the lock passes on.
+    env = bot_env(fake, tmp_path / "unused.db", channel="C0001",
+                  extra={"PAPERCLUB_DATABASE_URL": postgres_url})  # fmt: skip
+    subprocess.run([sys.executable, "-m", "bot", "import", str(_queue(folder=tmp_path,
+                   papers=3))], env=env, cwd=tmp_path, check=True, capture_output=True,
+                   timeout=60)  # fmt: skip
+    pair = [processes.start(env=env, cwd=tmp_path, name=f"frozen-{side}") for side in "ab"]
+    wait_until(lambda: any(LEADING in p.stderr() for p in pair), timeout=60, what="a leader")
+    (leader,) = [p for p in pair if LEADING in p.stderr()]
+    (standby,) = [p for p in pair if p is not leader]
+    wait_until(lambda: CAUGHT_UP in leader.stderr(), timeout=30, what="the leader's sweep")
+    leader.popen.send_signal(signal.SIGSTOP)
+    try:
+        took = wait_until(lambda: LEADING in standby.stderr(), timeout=TAKEOVER_LIMIT + 5,
+                          what="the takeover from a frozen leader")  # fmt: skip
+    finally:
+        leader.popen.send_signal(signal.SIGCONT)
+    print(f"takeover from a frozen leader: {took:.2f} s")
+    assert took < TAKEOVER_LIMIT
+    wait_until(
+        lambda: "lost the lead" in leader.stderr(), timeout=15, what="the old leader noticing"
+    )
+    for process in pair:
+        assert process.terminate() == 0, process.stderr()
+    assert len(_posts(fake, "C0001")) == 1, _logs(pair)

@@ -7,6 +7,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.db.store import Database
 from bot.health import Heartbeat, check
+from bot.metrics import exposition
 from tests.faults.support import wait_until
 from tests.web.conftest import Served
 
@@ -59,9 +60,17 @@ def test_only_exact_paths_are_served(served: Served) -> None:
     assert served.get("/healthz/")[0] == 404
 
 
+def _leader(*, page: str) -> float:
+    """The leader gauge's value on a metrics page."""
+    families = {family.name: family for family in text_string_to_metric_families(page)}
+    (sample,) = families["paperclub_leader"].samples
+    return float(sample.value)
+
+
 def test_metrics_speak_prometheus_text_format(served: Served) -> None:
+    served.wiring.start()  # one process on SQLite: it runs the scheduler, so it leads
     status, kind, body = served.get("/metrics")
     assert status == 200 and kind.startswith("text/plain; version=")
-    families = {family.name: family for family in text_string_to_metric_families(body)}
-    (sample,) = families["paperclub_leader"].samples
-    assert sample.value == 0.0  # SQLite: one process, no election
+    assert _leader(page=body) == 1.0
+    served.wiring.close()
+    assert _leader(page=exposition().decode()) == 0.0
