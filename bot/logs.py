@@ -8,8 +8,12 @@ from collections.abc import Iterable
 
 # Tokens (xoxb-, xoxp-, xapp-, xoxe-...) never reach a log, whoever logs them.
 _SECRET = re.compile(r"\b(xox[abepr]|xapp)-[A-Za-z0-9-]+")
-# A Discord bot token: the bot's id in base64, a timestamp and an HMAC, dot-separated.
-_DISCORD_TOKEN = re.compile(r"\b[A-Za-z0-9_-]{20,30}\.[A-Za-z0-9_-]{5,8}\.[A-Za-z0-9_-]{25,}")
+# A Discord bot token: the bot's id (digits) in base64, so it starts M, N or O, then a
+# timestamp and an HMAC, dot-separated. A host name like my-service-1234.abcde.cluster-local
+# is not one (our own token is redacted by its value anyway).
+_DISCORD_TOKEN = re.compile(
+    r"\b[MNO][A-Za-z0-9_-]{19,29}\.[A-Za-z0-9_-]{5,8}\.[A-Za-z0-9_-]{25,}(?![.\w-])"
+)
 # A response_url lets anyone holding it post into the channel for 30 minutes: never logged,
 # whether as Slack's hooks URL, a JSON field or a form field.
 _HOOK = re.compile(r"https://hooks\.slack\.com/\S+")

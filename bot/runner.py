@@ -36,16 +36,19 @@ def wait_for_signal() -> threading.Event:
 
 
 def _open_http(*, wiring: Wiring, settings: Settings) -> bool:
-    """Serve /healthz, /metrics (and Slack's requests in HTTP mode); False, with one clear
-    line, when the address cannot be bound."""
+    """Serve /healthz, /metrics (and Slack's requests in HTTP mode). A taken address stops
+    HTTP mode with one line naming the settings; in the other modes the bot runs on without
+    health and metrics, saying so (a second replica on one host needs a port of its own)."""
     from bot.web.server import PortTaken
 
     try:
         with signals_held():
             wiring.open_http(host=settings.http_host, port=settings.http_port)
     except PortTaken as exc:
-        log.error("the HTTP server cannot start: %s; set PAPERCLUB_HTTP_HOST or _PORT", exc)
-        return False
+        if wiring.platform_routes():
+            log.error("the HTTP server cannot start: %s; set PAPERCLUB_HTTP_HOST or _PORT", exc)
+            return False
+        log.warning("no /healthz or /metrics: %s; set PAPERCLUB_HTTP_PORT to serve them", exc)
     return True
 
 

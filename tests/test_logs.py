@@ -90,3 +90,8 @@ def test_a_response_url_is_never_logged() -> None:
 def test_short_values_are_not_treated_as_secrets() -> None:
     # A test token like "x" must not blank out every x in the log.
     assert _written(secrets=("x",), log=lambda lg: lg.info("next paper")) == "INFO next paper\n"
+
+
+def test_a_dotted_host_name_is_not_taken_for_a_discord_token() -> None:
+    host = "connecting to my-service-name-long-1234.abcde.internal-cluster-domain-local-svc"
+    assert _filtered(host) == host

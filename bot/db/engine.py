@@ -37,7 +37,11 @@ def make_engine(*, url: str, write: bool = True) -> Engine:
     """An engine for the URL; on SQLite, WAL, foreign keys, a busy timeout and, for writers,
     BEGIN IMMEDIATE."""
     if not is_sqlite(url=url):
-        return create_engine(url, pool_pre_ping=True, future=True)
+        # A server that drops packets fails a connect in 5 s, not the OS's minutes: a start,
+        # a /healthz ping or a write says so instead of hanging.
+        return create_engine(
+            url, pool_pre_ping=True, future=True, connect_args={"connect_timeout": 5}
+        )
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
 
     @event.listens_for(engine, "connect")

@@ -10,9 +10,10 @@ from bot.ingest.drafts import Parsed
 
 # arXiv caps abstracts at 1,920 characters and journals rarely pass 5,000.
 MAX_ABSTRACT = 20_000
-# Past this, a list is a collaboration's roster or a mis-split field; either way not a byline.
-MAX_AUTHORS = 100
-MAX_AUTHOR_CHARS = 5_000
+# Large collaborations sign with thousands (ATLAS, CMS and LIGO papers run to about 3,000), and
+# such a paper exported from here must import back; past these a list is a mis-split field.
+MAX_AUTHORS = 5_000
+MAX_AUTHOR_CHARS = 150_000
 
 
 def oversize(*, draft: PaperDraft) -> str | None:

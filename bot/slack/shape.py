@@ -9,13 +9,15 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl
 
-# A field's expected type, a nested object's schema, or a list of objects ([schema]).
+# A field's expected type (or types), a nested object's schema, or a list of objects.
 Schema = Mapping[str, Any]
 
 _MESSAGE: Schema = {"ts": str, "thread_ts": str, "text": str, "user": str, "subtype": str,
                     "bot_id": str, "metadata": dict, "blocks": list}  # fmt: skip
 _EVENT: Schema = {
-    "type": str, "subtype": str, "channel": str, "user": str, "ts": str, "thread_ts": str,
+    # channel_created, team_join, user_change ... carry an object where messages have an id.
+    "type": str, "subtype": str, "channel": (str, dict), "user": (str, dict), "ts": str,
+    "thread_ts": str,
     "event_ts": str, "text": str, "reaction": str, "deleted_ts": str, "bot_id": str,
     "item": {"type": str, "channel": str, "ts": str},
     "message": _MESSAGE, "previous_message": _MESSAGE,
@@ -52,7 +54,8 @@ def _check(*, value: object, schema: Schema, where: str) -> None:
             for index, item in enumerate(field):
                 _check(value=item, schema=expected[0], where=f"{path}[{index}]")
         elif not isinstance(field, expected) or isinstance(field, bool):
-            raise Malformed(f"{path} must be a {expected.__name__}")
+            kinds = expected if isinstance(expected, tuple) else (expected,)
+            raise Malformed(f"{path} must be a {' or '.join(k.__name__ for k in kinds)}")
 
 
 def _json(*, text: str) -> object:

@@ -1,6 +1,6 @@
 """`paperclub import` of the files that went wrong: reading lists saved as UTF-16 (Excel's and
 Windows' "Unicode text", with a byte-order mark) and an entry with a 25,000-character abstract
-or 500 authors, which is rejected with a line of its own while the rest of the file imports."""
+or 6,000 authors, which is rejected with a line of its own while the rest of the file imports."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_an_oversized_entry_is_rejected_and_the_rest_imports(
     paperclub: Runner, tmp_path: Path
 ) -> None:
     abstract = " ".join(["y" * 99] * 250) + "z"  # 25,000 characters
-    authors = "; ".join(f"Author Number{n}" for n in range(500))
+    authors = "; ".join(f"Author Number{n}" for n in range(6000))
     listing = tmp_path / "big.csv"
     listing.write_text(
         "title,authors,abstract\n"
@@ -69,17 +69,19 @@ def test_an_oversized_entry_is_rejected_and_the_rest_imports(
         f"  rejected {listing}:3: abstract is 25,000 characters, over the limit of 20,000"
         in done.stdout.splitlines()
     )
-    assert f"  rejected {listing}:4: 500 authors, over the limit of 100" in done.stdout.splitlines()
+    roster = f"  rejected {listing}:4: 6,000 authors, over the limit of 5,000"
+    assert roster in done.stdout.splitlines()
     assert _titles(paperclub=paperclub) == ["First fine paper", "Last fine paper"]
 
 
 def test_a_long_author_list_is_rejected_by_its_length(paperclub: Runner, tmp_path: Path) -> None:
-    names = [f"Professor Emerita {'Bartholomew-' * 7}Name{n}" for n in range(60)]
+    # 1,700 names of about 105 characters: under the count cap, over the length cap.
+    names = [f"Professor Emerita {'Bartholomew-' * 7}Name{n}" for n in range(1700)]
     listing = tmp_path / "long.json"
     listing.write_text(
         json.dumps(
             [
-                {"title": "Sixty long names", "authors": names, "abstract": "A paper."},
+                {"title": "Many long names", "authors": names, "abstract": "A paper."},
                 {"title": "Two names", "authors": ["Ana Silva", "Bo Li"], "abstract": "B."},
             ]
         )
@@ -87,8 +89,8 @@ def test_a_long_author_list_is_rejected_by_its_length(paperclub: Runner, tmp_pat
     report = json.loads(paperclub("import", str(listing), "--json").stdout)
     assert report["added"] == 1
     [rejection] = report["rejected"]
-    assert rejection["reason"].startswith("author list is 6,")
-    assert rejection["reason"].endswith("characters, over the limit of 5,000")
+    assert rejection["reason"].startswith("author list is 1")
+    assert rejection["reason"].endswith("characters, over the limit of 150,000")
     assert _titles(paperclub=paperclub) == ["Two names"]
 
 

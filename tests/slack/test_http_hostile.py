@@ -103,6 +103,17 @@ def test_signed_malformed_interactions_get_400_and_store_nothing(
     assert _rows(http_harness) == before
 
 
+def test_events_whose_channel_or_user_is_an_object_are_not_refused(http_harness: Harness) -> None:
+    # channel_created, team_join, user_change: Slack sends objects where messages have ids.
+    for event in (
+        {"type": "channel_created", "channel": {"id": "C0NEW", "name": "new", "creator": "U1"}},
+        {"type": "team_join", "user": {"id": "U0NEW", "name": "newcomer"}},
+    ):
+        body = json.dumps({"type": "event_callback", "team_id": "T0001", "event_id": "Ev9"
+                           + event["type"], "event_time": 1, "event": event})  # fmt: skip
+        assert http_harness.post(body)[0] == 200
+
+
 def test_a_well_formed_request_still_works_after_the_malformed_ones(http_harness: Harness) -> None:
     # The checks only refuse: the shapes Slack really sends go through (url_verification here,
     # the whole HTTP-mode suite for events, commands and clicks).

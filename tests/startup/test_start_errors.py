@@ -4,6 +4,7 @@ traceback: the Slack or Discord API unreachable, the HTTP port taken, the databa
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -74,19 +75,51 @@ def test_discord_api_unreachable(tmp_path: Path, closed_port: int) -> None:
     assert DISCORD_TOKEN not in done.stderr
 
 
-def test_the_http_port_taken(tmp_path: Path) -> None:
+def test_the_http_port_taken_stops_http_mode(tmp_path: Path) -> None:
     with FakeSlack() as fake, socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         done = _run(tmp_path=tmp_path, env={
-            "SLACK_BOT_TOKEN": fake.bot_token, "SLACK_APP_TOKEN": fake.app_token,
+            "SLACK_BOT_TOKEN": fake.bot_token, "SLACK_SIGNING_SECRET": "a-signing-secret-1",
             "SLACK_API_URL": fake.base_url, "PAPERCLUB_HTTP_PORT": str(port)})  # fmt: skip
     (line,) = _our_error(done)
     assert line.endswith(
         f"the HTTP server cannot start: 127.0.0.1:{port} is in use;"
         " set PAPERCLUB_HTTP_HOST or _PORT"
     )
+
+
+def test_the_http_port_taken_leaves_socket_mode_running_without_health(tmp_path: Path) -> None:
+    # Socket Mode needs no port of its own: it runs on, saying /healthz is not served.
+    with FakeSlack() as fake, socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        base = {k: v for k, v in os.environ.items()
+                if not k.startswith(("SLACK_", "PAPERCLUB_", "DISCORD_"))}  # fmt: skip
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot", "run"], cwd=tmp_path, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env=base | {"PYTHONPATH": str(ROOT), "SLACK_BOT_TOKEN": fake.bot_token,
+                        "SLACK_APP_TOKEN": fake.app_token, "SLACK_API_URL": fake.base_url,
+                        "PAPERCLUB_HTTP_PORT": str(port),
+                        "PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}"},
+        )  # fmt: skip
+        assert process.stderr is not None
+        seen: list[str] = []
+        try:
+            for line in process.stderr:
+                seen.append(line)
+                if "Socket Mode connected" in line:
+                    break
+        finally:
+            process.send_signal(signal.SIGTERM)
+            _, rest = process.communicate(timeout=30)
+    log = "".join(seen) + rest
+    assert process.returncode == 0, log
+    assert f"no /healthz or /metrics: 127.0.0.1:{port} is in use" in log
+    assert "Traceback" not in log
 
 
 def test_the_database_down(tmp_path: Path, closed_port: int) -> None:
