@@ -8,6 +8,7 @@ from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from bot.db.convert import channel_key, to_channel, to_paper, to_post
+from bot.db.engine import upsert_insert
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, RecapRow, VoteRow
 from bot.db.unit import UnitBound
 from bot.domain import (
@@ -78,9 +79,22 @@ class PostsStore(UnitBound):
     ) -> Channel:
         """Follow a channel unless it already is followed (its own schedule then stays)."""
         row = self._channel_row(key=key)
-        if row is not None:
-            return to_channel(row=row)
-        return self.save_channel(key=key, schedule=schedule, private=private)
+        if row is None:
+            # Replicas starting together each follow PAPERCLUB_CHANNEL: the later insert waits
+            # for the earlier one's commit and then does nothing, instead of failing the start.
+            self.session.execute(
+                upsert_insert(session=self.session, table=ChannelRow.__table__)  # type: ignore[arg-type]
+                .values(
+                    platform=key.platform, workspace=key.workspace, external_id=key.channel,
+                    paused=False, empty_notice_sent=False, private=private,
+                    post_time=schedule.post_time.strftime("%H:%M"), timezone=schedule.timezone,
+                    weekdays=days_to_text(days=schedule.weekdays),
+                )
+                .on_conflict_do_nothing(index_elements=["platform", "workspace", "external_id"])
+            )  # fmt: skip
+            row = self._channel_row(key=key)
+            assert row is not None  # inserted now, or by the replica that was first
+        return to_channel(row=row)
 
     def set_channel_flags(
         self,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from datetime import time as datetime_time
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -138,3 +139,36 @@ def test_a_leader_whose_scheduler_stopped_beating_steps_down(postgres_url: str) 
     finally:
         stuck.leadership.close()
         other.leadership.close()
+
+
+def test_replicas_starting_together_both_follow_the_channel(postgres_url: str) -> None:
+    # Each replica follows PAPERCLUB_CHANNEL at start; the second insert waits for the first
+    # one's commit and finds the row, instead of failing the start on the unique key.
+    from bot.db.store import Database
+    from bot.domain import ChannelKey, Schedule
+
+    key = ChannelKey(platform="slack", workspace="T0001", channel="C0001")
+    schedule = Schedule(post_time=datetime_time(9, 0), timezone="UTC", weekdays=frozenset({1}))
+    first, second = Database(url=postgres_url), Database(url=postgres_url)
+    inserted, release = threading.Event(), threading.Event()
+    ids: list[int] = []
+
+    def hold_open() -> None:
+        with first() as store:
+            ids.append(store.add_channel_if_missing(key=key, schedule=schedule, private=False).id)
+            inserted.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold_open)
+    holder.start()
+    try:
+        assert inserted.wait(10)
+        threading.Timer(0.3, release.set).start()  # commit while the second insert waits
+        with second() as store:
+            ids.append(store.add_channel_if_missing(key=key, schedule=schedule, private=False).id)
+    finally:
+        release.set()
+        holder.join(10)
+        first.dispose()
+        second.dispose()
+    assert len(ids) == 2 and ids[0] == ids[1]

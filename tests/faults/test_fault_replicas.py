@@ -110,6 +110,8 @@ def test_a_frozen_leader_loses_the_lead_and_finds_out_when_it_wakes(
     (leader,) = [p for p in pair if LEADING in p.stderr()]
     (standby,) = [p for p in pair if p is not leader]
     wait_until(lambda: CAUGHT_UP in leader.stderr(), timeout=30, what="the leader's sweep")
+    for process in pair:
+        process.check_running()  # both started: the standby is there to take over
     leader.popen.send_signal(signal.SIGSTOP)
     try:
         took = wait_until(lambda: LEADING in standby.stderr(), timeout=TAKEOVER_LIMIT + 5,
