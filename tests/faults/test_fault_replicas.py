@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,16 @@ RUNS = int(os.environ.get("PAPERCLUB_REPLICA_RUNS", "2"))
 LEADING = "leading: this replica runs the scheduler"
 CAUGHT_UP = "caught up:"
 TAKEOVER_LIMIT = 10.0
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeSlack]:
+    """A fake workspace whose message timestamps are now: real processes look in the history
+    from their claim's real time (the shared fixture's history sits in January 2026, where a
+    recovering leader would never find the post a killed one made)."""
+    with FakeSlack(ts_base=int(time.time())) as slack:
+        slack.add_channel("C0001", "general")
+        yield slack
 
 
 def _queue(*, folder: Path, papers: int) -> Path:
