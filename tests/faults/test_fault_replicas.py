@@ -58,6 +58,9 @@ def _posts(fake: FakeSlack, channel: str) -> list[dict[str, object]]:
     return [m for m in fake.messages(channel) if m.get("metadata")]
 
 
+# Each run takes about 6 s (two starts, a kill, a takeover, a sweep), so the suite-wide 120 s
+# timeout is scaled with the number of runs rather than cut short at run 20.
+@pytest.mark.timeout(60 + 20 * RUNS)
 def test_killing_the_leader_hands_over_and_posts_exactly_once(
     postgres_url: str, fake: FakeSlack, processes: Processes, tmp_path: Path
 ) -> None:
