@@ -26,7 +26,8 @@ READY_BARE = "ready"
 # cannot do without (tests/startup checks it loads them all), and nothing it does not load.
 BARE_MODULES = (
     "slack_bolt",  # the App and its listeners
-    "slack_bolt.adapter.socket_mode",  # SocketModeHandler on slack_sdk's built-in client
+    # SocketModeHandler on websocket-client (its package's __init__ loads the built-in one too)
+    "slack_bolt.adapter.socket_mode.websocket_client",
     "slack_sdk.http_retry.builtin_handlers",  # our WebClients retry rate limits and 5xx
     "sqlalchemy.orm",  # the archive
     "sqlalchemy.dialects.sqlite",  # the configured database...

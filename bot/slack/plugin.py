@@ -10,7 +10,7 @@ from functools import cached_property
 from threading import Event
 
 from slack_bolt import App
-from slack_bolt.adapter.socket_mode import SocketModeHandler
+from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
 from slack_sdk.errors import SlackApiError
 
 from bot.config import Settings

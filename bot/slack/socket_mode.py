@@ -1,19 +1,17 @@
-"""Socket Mode over slack_sdk's built-in client, closed in milliseconds instead of seconds.
+"""Socket Mode over slack_sdk's websocket-client adapter, closed without waiting out timeouts.
 
-The built-in client's receive thread sits in recv() with a 3 s timeout while holding the lock
-that close() must take, and its message loop polls a queue with a 1 s timeout: a plain close()
-takes up to 3 s. `close_fast` stops taking new envelopes, lets the ones in flight send their
-acks, then shuts the socket down, which ends the blocked recv() at once.
+Why not slack_sdk's built-in client: it parses the frames of one read by recursing once per
+frame, and a burst (Slack's redeliveries after a restart: hundreds of envelopes at once) ends
+in RecursionError, after which the stream is out of step and no envelope of the burst is acked
+(tests/faults/test_fault_kill_burst.py found it). websocket-client reads frame by frame.
+
+`close_fast` stops taking new envelopes, lets the ones in flight send their acks, then closes
+the socket, which ends run_forever's wait on it at once.
 """
 
 from __future__ import annotations
 
-import logging
-import socket
-
-from slack_bolt.adapter.socket_mode import SocketModeHandler
-
-log = logging.getLogger(__name__)
+from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
 
 
 def close_fast(*, handler: SocketModeHandler) -> None:
@@ -29,12 +27,4 @@ def close_fast(*, handler: SocketModeHandler) -> None:
     client.message_processor.shutdown()  # type: ignore[no-untyped-call]
     # Envelopes being handled still send their acks over the open socket.
     client.message_workers.shutdown(wait=True)
-    client.current_session_state.terminated = True
-    session = client.current_session
-    sock = session.sock if session is not None else None
-    if sock is not None:
-        try:
-            sock.shutdown(socket.SHUT_RDWR)  # recv() returns at once; no lock needed
-        except OSError as exc:
-            log.debug("the Socket Mode socket was already closed: %s", exc)
     handler.close()  # type: ignore[no-untyped-call]
