@@ -76,31 +76,54 @@ def label(*, value: str) -> str:
 
 
 class PrometheusTelemetry(telemetry.Telemetry):
-    """The telemetry port written into this module's metrics."""
+    """The telemetry port written into this module's metrics.
+
+    Every vote, comment and event reports here, so each labelled child is looked up once and
+    kept: checking the label values and asking `labels()` (a lock and a dict) cost a vote more
+    than the count itself. Label values are bounded words, so the memo stays small; it is still
+    capped, in case a platform mints error codes without end (they all become "other").
+    """
+
+    MEMO_LIMIT = 1024
+
+    def __init__(self) -> None:
+        """No child looked up yet."""
+        self._children: dict[tuple[object, tuple[str, ...]], Any] = {}
+
+    def _child(self, metric: Any, *values: str) -> Any:
+        """The metric's child for these label values (each made a label value first)."""
+        key = (metric, values)
+        child = self._children.get(key)
+        if child is None:
+            child = metric.labels(*(label(value=value) for value in values))
+            if len(self._children) >= self.MEMO_LIMIT:
+                self._children.clear()
+            self._children[key] = child
+        return child
 
     def post(self, *, platform: str, outcome: str) -> None:
         """Count a post attempt."""
-        POSTS.labels(label(value=platform), label(value=outcome)).inc()
+        self._child(POSTS, platform, outcome).inc()
 
     def vote(self, *, platform: str, source: str) -> None:
         """Count a stored vote change."""
-        VOTES.labels(label(value=platform), label(value=source)).inc()
+        self._child(VOTES, platform, source).inc()
 
     def comment(self, *, platform: str, action: str) -> None:
         """Count a stored comment change."""
-        COMMENTS.labels(label(value=platform), label(value=action)).inc()
+        self._child(COMMENTS, platform, action).inc()
 
     def search(self, *, platform: str, seconds: float) -> None:
         """Observe a search's latency."""
-        SEARCH_SECONDS.labels(label(value=platform)).observe(seconds)
+        self._child(SEARCH_SECONDS, platform).observe(seconds)
 
     def api_error(self, *, platform: str, code: str) -> None:
         """Count an error answer by its code."""
-        CHAT_API_ERRORS.labels(label(value=platform), label(value=code)).inc()
+        self._child(CHAT_API_ERRORS, platform, code).inc()
 
     def event_lag(self, *, platform: str, seconds: float) -> None:
         """Observe an event's lag; a platform clock ahead of ours is no negative lag."""
-        EVENT_LAG.labels(label(value=platform)).observe(max(0.0, seconds))
+        self._child(EVENT_LAG, platform).observe(max(0.0, seconds))
 
 
 telemetry.install(telemetry=PrometheusTelemetry())
