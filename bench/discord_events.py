@@ -45,7 +45,7 @@ from bench.event_mix import Action, Expected
 from bench.events import FixedClock, table, template
 from bench.stats import figure
 from bot.config import Settings
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.discord import endpoints, plugin
 from bot.discord.bridge import Bridge
 from bot.discord.client import Handled, intents

@@ -41,8 +41,8 @@ from bench.event_mix import (
 )
 from bot import ingest
 from bot.config import Settings
+from bot.db.database import Database
 from bot.db.migrate import upgrade_url
-from bot.db.store import Database
 from bot.domain import ChannelKey
 from bot.services import importing, posting
 from bot.slack import ids

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import figure
+from bot.db.database import Database
 from bot.db.migrate import upgrade_url
-from bot.db.store import Database
 from bot.domain import PaperDraft
 from bot.services import importing
 

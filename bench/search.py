@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from bench import synthetic
+from bot.db.database import Database
 from bot.db.migrate import upgrade_url
-from bot.db.store import Database
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, ChannelKey, SearchPage
 from bot.search_query import fts5_match, parse_query
 

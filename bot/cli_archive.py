@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from bot import ingest
 from bot.clock import SystemClock
 from bot.config import Settings
+from bot.db.database import Database
 from bot.db.migrate import upgrade
-from bot.db.store import Database
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, ImportReport, PaperDraft, Rejection
 from bot.export_formats import render
 from bot.messages import as_plain, message

@@ -9,8 +9,8 @@ import threading
 
 from bot.clock import SystemClock
 from bot.config import Settings
+from bot.db.database import Database
 from bot.db.migrate import upgrade
-from bot.db.store import Database
 from bot.platforms import FALLBACK, chosen, plugin
 from bot.ports import PlatformStartError
 from bot.process import signals_held

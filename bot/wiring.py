@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from bot import metrics  # importing it installs the recorder the services report to
 from bot.coalesce import Coalescer
 from bot.config import Settings
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import Channel, ChannelKey, Schedule
 from bot.enrich.background import Enricher
 from bot.health import Health, Heartbeat, check

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
+from bot.db.database import Database
 from bot.db.migrate import upgrade_url
-from bot.db.store import Database
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "bot" / "data" / "reading-list.txt"

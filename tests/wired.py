@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.coalesce import Coalescer
 from bot.config import Settings
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.ports import Clock
 from bot.services.posting import Poster
 from bot.slack import plugin as slack_plugin

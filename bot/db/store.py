@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
 
-from sqlalchemy import ColumnElement, Engine, and_, case, func, or_, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import ColumnElement, and_, case, func, or_, select
+from sqlalchemy.orm import Session
 
 from bot.db.activity import ActivityStore, DeliveredPosts
 from bot.db.convert import channel_key, to_channel, to_paper
-from bot.db.engine import make_engine, upsert_insert
+from bot.db.engine import upsert_insert
 from bot.db.enrichment import EnrichmentStore
-from bot.db.group_commit import GroupCommit, WriteScope
+from bot.db.group_commit import WriteScope
 from bot.db.lists import ListsStore
 from bot.db.posts import PostsStore
 from bot.db.ranking import RankingStore
@@ -54,11 +53,12 @@ class SqlStore(PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore,
         *,
         session: Session | None = None,
         scope: WriteScope | None = None,
+        opener: Callable[[], Session] | None = None,
         delivered: DeliveredPosts | None = None,
     ) -> None:
-        """Bind to a session or a write scope (see UnitBound); `delivered`: the database's
-        memo of delivered posts, shared by its units of work."""
-        super().__init__(session=session, scope=scope)
+        """Bind to a session, a write scope or a session opener (see UnitBound); `delivered`:
+        the database's memo of delivered posts, shared by its units of work."""
+        super().__init__(session=session, scope=scope, opener=opener)
         self.delivered = delivered if delivered is not None else DeliveredPosts()
 
     def known_keys(self) -> set[str]:
@@ -254,37 +254,3 @@ class SqlStore(PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore,
                 )
             )
         return result
-
-
-class Database:
-    """Engines and sessions for one database URL; calling it opens a unit of work."""
-
-    def __init__(self, *, url: str) -> None:
-        """Create the writer and reader engines (they differ only on SQLite)."""
-        self.url = url
-        self.engine: Engine = make_engine(url=url, write=True)
-        self.read_engine: Engine = (
-            make_engine(url=url, write=False)
-            if self.engine.dialect.name == "sqlite"
-            else self.engine
-        )
-        self.writes = GroupCommit(engine=self.engine)
-        self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
-        self._delivered = DeliveredPosts()
-
-    @contextmanager
-    def __call__(self, *, write: bool = True) -> Iterator[SqlStore]:
-        """One unit of work: kept when the block ends normally (writes: once committed, with
-        the others that arrived together), undone otherwise."""
-        if write:
-            with self.writes() as scope:
-                yield SqlStore(scope=scope, delivered=self._delivered)
-            return
-        with self._reader() as session, session.begin():
-            yield SqlStore(session=session, delivered=self._delivered)
-
-    def dispose(self) -> None:
-        """Close every pooled connection."""
-        self.engine.dispose()
-        if self.read_engine is not self.engine:
-            self.read_engine.dispose()

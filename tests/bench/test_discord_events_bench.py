@@ -15,7 +15,7 @@ from bench import discord_events as bench
 from bench.event_mix import Action
 from bench.events import template
 from bench.targets import judged
-from bot.db.store import Database
+from bot.db.database import Database
 
 
 @pytest.fixture(scope="module")

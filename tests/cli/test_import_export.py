@@ -7,7 +7,7 @@ import json
 from datetime import time
 from pathlib import Path
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import ChannelKey, Schedule
 from tests.cli.conftest import Runner
 from tests.conftest import SAMPLE, SAMPLE_ENTRIES, SAMPLE_QUEUED

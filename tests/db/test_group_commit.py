@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy import create_engine, event, text
 
 from bot.db import group_commit
-from bot.db.store import Database, SqlStore
+from bot.db.database import Database
+from bot.db.store import SqlStore
 from bot.domain import ChannelKey, Schedule
 
 NOW = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)

@@ -144,7 +144,7 @@ def test_a_leader_whose_scheduler_stopped_beating_steps_down(postgres_url: str) 
 def test_replicas_starting_together_both_follow_the_channel(postgres_url: str) -> None:
     # Each replica follows PAPERCLUB_CHANNEL at start; the second insert waits for the first
     # one's commit and finds the row, instead of failing the start on the unique key.
-    from bot.db.store import Database
+    from bot.db.database import Database
     from bot.domain import ChannelKey, Schedule
 
     key = ChannelKey(platform="slack", workspace="T0001", channel="C0001")

@@ -6,8 +6,8 @@ import pytest
 from alembic import command
 from sqlalchemy import create_engine, inspect, text
 
+from bot.db.database import Database
 from bot.db.migrate import alembic_config, current_revision, upgrade
-from bot.db.store import Database
 
 
 def test_models_and_migrations_agree(any_url: str) -> None:

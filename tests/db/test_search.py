@@ -15,10 +15,10 @@ from sqlalchemy import create_engine, text, update
 
 from bot import ingest
 from bot.db import search as search_module
+from bot.db.database import Database
 from bot.db.migrate import upgrade_url
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
 from bot.db.search import search
-from bot.db.store import Database
 from bot.domain import HIGHLIGHT_CLOSE as CLOSE
 from bot.domain import HIGHLIGHT_OPEN as OPEN
 from bot.domain import ChannelKey, PaperDraft, SearchPage, VoteCount

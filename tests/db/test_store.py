@@ -8,9 +8,9 @@ import pytest
 from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError
 
+from bot.db.database import Database
 from bot.db.group_commit import GroupCommitFailed
 from bot.db.schema import ChannelRow, CommentRow, PostRow, VoteRow
-from bot.db.store import Database
 from bot.domain import NewPaper, PaperDraft
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

@@ -16,7 +16,7 @@ import pytest
 
 import bot.discord  # noqa: F401  (first: discord.py's audioop warning)
 from bot.config import Settings
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.discord import endpoints, plugin
 from bot.discord.plugin import DiscordPlatform
 from bot.domain import ChannelKey

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.discord.embeds import vote_custom_id
 from bot.domain import PaperDraft
 from bot.services import importing, recap

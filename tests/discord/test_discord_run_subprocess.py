@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from bot.db.database import Database
 from bot.db.migrate import upgrade_url
-from bot.db.store import Database
 from bot.discord.embeds import vote_custom_id
 from bot.domain import ChannelKey, VoteState
 from tests.conftest import ROOT

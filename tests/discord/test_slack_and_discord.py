@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from bot.config import Settings
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.discord.plugin import DiscordPlatform
 from bot.services import posting
 from bot.slack import plugin as slack_plugin

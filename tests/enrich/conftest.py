@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import PaperDraft
 from bot.enrich.fetch import Fetcher, Pace
 from bot.enrich.setup import StoreCache, user_agent

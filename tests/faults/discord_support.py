@@ -18,8 +18,8 @@ from aiohttp import ClientSession, web
 
 import bot.discord  # noqa: F401  (first: discord.py's audioop warning)
 from bot.config import Settings
+from bot.db.database import Database
 from bot.db.migrate import upgrade_url
-from bot.db.store import Database
 from bot.domain import ChannelKey
 from tests.discord.conftest import DiscordHarness, running
 from tests.fakediscord import FakeDiscord

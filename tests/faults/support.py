@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.config import Settings
+from bot.db.database import Database
 from bot.db.migrate import upgrade_url
-from bot.db.store import Database
 from bot.domain import ChannelKey, Schedule
 from bot.slack import ids
 from tests.conftest import ROOT

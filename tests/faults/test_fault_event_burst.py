@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from slack_bolt import BoltRequest
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.export_formats import record_dict
 from bot.services import listing, posting
 from bot.slack import ids

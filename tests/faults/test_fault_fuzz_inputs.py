@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from slack_bolt import BoltRequest
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.services import commands, posting
 from bot.slack import ids

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import bot.slack.http as http_edge
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.services import posting
 from bot.slack import ids
 from tests.fakeslack import (

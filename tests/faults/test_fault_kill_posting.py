@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import SystemClock
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.services import posting
 from tests.fakeslack import FakeSlack
 from tests.faults.support import (

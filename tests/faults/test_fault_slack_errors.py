@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from slack_bolt import BoltRequest
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.services import posting
 from bot.slack import ids

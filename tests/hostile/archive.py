@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import PaperDraft
 from bot.services import importing
 

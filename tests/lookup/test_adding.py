@@ -9,8 +9,8 @@ from http.server import ThreadingHTTPServer
 
 import pytest
 
+from bot.db.database import Database
 from bot.db.schema import ChannelRow, PostRow
-from bot.db.store import Database
 from bot.domain import ChannelKey, PaperStatus
 from bot.lookup import HttpLookup
 from bot.messages import ChannelRef, Link

@@ -13,7 +13,7 @@ from rich.console import Console as RichConsole
 from bot.config import Settings
 from bot.console.plugin import ConsolePlatform, open_console
 from bot.console.repl import handle_line
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.services.shared import Shared
 from bot.wiring import Wiring
 from tests.metrics.reading import changes, observed, read, totals

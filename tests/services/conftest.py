@@ -7,7 +7,7 @@ from datetime import UTC, datetime, time
 import pytest
 
 from bot import ingest
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import ChannelKey, Schedule
 from bot.services import importing
 from bot.services.posting import Poster

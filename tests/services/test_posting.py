@@ -6,7 +6,7 @@ import threading
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import PaperStatus, Schedule
 from bot.messages import as_plain
 from bot.services.posting import LEASE, Outcome, Poster, post_due, post_today

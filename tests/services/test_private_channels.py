@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.services import comments, posting, search, top
 from bot.services.adding import add

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import PaperDraft, PaperStatus
 from bot.services import importing
 from bot.services.posting import Outcome, post_today

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.services import posting
 from bot.slack import ids

@@ -13,7 +13,7 @@ import pytest
 
 from bot.clock import SystemClock
 from bot.config import Settings
-from bot.db.store import Database
+from bot.db.database import Database
 from tests.fakeslack import signed_headers
 from tests.slack.conftest import SECRET
 from tests.wired import build_slack_bot, http_service

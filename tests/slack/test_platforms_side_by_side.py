@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from bot.config import Settings
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.messages import Message, as_plain
 from bot.services import posting

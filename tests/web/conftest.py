@@ -12,7 +12,7 @@ import pytest
 
 from bot.clock import SystemClock
 from bot.config import Settings
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.wiring import Wiring
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.db.store import Database
+from bot.db.database import Database
 from bot.health import Heartbeat, check
 from bot.metrics import exposition
 from tests.faults.support import wait_until
