@@ -15,15 +15,16 @@ from bot.db.unit import UnitBound
 from bot.domain import ChannelKey, CommentState, Post, PostState, VoteState
 
 
-def _sqlite_value(*, value: object) -> object:
-    """A parameter as SQLAlchemy stores it on SQLite: datetimes as UTC text with microseconds,
-    booleans as 0 and 1; the rest as it is."""
+def _sqlite_value(*, value: datetime | bool) -> object:
+    """A datetime or boolean as SQLAlchemy stores it on SQLite: UTC text, or 0/1."""
     if isinstance(value, datetime):
-        utc_value = value.astimezone(UTC) if value.tzinfo else value
-        return utc_value.strftime("%Y-%m-%d %H:%M:%S.%f")
-    if isinstance(value, bool):
-        return int(value)
-    return value
+        utc_value = value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo else value
+        # isoformat, not strftime: the same text, without strftime's locale and time zone work.
+        return utc_value.isoformat(sep=" ", timespec="microseconds")
+    return int(value)
+
+
+_CONVERTED = (datetime, bool)
 
 
 def _post(*, row: Row[Any]) -> Post:
@@ -100,7 +101,12 @@ class ActivityStore(UnitBound):
             result = connection.execute(sql.core(name=name, dialect=connection.dialect.name),
                                         params)  # fmt: skip
             return [tuple(row) for row in result] if result.returns_rows else []
-        stored = {key: _sqlite_value(value=value) for key, value in params.items()}
+        # Most parameters are text or numbers, passed as they are; only the few datetimes and
+        # booleans pay for a conversion call (this runs for every statement of every vote).
+        stored = {
+            key: _sqlite_value(value=value) if isinstance(value, _CONVERTED) else value
+            for key, value in params.items()
+        }
         return raw.execute(sql.SQLITE_TEXT[name], stored).fetchall()  # type: ignore[no-any-return]
 
     def mark_event(self, *, event_id: str, now: datetime) -> bool:
