@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import logging
-import signal
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from threading import Event
 
 from slack_bolt import App
-from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
 from slack_sdk.errors import SlackApiError
 
 from bot.config import Settings
 from bot.domain import ChannelKey
 from bot.messages import Message
 from bot.ports import PlatformStartError, SeenRequests, WsgiApp
+from bot.process import signals_held
 from bot.services.posting import Poster
 from bot.services.shared import Shared
 from bot.slack.app import build_app
@@ -24,7 +23,7 @@ from bot.slack.chat import SlackChat, make_client
 from bot.slack.deps import PLATFORM, SlackDeps
 from bot.slack.errors import chat_error
 from bot.slack.render import fallback
-from bot.slack.socket_mode import close_fast
+from bot.slack.socket_mode import SteadyHandler, close_fast, connect_watched, wait_open
 
 log = logging.getLogger("paperclub")
 NAME = PLATFORM
@@ -92,17 +91,16 @@ class SlackPlatform:
             log.info("HTTP mode: Slack's requests go to POST /slack/events")
             stop.wait()
             return
-        handler = SocketModeHandler(self.app, app_token=self.settings.slack_app_token,
-                                    web_client=self.app.client)  # fmt: skip
         # The client's threads must not take SIGTERM from the thread waiting below (the kernel
-        # may pick any thread that does not block it; see bot.process.signals_held).
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-        try:
-            handler.connect()  # type: ignore[no-untyped-call]
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        log.info("Socket Mode connected; Paper Club is running on Slack")
-        stop.wait()
+        # may pick any thread that does not block it; see bot.process.signals_held); the wait
+        # for the socket to open is outside, so a stop still ends a connection that never opens.
+        with signals_held():
+            handler = SteadyHandler(self.app, app_token=self.settings.slack_app_token or "",
+                                    web_client=self.app.client)  # fmt: skip
+            opened = connect_watched(handler=handler)
+        if wait_open(opened=opened, stop=stop):
+            log.info("Socket Mode connected; Paper Club is running on Slack")
+            stop.wait()
         close_fast(handler=handler)
 
     def close(self) -> None:

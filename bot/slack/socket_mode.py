@@ -1,22 +1,184 @@
-"""Socket Mode over slack_sdk's websocket-client adapter, closed without waiting out timeouts.
+"""Socket Mode over slack_sdk's websocket-client adapter: one session at a time, closed fast.
 
 Why not slack_sdk's built-in client: it parses the frames of one read by recursing once per
 frame, and a burst (Slack's redeliveries after a restart: hundreds of envelopes at once) ends
 in RecursionError, after which the stream is out of step and no envelope of the burst is acked
 (tests/faults/test_fault_kill_burst.py found it). websocket-client reads frame by frame.
 
-`close_fast` stops taking new envelopes, lets the ones in flight send their acks, then closes
-the socket, which ends run_forever's wait on it at once.
+What the adapter gets wrong, and `SteadyClient` fixes: connect() only prepares a session, and
+a runner thread starts run_forever on it at its next 0.5 s tick. Until then the adapter takes
+the session for closed, so its monitor (which runs at once) and the old session's on-close
+handler both open another: two apps.connections.open at every start, five on a refresh, and a
+session replaced in its handshake leaks its socket. It also runs an ended session again, on a
+URL whose ticket is spent. Here a session counts as connected from its preparation until its
+run_forever has started and lost its socket, and runs at most once. And when Slack closes a
+connection first, websocket-client leaves the OS socket open; it is closed here.
+
+What `close_fast` fixes: run_forever sets keep_running again as it starts, undoing a close()
+that came first, and close() then joins the runner forever (a SIGTERM right after start hung
+`run` in CI); a close in the handshake drops the socket unclosed. `wait_open` waits for the
+socket to open; `close_fast` stops the runner from starting another run_forever, ends the one
+running until the runner's thread is gone, and closes every socket it saw.
 """
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
+import weakref
+from typing import Any
+
+from slack_bolt import App
 from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
+from slack_sdk import WebClient
+from slack_sdk.socket_mode.websocket_client import SocketModeClient
+from websocket import WebSocketException
+
+# How often a close is repeated (while a run_forever that was starting may still undo it) and
+# a stop is looked for while the socket opens.
+_CLOSE_RETRY_SECONDS = 0.05
 
 
-def close_fast(*, handler: SocketModeHandler) -> None:
+class SteadyClient(SocketModeClient):
+    """The websocket-client Socket Mode client, opening one session at a time."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._started: weakref.WeakSet[Any] = weakref.WeakSet()
+        # Sockets of ended sessions, closed once their run_forever is over: a socket closed
+        # while another thread waits on it in epoll may never wake that thread.
+        self._ending: list[tuple[Any, Any]] = []
+        self._ending_lock = threading.Lock()
+        super().__init__(**kwargs)
+        self.on_error_listeners.append(_close_after_peer_close)
+
+    def is_connected(self) -> bool:
+        """Open, or prepared and not yet started: either way no other session is wanted."""
+        session = self.current_session
+        return session is not None and (session.sock is not None or session not in self._started)
+
+    def connect(self) -> None:
+        """Prepare a new session and end the old one at once."""
+        old, self.current_session = self.current_session, None  # not WebSocketApp.close()
+        super().connect()
+        if old is not None:
+            self.end_session(session=old)
+
+    def end_session(self, *, session: Any) -> None:
+        """Make a session's run_forever end now: its loop stops, its read wakes, Slack is told."""
+        # Not WebSocketApp.close(): in a handshake it drops the socket unclosed; otherwise it
+        # closes the socket under the reading thread's epoll (which then sleeps on to its 10 s
+        # timeout, holding up the next session) after waiting up to 3 s for Slack's close frame.
+        session.keep_running = False  # repeated by close_fast: a starting run_forever resets it
+        sock = session.sock
+        if sock is None:
+            return
+        with self._ending_lock:
+            first = all(known is not sock for _, known in self._ending)
+            if first:
+                self._ending.append((session, sock))
+        if first and sock.connected:
+            with contextlib.suppress(WebSocketException, OSError):
+                sock.send_close()
+        raw = sock.sock
+        if raw is not None:
+            with contextlib.suppress(OSError):
+                raw.shutdown(socket.SHUT_RDWR)
+
+    def close_ended(self, *, session: Any = None) -> None:
+        """Close the sockets of ended sessions (of `session` only, when given)."""
+        with self._ending_lock:
+            done = [pair for pair in self._ending if session is None or pair[0] is session]
+            self._ending = [pair for pair in self._ending if pair not in done]
+        for _, sock in done:
+            sock.shutdown()
+
+    def _run_current_session(self) -> None:
+        """Run the current session once; an ended one waits to be replaced, not rerun."""
+        session = self.current_session  # read once: connect() may replace it meanwhile
+        if session is None or session in self._started:
+            return
+        self._started.add(session)
+        try:
+            self.logger.info("Starting to receive messages from a new connection")
+            session.run_forever(
+                ping_interval=self.ping_interval, http_proxy_host=self.http_proxy_host,
+                http_proxy_port=self.http_proxy_port, http_proxy_auth=self.http_proxy_auth,
+                proxy_type=self.proxy_type,
+            )  # fmt: skip
+            self.logger.info("Stopped receiving messages from a connection")
+        except Exception as exc:  # the adapter's policy: log; the monitor opens a new session
+            self.logger.exception("Socket Mode session failed: %s", exc)
+        finally:
+            self.close_ended(session=session)
+
+    def _monitor_current_session(self) -> None:
+        """Replace a session that has ended (the adapter's check also replaced unstarted ones)."""
+        if not self.current_app_monitor_started or not self.auto_reconnect_enabled:
+            return
+        if self.is_connected():
+            return
+        try:
+            self.logger.info("The Socket Mode session has ended; reconnecting")
+            self.connect_to_new_endpoint()
+        except Exception as exc:  # the adapter's own policy: log, and try again next interval
+            self.logger.error("Socket Mode reconnect failed (%s: %s)", type(exc).__name__, exc)
+
+
+def _close_after_peer_close(ws: Any, _error: Exception) -> None:
+    """Close the socket of a session whose close handshake is done (the peer closed first)."""
+    # websocket-client answers the peer's close frame, marks itself disconnected, and then its
+    # teardown's close() returns at once for a disconnected socket: the OS socket stays open
+    # until the garbage collector finds it. on_error runs just before that teardown.
+    sock = ws.sock
+    if sock is not None and not sock.connected:
+        sock.shutdown()
+
+
+class SteadyHandler(SocketModeHandler):
+    """Bolt's websocket-client Socket Mode handler, on `SteadyClient`."""
+
+    client: SteadyClient
+
+    def __init__(
+        self, app: App, *, app_token: str, web_client: WebClient, ping_interval: float = 10
+    ) -> None:
+        # Bolt's __init__ would build its own client; this one does what it does, on ours.
+        self.app = app
+        self.app_token = app_token
+        self.client = SteadyClient(
+            app_token=app_token, logger=app.logger, web_client=web_client,
+            ping_interval=ping_interval,
+        )  # fmt: skip
+        self.client.socket_mode_request_listeners.append(self.handle)  # type: ignore[arg-type]
+
+
+def connect_watched(*, handler: SteadyHandler) -> threading.Event:
+    """Connect; the event returned is set once the socket is open."""
+    opened = threading.Event()
+
+    def on_open(_ws: Any) -> None:
+        opened.set()
+
+    handler.client.on_open_listeners.append(on_open)
+    handler.connect()  # type: ignore[no-untyped-call]
+    return opened
+
+
+def wait_open(*, opened: threading.Event, stop: threading.Event) -> bool:
+    """Wait until the socket is open (True) or `stop` is set first (False)."""
+    # Two events cannot be waited on together; stop is checked between short waits.
+    while not opened.wait(timeout=_CLOSE_RETRY_SECONDS):
+        if stop.is_set():
+            return False
+    return True
+
+
+def close_fast(*, handler: SteadyHandler) -> None:
     """Close the handler's connection and threads without waiting out any timeout."""
     client = handler.client
+    runner = client.current_session_runner
+    runner.event.set()  # the runner starts no run_forever after the one in progress
     # No reconnect may race the close: the monitor is stopped first (shutdown joins it).
     client.auto_reconnect_enabled = False
     client.current_app_monitor.shutdown()  # type: ignore[no-untyped-call]
@@ -27,4 +189,10 @@ def close_fast(*, handler: SocketModeHandler) -> None:
     client.message_processor.shutdown()  # type: ignore[no-untyped-call]
     # Envelopes being handled still send their acks over the open socket.
     client.message_workers.shutdown(wait=True)
+    thread = runner.thread
+    while thread is not None and thread.is_alive():
+        if client.current_session is not None:
+            client.end_session(session=client.current_session)
+        thread.join(timeout=_CLOSE_RETRY_SECONDS)
+    client.close_ended()
     handler.close()  # type: ignore[no-untyped-call]

@@ -16,7 +16,7 @@ Tests run the real slack_sdk WebClient, Bolt App and SocketModeHandler against i
             fake.wait_response(url)  # what respond() posted
 """
 
-from .bolt import close_handler, socket_mode_app
+from .bolt import socket_mode_app
 from .fake import FakeSlack
 from .http_server import RESPONSE_URL
 from .model import RecordedCall
@@ -49,7 +49,6 @@ __all__ = [
     "RecordedCall",
     "SocketModeServer",
     "block_actions_payload",
-    "close_handler",
     "command_body",
     "event_body",
     "event_envelope_payload",

@@ -49,6 +49,12 @@ class SocketModeServer:
         self._acks: dict[str, JsonDict] = {}
         self._received: list[JsonDict] = []
         self._ping_interval = ping_interval
+        # Cleared by hold_handshakes(): upgrade requests then wait before they are answered.
+        self._let_through = threading.Event()
+        self._let_through.set()
+        self._handshakes_waiting = 0
+        # Per ended connection: the code of the client's close frame, None if it sent none.
+        self._client_close_codes: list[int | None] = []
         self._server: Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -80,6 +86,7 @@ class SocketModeServer:
 
     def stop(self) -> None:
         """Close every connection (1001 going away), join all threads."""
+        self._let_through.set()
         if self._server is not None and self._thread is not None:
             self._server.shutdown()
             self._thread.join()
@@ -91,7 +98,38 @@ class SocketModeServer:
         ticket = (query.get("ticket") or [""])[0]
         if not self._ws.ticket_known(ticket):
             return conn.respond(HTTPStatus.UNAUTHORIZED, "invalid ticket\n")
+        if not self._let_through.is_set():
+            with self._cond:
+                self._handshakes_waiting += 1
+                self._cond.notify_all()
+            self._let_through.wait()
+            with self._cond:
+                self._handshakes_waiting -= 1
         return None
+
+    def hold_handshakes(self) -> None:
+        """Leave upgrade requests unanswered (the client stays in its handshake) until released."""
+        self._let_through.clear()
+
+    def release_handshakes(self) -> None:
+        """Answer the held upgrade requests and every later one."""
+        self._let_through.set()
+
+    def wait_all_closed(self, timeout: float = 5) -> None:
+        """Wait until no connection is open."""
+        if not self._wait(lambda: not self._open, timeout):
+            raise TimeoutError(f"{len(self._open)} connection(s) still open after {timeout}s")
+
+    @property
+    def client_close_codes(self) -> list[int | None]:
+        """Per ended connection, the client's close code (None: it just dropped the socket)."""
+        with self._cond:
+            return list(self._client_close_codes)
+
+    def wait_handshake_held(self, timeout: float = 5) -> None:
+        """Wait until a client is in its handshake, held by hold_handshakes()."""
+        if not self._wait(lambda: self._handshakes_waiting > 0, timeout):
+            raise TimeoutError(f"no handshake was held within {timeout}s")
 
     def _handle(self, conn: ServerConnection) -> None:
         with self._cond:
@@ -117,9 +155,11 @@ class SocketModeServer:
         except ConnectionClosed:
             pass  # slack_sdk drops the TCP socket without a close frame: that is normal
         finally:
+            received = conn.protocol.close_rcvd
             with self._cond:
                 self._open.remove(conn)
                 del self._peers[conn]
+                self._client_close_codes.append(received.code if received is not None else None)
                 self._cond.notify_all()
 
     def _receive(self, raw: str | bytes) -> None:

@@ -1,4 +1,4 @@
-"""Bolt's real SocketModeHandler (slack_sdk's built-in client) against the fake."""
+"""Bolt's real SocketModeHandler (the websocket-client one `run` serves with) against the fake."""
 
 from __future__ import annotations
 
