@@ -64,7 +64,12 @@ def _run_until_posted(fake: FakeSlack, env: dict[str, str], cwd: Path, *, expect
         assert len(_posts(fake)) == expect, "".join(lines)
     finally:
         process.send_signal(signal.SIGTERM)
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()  # reaped, not left to fail a later test as a ResourceWarning
+            process.wait()
+            raise
         reader.join(timeout=10)
         assert process.stderr is not None
         process.stderr.close()

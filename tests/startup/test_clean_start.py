@@ -5,7 +5,6 @@ at once on SIGTERM; the console loads no Slack, BibTeX, Atom or HTTP-server libr
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 from bench.startup import BARE_MODULES
 from tests.conftest import ROOT
 from tests.fakeslack import FakeSlack
+from tests.processes import stop_and_reap
 
 READY = "Socket Mode connected"
 RUNNING = "Paper Club is running on slack"
@@ -65,8 +65,7 @@ def _socket_mode_run(*, fake: FakeSlack, db: Path) -> str:
                 break
         assert not waiting, "".join(before)
     finally:
-        process.send_signal(signal.SIGTERM)
-        rest = process.communicate(timeout=30)[1]
+        rest = stop_and_reap(process)
     assert process.returncode == 0, "".join(before) + rest
     return "".join(before) + rest
 

@@ -4,7 +4,6 @@ traceback: the Slack or Discord API unreachable, the HTTP port taken, the databa
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -15,6 +14,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.fakeslack import FakeSlack
+from tests.processes import stop_and_reap
 
 DISCORD_TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhT4xk.q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9"
 
@@ -114,8 +114,7 @@ def test_the_http_port_taken_leaves_socket_mode_running_without_health(tmp_path:
                 if "Socket Mode connected" in line:
                     break
         finally:
-            process.send_signal(signal.SIGTERM)
-            _, rest = process.communicate(timeout=30)
+            rest = stop_and_reap(process)
     log = "".join(seen) + rest
     assert process.returncode == 0, log
     assert f"no /healthz or /metrics: 127.0.0.1:{port} is in use" in log
