@@ -18,13 +18,13 @@ CORE = (
 CORE_MODULES = tuple(f"bot.{part}" for part in CORE)
 INFRASTRUCTURE = (
     "slack_bolt", "slack_sdk", "discord", "rich", "waitress", "sqlalchemy", "apscheduler",
-    "alembic", "websockets", "requests", "httpx", "aiohttp", "psycopg",
+    "alembic", "websockets", "websocket", "requests", "httpx", "aiohttp", "psycopg",
 )  # fmt: skip
 # Each platform folder and the libraries only it may use (checked against pyproject.toml and
-# the real imports: bot/slack uses slack_bolt and slack_sdk, bot/console uses rich,
-# bot/discord discord.py).
+# the real imports: bot/slack uses slack_bolt and slack_sdk, and websocket-client under its
+# Socket Mode client; bot/console uses rich, bot/discord discord.py).
 PLATFORMS = {
-    "slack": ("slack_bolt", "slack_sdk"),
+    "slack": ("slack_bolt", "slack_sdk", "websocket"),
     "console": ("rich",),
     "discord": ("discord", "yarl", "aiohttp"),  # yarl: the URL type of discord.py's gateway
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import signal
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -15,7 +16,6 @@ from bot.config import Settings
 from bot.domain import ChannelKey
 from bot.messages import Message
 from bot.ports import PlatformStartError, SeenRequests, WsgiApp
-from bot.process import signals_held
 from bot.services.posting import Poster
 from bot.services.shared import Shared
 from bot.slack.app import build_app
@@ -94,10 +94,13 @@ class SlackPlatform:
         # The client's threads must not take SIGTERM from the thread waiting below (the kernel
         # may pick any thread that does not block it; see bot.process.signals_held); the wait
         # for the socket to open is outside, so a stop still ends a connection that never opens.
-        with signals_held():
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
             handler = SteadyHandler(self.app, app_token=self.settings.slack_app_token or "",
                                     web_client=self.app.client)  # fmt: skip
             opened = connect_watched(handler=handler)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         if wait_open(opened=opened, stop=stop):
             log.info("Socket Mode connected; Paper Club is running on Slack")
             stop.wait()
