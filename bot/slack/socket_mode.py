@@ -12,7 +12,8 @@ handler both open another: two apps.connections.open at every start, five on a r
 session replaced in its handshake leaks its socket. It also runs an ended session again, on a
 URL whose ticket is spent. Here a session counts as connected from its preparation until its
 run_forever has started and lost its socket, and runs at most once. And when Slack closes a
-connection first, websocket-client leaves the OS socket open; it is closed here.
+connection first, websocket-client leaves the OS socket open; it is closed here. A late pong
+ends a session, as in the built-in client (the adapter never looks at pongs).
 
 What `close_fast` fixes: run_forever sets keep_running again as it starts, undoing a close()
 that came first, and close() then joins the runner forever (a SIGTERM right after start hung
@@ -38,6 +39,9 @@ from websocket import WebSocketException
 # How often a close is repeated (while a run_forever that was starting may still undo it) and
 # a stop is looked for while the socket opens.
 _CLOSE_RETRY_SECONDS = 0.05
+# A pong later than this share of the ping interval ends the session (websocket-client wants
+# the timeout below the interval).
+PONG_SHARE = 0.5
 
 
 class SteadyClient(SocketModeClient):
@@ -101,10 +105,13 @@ class SteadyClient(SocketModeClient):
         self._started.add(session)
         try:
             self.logger.info("Starting to receive messages from a new connection")
+            # ping_timeout: a link that died silently (a NAT forgot it, a laptop slept) ends
+            # when a pong is late, as slack_sdk's built-in client has it; the adapter would
+            # wait, hearing nothing, until TCP gives up (~15 minutes).
             session.run_forever(
-                ping_interval=self.ping_interval, http_proxy_host=self.http_proxy_host,
-                http_proxy_port=self.http_proxy_port, http_proxy_auth=self.http_proxy_auth,
-                proxy_type=self.proxy_type,
+                ping_interval=self.ping_interval, ping_timeout=self.ping_interval * PONG_SHARE,
+                http_proxy_host=self.http_proxy_host, http_proxy_port=self.http_proxy_port,
+                http_proxy_auth=self.http_proxy_auth, proxy_type=self.proxy_type,
             )  # fmt: skip
             self.logger.info("Stopped receiving messages from a connection")
         except Exception as exc:  # the adapter's policy: log; the monitor opens a new session

@@ -46,7 +46,9 @@ class FakeSlack:
             ts_base=ts_base,
         )
         self.socket_mode = SocketModeServer(self.ws, ping_interval=ping_interval)
-        self._http = ApiServer(self.ws, lambda: self.socket_mode.url)
+        # apps.connections.open hands out the Socket Mode server's URL, or the route's.
+        self._socket_mode_route: str | None = None
+        self._http = ApiServer(self.ws, lambda: self._socket_mode_route or self.socket_mode.url)
         self._response_n = itertools.count(1)
         self._started = self._stopped = False
 
@@ -237,6 +239,11 @@ class FakeSlack:
     def wait_ack(self, envelope_id: str, timeout: float = 5) -> JsonDict:
         """The ack the app sent for an envelope (see SocketModeServer.wait_ack)."""
         return self.socket_mode.wait_ack(envelope_id, timeout)
+
+    def route_socket_mode(self, url: str | None) -> None:
+        """Hand out `url` (e.g. a Relay in front of the server) from apps.connections.open;
+        None: the server's own URL again."""
+        self._socket_mode_route = url
 
     def wait_connected(self, timeout: float = 5, *, total: int | None = None) -> None:
         """Wait for a Socket Mode client (see SocketModeServer.wait_connected)."""

@@ -1,7 +1,8 @@
-"""The Socket Mode transport `run` serves with, closed at every point of its life.
+"""The Socket Mode transport `run` serves with: closed at every point of its life, one
+connection at a time, and a dead link noticed.
 
 A SIGTERM can land before the session runs, in its handshake, or once it is open; each close
-must return, leave no thread or socket behind, and (once open) tell Slack. And a refresh opens
+must return, leave no thread or socket behind, and (once open) tell Slack. A refresh opens
 exactly one new connection. CI once hung `run` on a close that came before the session ran.
 """
 
@@ -11,12 +12,14 @@ import gc
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from slack_bolt import App
 
 from bot.slack.socket_mode import SteadyHandler, close_fast, connect_watched, wait_open
-from tests.fakeslack import FakeSlack
+from tests.fakeslack import FakeSlack, event_envelope_payload, message_event
+from tests.fakeslack.relay import Relay
 
 
 @pytest.fixture
@@ -101,3 +104,29 @@ def test_start_and_refresh_each_ask_for_one_url(fake: FakeSlack, handler: Steady
     assert fake.socket_mode.open_connections == 1
     assert len(fake.calls("apps.connections.open")) == 2
     assert fake.socket_mode.client_close_codes == [1000]  # the old one, closed by the client
+
+
+def test_a_link_that_dies_silently_is_replaced(fake: FakeSlack) -> None:
+    # No close, no error: the bytes just stop. The late pong ends the session and a new one
+    # (given the fake's own URL this time) takes the next event.
+    # Bolt never shuts its default listener executor down; this one the test does.
+    executor = ThreadPoolExecutor(max_workers=1)
+    app = App(client=fake.client(), signing_secret="unused", listener_executor=executor)
+    heard: list[str] = []
+    app.event("message")(lambda event: heard.append(event["text"]))
+    handler = SteadyHandler(app, app_token=fake.app_token, web_client=app.client, ping_interval=0.4)
+    with Relay(target=fake.socket_mode.url) as relay:
+        fake.route_socket_mode(relay.url)
+        try:
+            assert wait_open(opened=connect_watched(handler=handler), stop=threading.Event())
+            fake.route_socket_mode(None)
+            relay.silence()
+            fake.wait_connected(timeout=15, total=2)
+            payload = event_envelope_payload(message_event(channel="C0001", user="U1", text="hi"))
+            eid = fake.push("events_api", payload)
+            assert fake.wait_ack(eid) == {"envelope_id": eid}
+            executor.shutdown(wait=True)  # the listener has run once it returns
+            assert heard == ["hi"]
+        finally:
+            close_fast(handler=handler)
+            executor.shutdown(wait=True)
