@@ -98,13 +98,19 @@ class SlackPlatform:
         try:
             handler = SteadyHandler(self.app, app_token=self.settings.slack_app_token or "",
                                     web_client=self.app.client)  # fmt: skip
-            opened = connect_watched(handler=handler)
+            try:
+                opened = connect_watched(handler=handler)
+            except BaseException:  # apps.connections.open refused: its threads go too
+                close_fast(handler=handler)
+                raise
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        if wait_open(opened=opened, stop=stop):
-            log.info("Socket Mode connected; Paper Club is running on Slack")
-            stop.wait()
-        close_fast(handler=handler)
+        try:
+            if wait_open(opened=opened, stop=stop):
+                log.info("Socket Mode connected; Paper Club is running on Slack")
+                stop.wait()
+        finally:
+            close_fast(handler=handler)
 
     def close(self) -> None:
         """Nothing is left open once serve returned."""

@@ -10,8 +10,8 @@ a runner thread starts run_forever on it at its next 0.5 s tick. Until then the 
 the session for closed, so its monitor (which runs at once) and the old session's on-close
 handler both open another: two apps.connections.open at every start, five on a refresh, and a
 session replaced in its handshake leaks its socket. It also runs an ended session again, on a
-URL whose ticket is spent. Here a session counts as connected from its preparation until its
-run_forever has started and lost its socket, and runs at most once. And when Slack closes a
+URL whose ticket is spent. Here a session counts as live from its preparation until it closes
+after opening or its run_forever returns, and runs at most once. And when Slack closes a
 connection first, websocket-client leaves the OS socket open; it is closed here. A late pong
 ends a session, as in the built-in client (the adapter never looks at pongs).
 
@@ -30,6 +30,7 @@ import threading
 import weakref
 from typing import Any
 
+import websocket
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
 from slack_sdk import WebClient
@@ -42,24 +43,39 @@ _CLOSE_RETRY_SECONDS = 0.05
 # A pong later than this share of the ping interval ends the session (websocket-client wants
 # the timeout below the interval).
 PONG_SHARE = 0.5
+# How long a connect, handshake, read or send may block (Slack wants an ack within 3 s).
+SOCKET_TIMEOUT_SECONDS = 15
 
 
 class SteadyClient(SocketModeClient):
     """The websocket-client Socket Mode client, opening one session at a time."""
 
     def __init__(self, **kwargs: Any) -> None:
-        self._started: weakref.WeakSet[Any] = weakref.WeakSet()
+        # Without a timeout websocket-client waits for ever: on a handshake that a middlebox
+        # never answers (the session counts as live, so nothing replaces it, and a close has
+        # no socket to wake yet) and on a send to a dead link with a full buffer.
+        websocket.setdefaulttimeout(SOCKET_TIMEOUT_SECONDS)
+        self._started: weakref.WeakSet[Any] = weakref.WeakSet()  # run_forever was called
+        self._opened: weakref.WeakSet[Any] = weakref.WeakSet()  # its socket opened
+        self._finished: weakref.WeakSet[Any] = weakref.WeakSet()  # run_forever returned
         # Sockets of ended sessions, closed once their run_forever is over: a socket closed
         # while another thread waits on it in epoll may never wake that thread.
         self._ending: list[tuple[Any, Any]] = []
         self._ending_lock = threading.Lock()
         super().__init__(**kwargs)
+        self.on_open_listeners.append(self._opened.add)
         self.on_error_listeners.append(_close_after_peer_close)
 
     def is_connected(self) -> bool:
-        """Open, or prepared and not yet started: either way no other session is wanted."""
+        """Whether the current session is live: prepared, starting, or open. Not: closed
+        after it opened (its on-close handler then reconnects at once), or over."""
+        # A session that failed before it opened is live until its run_forever returns: the
+        # monitor replaces it on its next tick, where an instant reconnect would call
+        # apps.connections.open in a loop for as long as the endpoint refuses.
         session = self.current_session
-        return session is not None and (session.sock is not None or session not in self._started)
+        if session is None or session in self._finished:
+            return False
+        return session not in self._opened or session.sock is not None
 
     def connect(self) -> None:
         """Prepare a new session and end the old one at once."""
@@ -117,6 +133,7 @@ class SteadyClient(SocketModeClient):
         except Exception as exc:  # the adapter's policy: log; the monitor opens a new session
             self.logger.exception("Socket Mode session failed: %s", exc)
         finally:
+            self._finished.add(session)
             self.close_ended(session=session)
 
     def _monitor_current_session(self) -> None:
