@@ -6,14 +6,15 @@ in RecursionError, after which the stream is out of step and no envelope of the 
 (tests/faults/test_fault_kill_burst.py found it). websocket-client reads frame by frame.
 
 What the adapter gets wrong, and `SteadyClient` fixes: connect() only prepares a session, and
-a runner thread starts run_forever on it at its next 0.5 s tick. Until then the adapter takes
-the session for closed, so its monitor (which runs at once) and the old session's on-close
-handler both open another: two apps.connections.open at every start, five on a refresh, and a
-session replaced in its handshake leaks its socket. It also runs an ended session again, on a
-URL whose ticket is spent. Here a session counts as live from its preparation until it closes
-after opening or its run_forever returns, and runs at most once. And when Slack closes a
-connection first, websocket-client leaves the OS socket open; it is closed here. A late pong
-ends a session, as in the built-in client (the adapter never looks at pongs).
+a runner thread starts run_forever on it at its next 0.5 s tick (here: at once). Until then the
+adapter takes the session for closed, so its monitor (which runs at once) and the old session's
+on-close handler both open another: two apps.connections.open at every start, five on a
+refresh, and a session replaced in its handshake leaks its socket. It also runs an ended
+session again, on a URL whose ticket is spent. Here a session counts as live from its
+preparation until it closes after opening or its run_forever returns, and runs at most once.
+And when Slack closes a connection first, websocket-client leaves the OS socket open; it is
+closed here. A late pong ends a session, as in the built-in client (the adapter never looks at
+pongs), and no socket call blocks for more than 15 s.
 
 What `close_fast` fixes: run_forever sets keep_running again as it starts, undoing a close()
 that came first, and close() then joins the runner forever (a SIGTERM right after start hung
@@ -28,12 +29,14 @@ import contextlib
 import socket
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import websocket
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
 from slack_sdk import WebClient
+from slack_sdk.socket_mode.interval_runner import IntervalRunner
 from slack_sdk.socket_mode.websocket_client import SocketModeClient
 from websocket import WebSocketException
 
@@ -45,6 +48,31 @@ _CLOSE_RETRY_SECONDS = 0.05
 PONG_SHARE = 0.5
 # How long a connect, handshake, read or send may block (Slack wants an ack within 3 s).
 SOCKET_TIMEOUT_SECONDS = 15
+
+
+class _Runner(IntervalRunner):
+    """The session runner, woken when a session is ready rather than polling for one."""
+
+    def __init__(self, target: Callable[[], None]) -> None:
+        super().__init__(target, interval_seconds=0.5)
+        self.ready = threading.Event()
+
+    def _run(self) -> None:
+        """Run the target whenever woken (or every interval, as before) until shut down."""
+        while not self.event.is_set():
+            self.ready.clear()  # before the run: a session readied during it is not missed
+            self.target()
+            self.ready.wait(self.interval_seconds)
+
+    def stop(self) -> None:
+        """Start nothing more after the run in progress; wake the wait so the thread ends."""
+        self.event.set()
+        self.ready.set()
+
+    def shutdown(self) -> None:
+        """Stop and join (the adapter's close() calls this)."""
+        self.stop()
+        super().shutdown()  # type: ignore[no-untyped-call]
 
 
 class SteadyClient(SocketModeClient):
@@ -63,6 +91,11 @@ class SteadyClient(SocketModeClient):
         self._ending: list[tuple[Any, Any]] = []
         self._ending_lock = threading.Lock()
         super().__init__(**kwargs)
+        # The adapter's runner polls every 0.5 s: a new session waited up to that long to start
+        # (half a second of every start-up and reconnect). Ours starts it as soon as it is ready.
+        self.current_session_runner.shutdown()
+        self.current_session_runner: _Runner = _Runner(self._run_current_session)
+        self.current_session_runner.start()
         self.on_open_listeners.append(self._opened.add)
         self.on_error_listeners.append(_close_after_peer_close)
 
@@ -81,6 +114,7 @@ class SteadyClient(SocketModeClient):
         """Prepare a new session and end the old one at once."""
         old, self.current_session = self.current_session, None  # not WebSocketApp.close()
         super().connect()
+        self.current_session_runner.ready.set()
         if old is not None:
             self.end_session(session=old)
 
@@ -202,7 +236,7 @@ def close_fast(*, handler: SteadyHandler) -> None:
     """Close the handler's connection and threads without waiting out any timeout."""
     client = handler.client
     runner = client.current_session_runner
-    runner.event.set()  # the runner starts no run_forever after the one in progress
+    runner.stop()  # the runner starts no run_forever after the one in progress
     # No reconnect may race the close: the monitor is stopped first (shutdown joins it).
     client.auto_reconnect_enabled = False
     client.current_app_monitor.shutdown()  # type: ignore[no-untyped-call]
