@@ -21,8 +21,8 @@ import pytest
 
 from bot.discord.chat import nonce
 from bot.discord.errors import HINTS
-from bot.domain import PaperStatus, PostState
-from bot.services import posting
+from bot.domain import PaperDraft, PaperStatus, PostState
+from bot.services import importing, posting
 from tests.discord.conftest import DiscordHarness, no_thread_leaks
 from tests.fakediscord import FakeDiscord
 from tests.faults.discord_support import LossyProxy, Trap, discord_bot, discord_key, trapped
@@ -225,6 +225,10 @@ def test_channels_with_mixed_faults_each_get_one_post(fake: FakeDiscord, tmp_pat
     channels = [fake.add_channel(f"club-{n}") for n in range(scaled(6, 30))]
     injected: dict[str, list[str]] = {}
     with rig_on(fake, tmp_path, follow=channels) as rig, trapped() as trap:
+        # A paper for every channel: the slow variant's 31 channels outnumber the sample list.
+        extra = [PaperDraft(title=f"Made-up paper {n}", abstract=f"The abstract of paper {n}.")
+                 for n in range(len(channels) + 1)]  # fmt: skip
+        importing.import_drafts(uow=rig.harness.database, drafts=extra, now=rig.harness.clock.now())
         for channel_id in channels:
             picked = rng.sample(POOL, k=rng.randint(0, 3))
             injected[channel_id] = [label for label, _ in picked]
