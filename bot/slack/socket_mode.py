@@ -249,8 +249,9 @@ def close_fast(*, handler: SteadyHandler) -> None:
     client.message_workers.shutdown(wait=True)
     thread = runner.thread
     while thread is not None and thread.is_alive():
-        if client.current_session is not None:
-            client.end_session(session=client.current_session)
+        session = client.current_session  # read once: a reconnect may swap it meanwhile
+        if session is not None:
+            client.end_session(session=session)
         thread.join(timeout=_CLOSE_RETRY_SECONDS)
     client.close_ended()
     handler.close()  # type: ignore[no-untyped-call]

@@ -6,14 +6,13 @@ closed by the same functions, so the scenario tests drive the production transpo
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
 
-from bot.slack.socket_mode import SteadyHandler, close_fast, connect_watched, wait_open
+from bot.slack.socket_mode import SteadyHandler, close_fast, connect_watched
 
 from .fake import FakeSlack
 
@@ -29,14 +28,8 @@ def socket_mode_app(
     )
     try:
         opened = fake.socket_mode.connections_opened
-        given_up = threading.Event()
-        timer = threading.Timer(connect_timeout, given_up.set)
-        timer.start()
-        try:
-            if not wait_open(opened=connect_watched(handler=handler), stop=given_up):
-                raise TimeoutError(f"Socket Mode did not open within {connect_timeout} s")
-        finally:
-            timer.cancel()
+        if not connect_watched(handler=handler).wait(connect_timeout):
+            raise TimeoutError(f"Socket Mode did not open within {connect_timeout} s")
         fake.wait_connected(connect_timeout, total=opened + 1)
         yield handler
     finally:

@@ -42,8 +42,6 @@ class SocketModeServer:
         self._cond = threading.Condition()
         self._send_lock = threading.Lock()
         self._open: list[ServerConnection] = []
-        # Peer addresses, taken while the socket is alive (getpeername fails after close).
-        self._peers: dict[ServerConnection, tuple[str, int]] = {}
         self._opened_total = 0
         self._envelopes: dict[str, JsonDict] = {}
         self._acks: dict[str, JsonDict] = {}
@@ -134,7 +132,6 @@ class SocketModeServer:
     def _handle(self, conn: ServerConnection) -> None:
         with self._cond:
             self._open.append(conn)
-            self._peers[conn] = tuple(conn.remote_address[:2])
             self._opened_total += 1
             hello = {
                 "type": "hello",
@@ -158,7 +155,6 @@ class SocketModeServer:
             received = conn.protocol.close_rcvd
             with self._cond:
                 self._open.remove(conn)
-                del self._peers[conn]
                 self._client_close_codes.append(received.code if received is not None else None)
                 self._cond.notify_all()
 
@@ -319,12 +315,6 @@ class SocketModeServer:
         for conn in old:
             with contextlib.suppress(OSError):
                 conn.socket.shutdown(socket.SHUT_RDWR)
-
-    def close_connection_from(self, address: tuple[str, int]) -> None:
-        """Close the one connection whose client socket is bound to `address`."""
-        with self._cond:
-            matches = [c for c in self._open if self._peers[c] == tuple(address[:2])]
-        self._close(matches, 1000, "bye")
 
     def _close(self, conns: list[ServerConnection], code: int, reason: str) -> None:
         """Close connections and wait until their handlers have forgotten them."""
