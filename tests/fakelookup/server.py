@@ -41,7 +41,7 @@ class _Fault:
 
 class _Server(ThreadingHTTPServer):
     # Handler threads are joined by server_close(): leaving the fake leaves no thread behind.
-    daemon_threads = True
+    daemon_threads = False  # daemon threads are not tracked, so server_close() could not join them
     block_on_close = True
     # socketserver's backlog of 5 drops SYNs under a burst of parallel calls; the kernel
     # retries them only after a second.

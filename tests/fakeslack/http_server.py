@@ -21,7 +21,7 @@ _DEFAULT_ERRORS = {429: "ratelimited", 500: "fatal_error", 503: "service_unavail
 
 class _Server(ThreadingHTTPServer):
     # Handler threads are joined by server_close(): stop() leaves no thread behind.
-    daemon_threads = True
+    daemon_threads = False  # daemon threads are not tracked, so server_close() could not join them
     block_on_close = True
     # socketserver's default backlog of 5 drops SYNs under a burst of parallel calls, and
     # the kernel retries them only after a second: tests would crawl.
@@ -40,6 +40,8 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
+    # stop() joins handler threads: a client that connects and never sends must not hold it.
+    timeout = 5
 
     def log_message(self, format: str, *args: Any) -> None:
         """No access log on stderr."""

@@ -27,7 +27,7 @@ class Drip:
 
 
 class _DripServer(socketserver.ThreadingTCPServer):
-    daemon_threads = True
+    daemon_threads = False  # daemon threads are not tracked, so server_close() could not join them
     block_on_close = True  # server_close() joins the handler threads
     allow_reuse_address = True
 
@@ -95,7 +95,7 @@ class Table:
 
 
 class _TableServer(ThreadingHTTPServer):
-    daemon_threads = True
+    daemon_threads = False  # daemon threads are not tracked, so server_close() could not join them
     block_on_close = True
 
     def __init__(self, *, host: str, table: Table) -> None:
