@@ -1,4 +1,5 @@
-"""FakeSlack: the Web API, Socket Mode and response_url endpoints of one fake workspace."""
+"""FakeSlack: the Web API, Socket Mode and response_url endpoints of fake workspaces (one by
+default; add_workspace serves more, each with its own tokens, and OAuth installs into them)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from slack_sdk import WebClient
 
 from .http_server import ApiServer
 from .model import Channel, Failure, JsonDict, RecordedCall, User
+from .registry import Registry
 from .socket_mode import SocketModeServer
 from .state import Workspace
+from .tenants import Tenants
 
 
-class FakeSlack:
+class FakeSlack(Tenants):
     """A local Slack for tests: point WebClient(base_url=fake.base_url) at it."""
 
     def __init__(
@@ -48,7 +51,11 @@ class FakeSlack:
         self.socket_mode = SocketModeServer(self.ws, ping_interval=ping_interval)
         # apps.connections.open hands out the Socket Mode server's URL, or the route's.
         self._socket_mode_route: str | None = None
-        self._http = ApiServer(self.ws, lambda: self._socket_mode_route or self.socket_mode.url)
+        self.registry = Registry(self.ws)
+        self._http = ApiServer(
+            self.ws, lambda: self._socket_mode_route or self.socket_mode.url, self.registry
+        )
+        self.oauth = self._http.oauth
         self._response_n = itertools.count(1)
         self._started = self._stopped = False
 

@@ -10,7 +10,9 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from . import web_api
-from .model import Failure, JsonDict, RecordedCall
+from .model import ApiError, Failure, JsonDict, RecordedCall
+from .oauth import OAuthServer
+from .registry import Registry
 from .state import Workspace
 
 # The key fail_next()/delay_next() use for response_url POSTs.
@@ -27,10 +29,15 @@ class _Server(ThreadingHTTPServer):
     # the kernel retries them only after a second: tests would crawl.
     request_queue_size = 128
 
-    def __init__(self, ws: Workspace, socket_mode_url: Callable[[], str]) -> None:
+    def __init__(
+        self, ws: Workspace, socket_mode_url: Callable[[], str], oauth: OAuthServer
+    ) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.ws = ws
         self.socket_mode_url = socket_mode_url
+        # Every workspace the fake serves; a Web API call runs in its token's workspace.
+        self.registry = oauth.registry
+        self.oauth = oauth
         # Set on stop so injected delays end at once instead of holding shutdown hostage.
         self.stopping = threading.Event()
 
@@ -61,6 +68,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._web_api(url.path.removeprefix("/api/"), url.query, raw)
         elif url.path.startswith("/hooks/"):
             self._response_url(url.path.rsplit("/", 1)[-1], raw)
+        elif url.path == "/oauth/v2/authorize":
+            self._authorize()
         else:
             self._send(404, b"Not Found", "text/plain")
 
@@ -78,8 +87,17 @@ class _Handler(BaseHTTPRequestHandler):
             params.update(parse_qsl(raw.decode("utf-8"), keep_blank_values=True))
         return params
 
+    def _authorize(self) -> None:
+        """The signed-in person clicks Allow: 302 back to the app with a code and the state."""
+        try:
+            oauth = self.server.oauth
+            location = oauth.authorize(self.path, team_id=oauth.signed_in_team)
+        except ApiError as e:
+            self._send(400, e.error.encode(), "text/plain")
+            return
+        self._send(302, b"", "text/plain", {"Location": location})
+
     def _web_api(self, method: str, query: str, raw: bytes) -> None:
-        ws = self.server.ws
         params = self._params(query, raw)
         if params is None:
             self._json(200, {"ok": False, "error": "invalid_json"})
@@ -88,6 +106,10 @@ class _Handler(BaseHTTPRequestHandler):
         # A token in the body works too (slack_sdk moves it to the header, others don't).
         body_token = params.pop("token", None)
         token = auth.removeprefix("Bearer ").strip() if auth.startswith("Bearer ") else body_token
+        if method == "oauth.v2.access":
+            self._oauth_access(params, auth)
+            return
+        ws = self.server.registry.for_token(token)
         failure, delay = ws.take_failure(method), ws.take_delay(method)
         if delay:
             self.server.stopping.wait(delay)
@@ -103,6 +125,20 @@ class _Handler(BaseHTTPRequestHandler):
             return
         ws.record(RecordedCall(method, params, token, 200, answer.body))
         self._json(200, answer.body, answer.headers)
+
+    def _oauth_access(self, params: JsonDict, authorization: str) -> None:
+        """oauth.v2.access: no token, the app's credentials; recorded in the installed team."""
+        ws = self.server.ws
+        try:
+            team, body = self.server.oauth.access(authorization=authorization, params=params)
+            ws = self.server.registry.get(team) if team else ws
+            answer: JsonDict = {"ok": True, **body}
+        except ApiError as e:
+            answer = {"ok": False, "error": e.error}
+        # The secret is never recorded: only which client asked.
+        shown = {k: v for k, v in params.items() if k != "client_secret"}
+        ws.record(RecordedCall("oauth.v2.access", shown, None, 200, answer))
+        self._json(200, answer)
 
     def _response_url(self, rid: str, raw: bytes) -> None:
         ws = self.server.ws
@@ -162,8 +198,11 @@ class _Handler(BaseHTTPRequestHandler):
 class ApiServer:
     """A threaded HTTP server on 127.0.0.1, random port, bound by start()."""
 
-    def __init__(self, ws: Workspace, socket_mode_url: Callable[[], str]) -> None:
+    def __init__(
+        self, ws: Workspace, socket_mode_url: Callable[[], str], registry: Registry | None = None
+    ) -> None:
         self._ws, self._socket_mode_url = ws, socket_mode_url
+        self.oauth = OAuthServer(registry or Registry(ws))
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -176,7 +215,7 @@ class ApiServer:
 
     def start(self) -> None:
         """Bind and serve in a background thread."""
-        self._server = _Server(self._ws, self._socket_mode_url)
+        self._server = _Server(self._ws, self._socket_mode_url, self.oauth)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.05},
