@@ -138,11 +138,12 @@ def parse_blocks(raw: Any) -> list[Any] | None:
     return raw
 
 
-def validate_blocks(blocks: list[Any]) -> None:
-    """Raise ApiError('invalid_blocks') with Slack-style messages when a limit is broken."""
+def validate_blocks(blocks: list[Any], *, maximum: int = MAX_BLOCKS) -> None:
+    """Raise ApiError('invalid_blocks') with Slack-style messages when a limit is broken
+    (`maximum`: 50 blocks in a message, 100 in a view)."""
     messages: list[str] = []
-    if len(blocks) > MAX_BLOCKS:
-        _err(messages, f"no more than {MAX_BLOCKS} items allowed", "/blocks")
+    if len(blocks) > maximum:
+        _err(messages, f"no more than {maximum} items allowed", "/blocks")
     for i, block in enumerate(blocks):
         _check_block(messages, block, f"/blocks/{i}")
     if messages:

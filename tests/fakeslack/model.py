@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 JsonDict = dict[str, Any]
@@ -26,6 +26,7 @@ class Channel:
     is_member: bool = True
     is_private: bool = False
     created: int = 1_700_000_000
+    members: set[str] = field(default_factory=set)  # people in it (users.conversations)
 
 
 @dataclass

@@ -240,3 +240,87 @@ def block_actions_payload(
 def url_verification_payload(challenge: str = "fake-challenge") -> JsonDict:
     """What Slack posts once when an HTTP events URL is configured."""
     return {"token": VERIFICATION_TOKEN, "challenge": challenge, "type": "url_verification"}
+
+
+def app_home_opened_event(
+    *, user: str, tab: str = "home", view: JsonDict | None = None
+) -> JsonDict:
+    """app_home_opened: the person opened the app's Home (or Messages) tab; `view` is the Home
+    published to them before, if any."""
+    event: JsonDict = {
+        "type": "app_home_opened",
+        "user": user,
+        "channel": "D0" + user.removeprefix("U")[:9],
+        "tab": tab,
+        "event_ts": _now_ts(),
+    }
+    if view is not None:
+        event["view"] = view
+    return event
+
+
+def home_block_actions_payload(
+    action_id: str,
+    value: str,
+    *,
+    user_id: str,
+    trigger_id: str,
+    view: JsonDict | None = None,
+    block_id: str = "home",
+    button_text: str = "Button",
+    user_name: str = "alice",
+    team_id: str = TEAM_ID,
+    api_app_id: str = APP_ID,
+) -> JsonDict:
+    """A button click on the App Home (container type view; no channel, no response_url);
+    `trigger_id` comes from the fake (Workspace.views.issue_trigger), good for one views.open."""
+    shown: JsonDict = view if view is not None else {"id": "V0000000000", "type": "home"}
+    return {
+        "type": "block_actions",
+        "user": {"id": user_id, "username": user_name, "name": user_name, "team_id": team_id},
+        "api_app_id": api_app_id,
+        "token": VERIFICATION_TOKEN,
+        "container": {"type": "view", "view_id": shown.get("id", "V0000000000")},
+        "trigger_id": trigger_id,
+        "team": {"id": team_id, "domain": TEAM_DOMAIN},
+        "enterprise": None,
+        "is_enterprise_install": False,
+        "view": shown,
+        "actions": [
+            {
+                "action_id": action_id,
+                "block_id": block_id,
+                "text": {"type": "plain_text", "text": button_text, "emoji": True},
+                "value": value,
+                "type": "button",
+                "action_ts": _now_ts(),
+            }
+        ],
+    }
+
+
+def view_submission_payload(
+    *,
+    view: JsonDict,
+    values: JsonDict,
+    user_id: str,
+    trigger_id: str = "",
+    user_name: str = "alice",
+    team_id: str = TEAM_ID,
+    api_app_id: str = APP_ID,
+) -> JsonDict:
+    """A submitted modal: the opened `view` with the inputs' state `values`
+    ({block_id: {action_id: {"type": ..., "selected_...": ...}}})."""
+    submitted = dict(view, state={"values": values})
+    return {
+        "type": "view_submission",
+        "team": {"id": team_id, "domain": TEAM_DOMAIN},
+        "user": {"id": user_id, "username": user_name, "name": user_name, "team_id": team_id},
+        "api_app_id": api_app_id,
+        "token": VERIFICATION_TOKEN,
+        "trigger_id": trigger_id or f"{int(time.time())}.1.{uuid.uuid4().hex[:12]}",
+        "view": submitted,
+        "response_urls": [],
+        "is_enterprise_install": False,
+        "enterprise": None,
+    }

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .model import ApiError, Channel, Failure, JsonDict, RecordedCall, User
+from .views_state import Views
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Workspace:
         self._tickets: set[str] = set()
         self._ts_counter = itertools.count(1)
         self._ts_base = ts_base
+        self.views = Views()  # App Homes and modals (web_views.py)
 
     # -- directory -------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import web_chat
+from . import web_chat, web_members, web_views
 from .model import ApiError, JsonDict
 from .params import bool_arg, member_channel, message_view, text_arg, window
 from .state import Workspace
@@ -186,6 +186,9 @@ METHODS: dict[str, tuple[Method, str | None]] = {
     "chat.getPermalink": (_chat(web_chat.chat_get_permalink), "bot"),
     "reactions.add": (_chat(web_chat.reactions_add), "bot"),
     "reactions.remove": (_chat(web_chat.reactions_remove), "bot"),
+    "views.publish": (_chat(web_views.views_publish), "bot"),
+    "views.open": (_chat(web_views.views_open), "bot"),
+    "users.conversations": (_chat(web_members.users_conversations), "bot"),
 }
 
 _TOKEN_ERRORS = {"missing": "not_authed", "revoked": "token_revoked", "invalid": "invalid_auth"}
