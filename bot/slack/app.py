@@ -12,7 +12,7 @@ from slack_bolt.logger.messages import warning_client_prioritized_and_token_skip
 from slack_sdk import WebClient
 
 from bot.slack.deps import SlackDeps
-from bot.slack.listeners import commands, events, guard, lag, messages, search, votes
+from bot.slack.listeners import commands, events, guard, home, lag, messages, search, votes
 
 __all__ = ["SlackDeps", "build_app"]
 
@@ -49,6 +49,7 @@ def build_app(*, client: WebClient, signing_secret: str | None, deps: SlackDeps)
     votes.register(app=app, deps=deps)
     search.register(app=app, deps=deps)
     messages.register(app=app, deps=deps)
+    home.register(app=app, deps=deps)
     events.register(app=app)  # last: the catch-all
     return app
 

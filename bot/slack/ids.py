@@ -40,3 +40,10 @@ def decode_post_id(*, value: object) -> int | None:
         return None
     post_id = int(value)
     return post_id if post_id <= _MAX_POST_ID else None
+
+
+# The App Home's schedule form: the view's callback_id, and its inputs' block_id and action_id.
+SCHEDULE_VIEW = "paperclub_schedule"
+SCHEDULE_TIME = "paperclub_schedule_time"
+SCHEDULE_ZONE = "paperclub_schedule_zone"
+SCHEDULE_DAYS = "paperclub_schedule_days"

@@ -1,0 +1,93 @@
+"""The App Home: published when the person opens the tab and after each of their own Home
+actions (buttons, the schedule form). What others do elsewhere shows the next time the tab is
+opened: Slack sends app_home_opened every time, and nobody watches a tab they are not on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import Ack, App
+from slack_sdk import WebClient
+
+from bot.services import home
+from bot.slack import home as slack_home
+from bot.slack import ids
+from bot.slack.deps import SlackDeps
+from bot.slack.home_modal import FIELD_BLOCKS, submitted
+
+
+def _user(body: dict[str, Any]) -> str:
+    """Who clicked or submitted."""
+    return str((body.get("user") or {}).get("id") or "")
+
+
+def register(*, app: App, deps: SlackDeps) -> None:
+    """Listen for the tab, its buttons and the schedule form."""
+
+    def acknowledge(ack: Ack) -> None:
+        """Ack at once; the Home is published after."""
+        ack()
+
+    def opened(event: dict[str, Any], client: WebClient) -> None:
+        """The Home tab was opened (the Messages tab sends the same event: nothing to do)."""
+        if event.get("tab") == "home" and event.get("user"):
+            slack_home.publish(client=client, deps=deps, user=str(event["user"]))
+
+    app.event("app_home_opened")(ack=acknowledge, lazy=[opened])
+
+    def pressed(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
+        """Run the button's subcommand (admin check included) and show what it did."""
+        user, channel = _user(body), slack_home.channel_id(value=action.get("value"))
+        if not user:
+            return
+        if channel is None:  # not one of our buttons' values: show the Home as it is
+            slack_home.publish(client=client, deps=deps, user=user)
+            return
+        call = slack_home.invocation(deps=deps, user=user, channel=channel)
+        name = str(action.get("action_id", "")).removeprefix(ids.action_id(action=""))
+        if name == home.SCHEDULE_ACTION:
+            trigger = str(body.get("trigger_id") or "")
+            notice = slack_home.open_form(client=client, deps=deps, call=call, trigger_id=trigger)
+            if notice is not None:
+                slack_home.publish(client=client, deps=deps, user=user, notice=notice)
+            return
+        reply = home.act(call=call, action=name)
+        if reply is not None and reply.reschedule:
+            deps.shared.reschedule()
+        notice = reply.message if reply is not None else None
+        slack_home.publish(client=client, deps=deps, user=user, notice=notice)
+
+    for action in (*home.ACTIONS, home.SCHEDULE_ACTION):
+        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[pressed])
+
+    def read(body: dict[str, Any], view: dict[str, Any]) -> str | dict[str, str]:
+        """The `schedule` subcommand the form stands for, or its errors by block id."""
+        channel = slack_home.channel_id(value=view.get("private_metadata")) or ""
+        call = slack_home.invocation(deps=deps, user=_user(body), channel=channel)
+        time, zone, days = submitted(view=view)
+        outcome = home.read_form(call=call, time=time, zone=zone, days=days)
+        if isinstance(outcome, dict):
+            return {FIELD_BLOCKS[field]: text for field, text in outcome.items()}
+        return outcome
+
+    def check(ack: Ack, body: dict[str, Any], view: dict[str, Any]) -> None:
+        """Close the form when it is valid; else keep it open with the errors beside the fields."""
+        outcome = read(body, view)
+        if isinstance(outcome, dict):
+            ack(response_action="errors", errors=outcome)
+        else:
+            ack()
+
+    def save(body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
+        """Apply a valid form as `/paperclub schedule` and show the answer on the Home."""
+        outcome = read(body, view)
+        if isinstance(outcome, dict):
+            return  # the form stayed open with its errors; nothing changed
+        channel = slack_home.channel_id(value=view.get("private_metadata")) or ""
+        call = slack_home.invocation(deps=deps, user=_user(body), channel=channel)
+        reply = home.save_schedule(call=call, command=outcome)
+        if reply.reschedule:
+            deps.shared.reschedule()
+        slack_home.publish(client=client, deps=deps, user=_user(body), notice=reply.message)
+
+    app.view(ids.SCHEDULE_VIEW)(ack=check, lazy=[save])
