@@ -20,6 +20,8 @@ from bot.cli_archive import (
     cmd_search,
     open_database,
 )
+from bot.cli_secrets import add_parser as add_secrets
+from bot.cli_secrets import cmd_secrets
 from bot.config import ConfigError, Settings, load_settings
 from bot.db.migrate import MigrationsNotFound
 from bot.export_formats import EXPORT_FORMATS
@@ -63,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--pick", type=int, metavar="N",
         help="with one ID: apply the Nth record its unclear match listed (a person's choice)",
     )  # fmt: skip
+    add_secrets(sub=sub)
     return parser
 
 
@@ -94,6 +97,7 @@ COMMANDS = {
     "search": cmd_search,
     "migrate": cmd_migrate,
     "enrich": cmd_enrich,
+    "secrets": cmd_secrets,
     "run": cmd_run,
 }
 

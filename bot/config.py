@@ -13,9 +13,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
 
+from bot.config_slack import (
+    DEFAULT_API_URL,
+    SLACK_VARIABLES,
+    Distribution,
+    SlackConfigError,
+    slack_settings,
+)
 from bot.schedule_text import ScheduleTextError, parse_days, parse_hhmm
 
-DEFAULT_API_URL = "https://slack.com/api/"
 DEFAULT_ARXIV_API = "https://export.arxiv.org/api/query"
 DEFAULT_CROSSREF_API = "https://api.crossref.org"
 DEFAULT_DISCORD_API_URL = "https://discord.com/api/v10"
@@ -24,10 +30,7 @@ DEFAULT_DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 
 # Every variable the bot reads, with a one-line meaning; the README lists them all (a test checks).
 VARIABLES: dict[str, str] = {
-    "SLACK_BOT_TOKEN": "Bot token (xoxb-...). Without Slack tokens the bot runs on the console.",
-    "SLACK_APP_TOKEN": "App-level token (xapp-...) with connections:write, for Socket Mode.",
-    "SLACK_SIGNING_SECRET": "Signing secret, for HTTP mode (POST /slack/events).",
-    "SLACK_API_URL": f"Web API base URL (default {DEFAULT_API_URL}; GovSlack differs).",
+    **SLACK_VARIABLES,
     "DISCORD_TOKEN": "Bot token from the developer portal. Set: the bot runs on Discord too.",
     "DISCORD_API_URL": f"REST API base URL (default {DEFAULT_DISCORD_API_URL}).",
     "DISCORD_GATEWAY_URL": f"Gateway URL (default {DEFAULT_DISCORD_GATEWAY_URL}).",
@@ -78,6 +81,7 @@ class Settings:
     slack_app_token: str | None = field(default=None, repr=False)
     slack_signing_secret: str | None = field(default=None, repr=False)
     slack_api_url: str = DEFAULT_API_URL
+    slack_distribution: Distribution | None = None  # OAuth: every installed workspace
     discord_token: str | None = field(default=None, repr=False)
     discord_api_url: str = DEFAULT_DISCORD_API_URL
     discord_gateway_url: str = DEFAULT_DISCORD_GATEWAY_URL
@@ -102,14 +106,16 @@ class Settings:
     def secrets(self) -> tuple[str, ...]:
         """Every secret value set, for the log redaction (tokens have shapes; these may not)."""
         values = (self.slack_bot_token, self.slack_app_token, self.slack_signing_secret)
-        return tuple(v for v in (*values, self.discord_token) if v)
+        oauth = self.slack_distribution
+        sealed = (oauth.client_secret, *oauth.secret_keys) if oauth else ()
+        return tuple(v for v in (*values, *sealed, self.discord_token) if v)
 
     @property
     def slack_configured(self) -> bool:
-        """A bot token, with an app token (Socket Mode) or a signing secret (HTTP)."""
-        return bool(self.slack_bot_token) and bool(
-            self.slack_app_token or self.slack_signing_secret
-        )
+        """A bot token, with an app token (Socket Mode) or a signing secret (HTTP); or OAuth
+        distribution with its signing secret."""
+        token = bool(self.slack_bot_token or self.slack_distribution)
+        return token and bool(self.slack_app_token or self.slack_signing_secret)
 
     @property
     def discord_configured(self) -> bool:
@@ -142,17 +148,10 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         """An empty variable counts as unset."""
         return values.get(name) or None
 
-    bot_token = get("SLACK_BOT_TOKEN")
-    if bot_token and not bot_token.startswith("xoxb-"):
-        raise ConfigError("SLACK_BOT_TOKEN should start with xoxb- (the Bot User OAuth Token).")
-    app_token = get("SLACK_APP_TOKEN")
-    if app_token and not app_token.startswith("xapp-"):
-        raise ConfigError("SLACK_APP_TOKEN should start with xapp- (an app-level token).")
-    api_url = get("SLACK_API_URL") or DEFAULT_API_URL
-    if not re.match(r"^https?://[^\s/]+", api_url):
-        raise ConfigError(f"SLACK_API_URL must be an http(s) URL, got {api_url!r}.")
-    if not api_url.endswith("/"):
-        api_url += "/"
+    try:
+        slack = slack_settings(get=get)
+    except SlackConfigError as exc:
+        raise ConfigError(str(exc)) from None
     discord = _discord(get=get)
     channel = get("PAPERCLUB_CHANNEL")
     if channel and not _SLACK_ID.match(channel):
@@ -217,10 +216,7 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         contact=_contact(text=get("PAPERCLUB_CONTACT")),
         up_reactions=up,
         down_reactions=down,
-        slack_bot_token=bot_token,
-        slack_app_token=app_token,
-        slack_signing_secret=get("SLACK_SIGNING_SECRET"),
-        slack_api_url=api_url,
+        **slack,
         discord_token=discord["DISCORD_TOKEN"],
         discord_api_url=discord["DISCORD_API_URL"] or DEFAULT_DISCORD_API_URL,
         discord_gateway_url=discord["DISCORD_GATEWAY_URL"] or DEFAULT_DISCORD_GATEWAY_URL,

@@ -1,7 +1,8 @@
 """slack_installations, slack_bots, slack_oauth_states: the tables of slack_sdk's SQLAlchemy
 installation and OAuth state stores, made here because the schema is made only by migrations
-(the stores' create_tables() is never called). Column for column as slack_sdk defines them;
-tests/db/test_slack_store_tables.py holds the two in step.
+(the stores' create_tables() is never called). Column for column as slack_sdk defines them,
+but for the token columns: 1000 characters instead of 200, because they hold sealed tokens
+(bot/slack_oauth/store.py). tests/db/test_slack_store_tables.py holds the two in step.
 
 Revision ID: 0006
 Revises: 0005
@@ -15,6 +16,9 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+# Sealed (encrypted) tokens are about 2.4 times as long as plain ones.
+TOKEN = sa.String(1000)
+
 revision: str = "0006"
 down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
@@ -24,11 +28,11 @@ depends_on: str | Sequence[str] | None = None
 def _bot_columns() -> list[sa.Column[object]]:
     """The columns an installation and a bot share, in slack_sdk's order."""
     return [
-        sa.Column("bot_token", sa.String(200)),
+        sa.Column("bot_token", TOKEN),
         sa.Column("bot_id", sa.String(32)),
         sa.Column("bot_user_id", sa.String(32)),
         sa.Column("bot_scopes", sa.String(1000)),
-        sa.Column("bot_refresh_token", sa.String(200)),
+        sa.Column("bot_refresh_token", TOKEN),
         sa.Column("bot_token_expires_at", sa.DateTime),
     ]
 
@@ -47,9 +51,9 @@ def upgrade() -> None:
         sa.Column("team_name", sa.String(200)),
         *_bot_columns(),
         sa.Column("user_id", sa.String(32), nullable=False),
-        sa.Column("user_token", sa.String(200)),
+        sa.Column("user_token", TOKEN),
         sa.Column("user_scopes", sa.String(1000)),
-        sa.Column("user_refresh_token", sa.String(200)),
+        sa.Column("user_refresh_token", TOKEN),
         sa.Column("user_token_expires_at", sa.DateTime),
         sa.Column("incoming_webhook_url", sa.String(200)),
         sa.Column("incoming_webhook_channel", sa.String(200)),
