@@ -13,6 +13,7 @@ from bot.db.convert import channel_key, to_channel, to_paper
 from bot.db.engine import upsert_insert
 from bot.db.enrichment import EnrichmentStore
 from bot.db.group_commit import WriteScope
+from bot.db.home import HomeStore
 from bot.db.lists import ListsStore
 from bot.db.posts import PostsStore
 from bot.db.ranking import RankingStore
@@ -45,7 +46,9 @@ def visible_to(*, viewer: ChannelKey) -> ColumnElement[bool]:
     )
 
 
-class SqlStore(PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore, EnrichmentStore):
+class SqlStore(
+    PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore, EnrichmentStore, HomeStore
+):
     """The Store of one session; the unit of work commits or rolls back around it."""
 
     def __init__(

@@ -25,6 +25,7 @@ from bot.domain import (
     VoteState,
     WeeklyRecap,
 )
+from bot.domain.home import OwnComment, OwnVote
 from bot.search_query import SearchQuery
 
 
@@ -275,6 +276,16 @@ class Store(Protocol):
 
     def delete_comment(self, *, post: Post, message_id: str) -> None:
         """Mark a comment deleted and forget its text."""
+        ...
+
+    def votes_by(self, *, user: str, channels: Sequence[ChannelKey], limit: int) -> list[OwnVote]:
+        """A person's latest votes in these channels, newest first, with the papers' titles."""
+        ...
+
+    def comments_by(
+        self, *, user: str, channels: Sequence[ChannelKey], limit: int
+    ) -> list[OwnComment]:
+        """A person's latest live comments in these channels, newest first, with titles."""
         ...
 
 
