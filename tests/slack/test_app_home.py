@@ -188,6 +188,10 @@ def test_admin_sets_the_schedule_in_the_modal(harness: Harness) -> None:
     answer = _deliver(harness, bad)
     assert answer["response_action"] == "errors"
     assert set(answer["errors"]) == {ids.SCHEDULE_TIME, ids.SCHEDULE_ZONE, ids.SCHEDULE_DAYS}
+    odd = _values(at="25:00", zone="Europe/Berlin", days=["mon", "someday"])
+    answer = _deliver(harness, view_submission_payload(view=view, user_id=ADMIN, values=odd))
+    assert set(answer["errors"]) == {ids.SCHEDULE_TIME, ids.SCHEDULE_DAYS}
+    assert answer["errors"][ids.SCHEDULE_DAYS] == "Tick at least one day."
     assert _channel(harness).schedule.post_time == time(9, 0)  # nothing changed
     before = len(_published(harness, ADMIN))
     good = view_submission_payload(view=view, user_id=ADMIN, values=_values(
@@ -256,3 +260,14 @@ def test_hostile_titles_and_comments_are_inert_and_within_limits(harness: Harnes
         assert live not in shown
     assert "&lt;!channel&gt;" in shown and "&lt;!here&gt;" in shown
     assert "more channels" in shown
+
+
+def test_slack_failures_leave_a_readable_home(harness: Harness) -> None:
+    add_member(harness.fake.ws, CHANNEL, MEMBER)
+    harness.fake.fail_next("users.conversations", error="internal_error")
+    shown = texts(open_home(harness, MEMBER))
+    assert "I could not find out which channels you are in just now" in shown
+    harness.fake.fail_next("views.publish", error="internal_error")
+    harness.event(app_home_opened_event(user=MEMBER))  # refused: logged, nothing raised
+    assert harness.fake.ws.wait_for(lambda: len(harness.fake.requests("views.publish")) >= 2, 10)
+    assert f"<#{CHANNEL}>" in texts(open_home(harness, MEMBER))  # the next open works
