@@ -93,9 +93,11 @@ def _channel_section(*, uow: UnitOfWork, channel: Channel, now: datetime, can_ac
     if not can_act:
         return message(head, *listed)
     value = channel.key.channel
-    toggle = Button(label=words.RESUME, action="home_resume", value=value) if channel.paused else (
-        Button(label=words.PAUSE, action="home_pause", value=value)
-    )  # fmt: skip
+    toggle = (
+        Button(label=words.RESUME, action="home_resume", value=value)
+        if channel.paused
+        else Button(label=words.PAUSE, action="home_pause", value=value)
+    )
     buttons = Buttons(
         buttons=(
             toggle,
