@@ -16,7 +16,7 @@ from bot.ports import Platform
 from bot.services.shared import Shared
 
 REGISTRY: dict[str, str] = {
-    "slack": "bot.slack.plugin",
+    "slack": "bot.slack_oauth.plugin",  # bot.slack.plugin, or distribution when configured
     "discord": "bot.discord.plugin",
     "console": "bot.console.plugin",
 }

@@ -10,10 +10,10 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
-from slack_bolt import App, BoltRequest
+from slack_bolt import BoltRequest, BoltResponse
 from slack_bolt.request.internals import build_context
 
 from bot.ports import SeenRequests
@@ -26,6 +26,14 @@ MAX_BODY = 1_000_000
 MAX_SKEW_SECONDS = 300
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], list[bytes]]
+
+
+class Dispatches(Protocol):
+    """What answers a verified request: a Bolt App, or distribution's router of many."""
+
+    def dispatch(self, req: BoltRequest) -> BoltResponse:
+        """Run the request through listeners and return the response."""
+        ...
 
 
 class FormSafeRequest(BoltRequest):
@@ -95,7 +103,7 @@ class ReplayGuard:
             return True
 
 
-def _headers(*, environ: dict[str, Any]) -> dict[str, str]:
+def headers_of(*, environ: dict[str, Any]) -> dict[str, str]:
     """Request headers from a WSGI environ."""
     headers = {
         key[5:].replace("_", "-").lower(): str(value)
@@ -111,7 +119,7 @@ def send(
     start_response: StartResponse, status: int, body: str, headers: Iterable[tuple[str, str]] = ()
 ) -> list[bytes]:
     """Start a response (plain text unless Bolt gave a Content-Type) and return its body."""
-    reasons = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
+    reasons = {200: "OK", 302: "Found", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
                405: "Method Not Allowed", 413: "Payload Too Large"}  # fmt: skip
     data = body.encode()
     extra = [(k, v) for k, v in headers if k.lower() != "content-length"]
@@ -124,7 +132,9 @@ def send(
     return [data]
 
 
-def make_wsgi_app(*, app: App, signing_secret: str, replays: SeenRequests | None = None) -> WsgiApp:
+def make_wsgi_app(
+    *, app: Dispatches, signing_secret: str, replays: SeenRequests | None = None
+) -> WsgiApp:
     """The WSGI callable for Slack's requests (POST only; the server routes the path here)."""
     key = signing_secret.encode()
     seen = replays or ReplayGuard()
@@ -140,7 +150,7 @@ def make_wsgi_app(*, app: App, signing_secret: str, replays: SeenRequests | None
         if length > MAX_BODY:  # waitress refuses these itself; this guards other servers
             return send(start_response, 413, "too large")
         data = environ["wsgi.input"].read(length)
-        headers = _headers(environ=environ)
+        headers = headers_of(environ=environ)
         # Verify the bytes before parsing, so a forged request is a 401 whatever its body.
         now = time.time()
         if not is_signed(data=data, headers=headers, key=key, now=now):

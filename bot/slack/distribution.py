@@ -1,0 +1,187 @@
+"""Distribution mode: one process serves every workspace that installed the app through OAuth.
+
+An OAuth App (slack_bolt's flow on slack_sdk's stores) answers GET /slack/install and
+/slack/oauth_redirect and the uninstall events; every other request is handed to the Bolt app
+of its own workspace, built on that workspace's bot token exactly as single-workspace mode
+builds its one app (same listeners, same guard). A request from a team with no installation is
+acknowledged with an empty 200, logged, and goes no further: nothing of it is stored.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from threading import Event
+from typing import Any
+
+from slack_bolt import App, BoltRequest, BoltResponse
+from slack_bolt.oauth.oauth_settings import OAuthSettings
+from slack_sdk.oauth.installation_store import Bot, InstallationStore
+from slack_sdk.oauth.state_store import OAuthStateStore
+
+from bot.config import Settings
+from bot.messages import Message
+from bot.ports import PlatformStartError, WsgiApp
+from bot.services.shared import Shared
+from bot.slack.app import build_app
+from bot.slack.chat import SlackChat, make_client
+from bot.slack.deps import PLATFORM, SlackDeps
+from bot.slack.oauth_http import oauth_wsgi
+from bot.slack.render import fallback
+from bot.slack.teams import Team, TeamChat, Teams
+
+log = logging.getLogger("paperclub")
+INSTALL_PATH = "/slack/install"
+REDIRECT_PATH = "/slack/oauth_redirect"
+# Events about the installation itself: the OAuth App's token-revocation listeners take them.
+LIFECYCLE_EVENTS = frozenset({"app_uninstalled", "tokens_revoked"})
+
+
+def team_of(*, body: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """(team id, enterprise id) a request is about: events and commands say team_id,
+    interactions team.id (or user.team_id)."""
+    team = body.get("team_id") or (body.get("team") or {}).get("id")
+    team = team or (body.get("user") or {}).get("team_id")
+    enterprise = body.get("enterprise_id") or (body.get("enterprise") or {}).get("id")
+    return (str(team) if team else None), (str(enterprise) if enterprise else None)
+
+
+class TeamRouter:
+    """What Slack's POSTs are dispatched to: the OAuth App for the handshake and the uninstall
+    events, the workspace's own app for the rest, an empty 200 for a team not installed."""
+
+    def __init__(self, *, oauth_app: App, teams: Teams) -> None:
+        """Route between the OAuth App and the installed workspaces."""
+        self._oauth_app, self._teams = oauth_app, teams
+
+    def dispatch(self, req: BoltRequest) -> BoltResponse:
+        """Hand one verified request to whoever answers it."""
+        body: Mapping[str, Any] = req.body or {}
+        kind = str(body.get("type") or "command")
+        if kind in ("url_verification", "ssl_check") or body.get("ssl_check"):
+            return self._oauth_app.dispatch(req)
+        team_id, enterprise_id = team_of(body=body)
+        event = str((body.get("event") or {}).get("type") or "")
+        if event in LIFECYCLE_EVENTS:
+            response = self._oauth_app.dispatch(req)  # deletes the tokens (Bolt's listeners)
+            if team_id:
+                self._teams.forget(team_id=team_id)
+            log.info("workspace %s: %s, its tokens are deleted", team_id, event)
+            return response
+        team = self._teams.get(team_id=team_id, enterprise_id=enterprise_id)
+        if team is None:
+            log.warning("ignored a %s %s from team %s: no installation", kind, event, team_id)
+            # Acknowledged, so Slack does not deliver it again; nothing of it is kept.
+            return BoltResponse(status=200, body="")
+        return team.app.dispatch(req)
+
+
+@dataclass
+class DistributedPlatform:
+    """The Slack edge of every installed workspace, on the process's HTTP server."""
+
+    oauth_app: App
+    teams: Teams
+    chat: TeamChat
+    settings: Settings
+    shared: Shared
+    on_close: Callable[[], None] = field(default=lambda: None)
+
+    @property
+    def name(self) -> str:
+        """Channel keys say "slack"."""
+        return PLATFORM
+
+    @cached_property
+    def routes(self) -> Mapping[str, WsgiApp]:
+        """POST /slack/events, GET /slack/install and GET /slack/oauth_redirect."""
+        from bot.slack.http import make_wsgi_app
+
+        secret = self.settings.slack_signing_secret or ""
+        router = TeamRouter(oauth_app=self.oauth_app, teams=self.teams)
+        events = make_wsgi_app(app=router, signing_secret=secret, replays=self.shared.seen_requests)
+        flow = oauth_wsgi(app=self.oauth_app)
+        return {"/slack/events": events, INSTALL_PATH: flow, REDIRECT_PATH: flow}
+
+    def render(self, *, message: Message) -> str:
+        """The message as mrkdwn; people are named by id (no one workspace to ask)."""
+        return fallback(message=message, names=lambda user: user)
+
+    def serve(self, *, stop: Event) -> None:
+        """Nothing of its own: the process's server hands Slack's requests to `routes`."""
+        log.info("distribution: install at GET %s; Slack's requests go to POST /slack/events",
+                 INSTALL_PATH)  # fmt: skip
+        stop.wait()
+
+    def close(self) -> None:
+        """Let go of the stores' database connections."""
+        self.on_close()
+
+
+def _oauth_app(
+    *, settings: Settings, installations: InstallationStore, states: OAuthStateStore
+) -> App:
+    """The App that runs Bolt's OAuth flow; every call, oauth.v2.access too, to SLACK_API_URL."""
+    oauth = settings.slack_distribution
+    assert oauth is not None
+    app = App(
+        name="paperclub",
+        client=make_client(token=None, base_url=settings.slack_api_url),
+        signing_secret=settings.slack_signing_secret or "",
+        process_before_response=True,
+        oauth_settings=OAuthSettings(
+            client_id=oauth.client_id, client_secret=oauth.client_secret,
+            scopes=list(oauth.scopes), installation_store=installations, state_store=states,
+            install_path=INSTALL_PATH, redirect_uri_path=REDIRECT_PATH,
+            authorization_url=oauth.authorize_url,
+            # "Add to Slack" on a web page links here: straight on to Slack's consent page.
+            install_page_rendering_enabled=False,
+        ),
+    )  # fmt: skip
+    app.enable_token_revocation_listeners()
+    return app
+
+
+def build(
+    *,
+    settings: Settings,
+    shared: Shared,
+    mode: str,
+    installations: InstallationStore,
+    states: OAuthStateStore,
+    on_close: Callable[[], None],
+) -> DistributedPlatform:
+    """Wire distribution mode on the given stores (HTTP only: Slack reaches every workspace's
+    events through one Request URL)."""
+    if mode == "socket":
+        raise PlatformStartError(
+            "OAuth distribution (SLACK_CLIENT_ID) runs in HTTP mode; drop --mode socket"
+        )
+    if not settings.slack_signing_secret:
+        raise PlatformStartError("OAuth distribution needs SLACK_SIGNING_SECRET too")
+    if settings.channel:
+        log.warning("PAPERCLUB_CHANNEL is ignored in distribution: /paperclub schedule follows")
+
+    def wire(bot: Bot) -> Team:
+        """A workspace's own app, Chat and poster on its bot token."""
+        client = make_client(token=bot.bot_token, base_url=settings.slack_api_url)
+        post_client = make_client(
+            token=bot.bot_token, base_url=settings.slack_api_url, idempotent_only=True
+        )
+        chat = SlackChat(client=client, post_client=post_client)
+        poster = shared.poster(chat=chat, platform=PLATFORM)
+        deps = SlackDeps(shared=shared, chat=chat, poster=poster, team_id=str(bot.team_id),
+                         app_id=bot.app_id)  # fmt: skip
+        app = build_app(client=client, signing_secret=settings.slack_signing_secret, deps=deps)
+        log.info("serving Slack workspace %s", bot.team_id)
+        return Team(team_id=str(bot.team_id), token=str(bot.bot_token), app=app, chat=chat,
+                    poster=poster)  # fmt: skip
+
+    teams = Teams(store=installations, build=wire)
+    return DistributedPlatform(
+        oauth_app=_oauth_app(settings=settings, installations=installations, states=states),
+        teams=teams, chat=TeamChat(teams=teams), settings=settings, shared=shared,
+        on_close=on_close,
+    )  # fmt: skip
