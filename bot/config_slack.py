@@ -13,8 +13,8 @@ from typing import Any
 DEFAULT_API_URL = "https://slack.com/api/"
 # What the bot asks for when a workspace installs it (manifest-distribution.yml says the same).
 DISTRIBUTION_SCOPES = (
-    "channels:history", "channels:read", "chat:write", "commands", "groups:history",
-    "groups:read", "metadata.message:read", "reactions:read", "reactions:write", "users:read",
+    "chat:write", "commands", "channels:history", "groups:history", "channels:read",
+    "groups:read", "reactions:read", "users:read",
 )  # fmt: skip
 
 SLACK_VARIABLES: dict[str, str] = {

@@ -29,3 +29,18 @@ def test_manifests_list_the_scopes_events_and_command() -> None:
     assert _values(socket, "bot") == _values(http, "bot")
     assert "socket_mode_enabled: true" in socket and "socket_mode_enabled: false" in http
     assert http.count("/slack/events") == 3
+
+
+def test_the_distribution_manifest_asks_what_the_install_asks() -> None:
+    """Its scopes are the ones the OAuth flow requests; it redirects to our callback and sends
+    the uninstall events."""
+    from bot.config_slack import DISTRIBUTION_SCOPES
+
+    text = (ROOT / "manifest-distribution.yml").read_text()
+    http = (ROOT / "manifest-http.yml").read_text()
+    assert _values(text, "bot") == set(DISTRIBUTION_SCOPES) == _values(http, "bot")
+    assert _values(text, "redirect_urls") == {"https://paperclub.example.org/slack/oauth_redirect"}
+    assert {"app_home_opened", "app_uninstalled", "tokens_revoked"} <= _values(text, "bot_events")
+    assert _values(http, "bot_events") <= _values(text, "bot_events")
+    assert "command: /paperclub" in text and text.count("/slack/events") == 3
+    assert "socket_mode_enabled: false" in text
