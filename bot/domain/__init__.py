@@ -6,6 +6,11 @@ import enum
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 
+# Re-exported: the keys live in their own module, everything else is defined here.
+from bot.domain.keys import LOCAL as LOCAL
+from bot.domain.keys import ChannelKey as ChannelKey
+from bot.domain.keys import WorkspaceKey as WorkspaceKey
+
 
 class PaperStatus(enum.StrEnum):
     """Where a paper stands in its queue."""
@@ -75,22 +80,6 @@ class Paper:
     title_derived: bool = False
     # The reading list it came from, if it had a name.
     list_id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ChannelKey:
-    """A channel as the world knows it: platform, workspace (team or guild), the platform's id.
-
-    The same channel id on two platforms, or in two workspaces, is two channels.
-    """
-
-    platform: str
-    workspace: str
-    channel: str
-
-    def __str__(self) -> str:
-        """'slack:T1:C1': for log lines and scheduler job ids."""
-        return f"{self.platform}:{self.workspace}:{self.channel}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +190,8 @@ class NewPaper:
     added_by: str | None
     added_at: datetime
     position: int
+    # The workspaces row the paper belongs to (see Store.workspace_id).
+    workspace_id: int
     queue_channel_id: int | None = None
     list_id: int | None = None
     # Fields a person typed (a title given to /paperclub add): enrichment never changes them.
