@@ -98,9 +98,12 @@ def bare(*, papers: list[PaperDraft], folder: Path) -> float:
         connection.execute("PRAGMA synchronous=FULL")
         start = time.perf_counter()
         with connection:
+            # The same one workspace row import_drafts makes on a new archive.
+            connection.execute("INSERT INTO workspaces (platform, team) VALUES ('', '')")
             connection.executemany(
-                "INSERT INTO papers (title, authors, abstract, url, arxiv_id, doi, fingerprint, "
-                "source, added_by, added_at, position, status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO papers (workspace_id, title, authors, abstract, url, arxiv_id, doi, "
+                "fingerprint, source, added_by, added_at, position, status) "
+                "VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?)",
                 rows,
             )
         return time.perf_counter() - start

@@ -32,7 +32,7 @@ from bot.db.migrate import upgrade_url
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, ChannelKey, SearchPage
 from bot.search_query import fts5_match, parse_query
 
-VERSION = 4  # bump when synthetic.py or the schema changes, so cached archives are rebuilt
+VERSION = 5  # bump when synthetic.py or the schema changes, so cached archives are rebuilt
 CACHE = Path(tempfile.gettempdir()) / "paperclub-bench"
 QUERIES = (
     "pipeline parallelism",
@@ -62,9 +62,12 @@ BARE = (
     "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? "
     "ORDER BY bm25(papers_fts, 10.0, 5.0, 1.0) LIMIT 5"
 )
+# Every synthetic paper belongs to the viewer's workspace, row 1.
+WORKSPACE_SQL = "INSERT INTO workspaces (id, platform, team) VALUES (1, 'slack', 'T1')"
 PAPER_SQL = (
-    "INSERT INTO papers (id, title, authors, abstract, fingerprint, source, added_at, position,"
-    " status) VALUES (?, ?, ?, ?, ?, 'synthetic', '2026-01-01 00:00:00.000000', ?, ?)"
+    "INSERT INTO papers (id, workspace_id, title, authors, abstract, fingerprint, source,"
+    " added_at, position, status) VALUES (?, 1, ?, ?, ?, ?, 'synthetic',"
+    " '2026-01-01 00:00:00.000000', ?, ?)"
 )
 ACTIVITY_SQL = {
     "channels": "INSERT INTO channels (id, platform, workspace, external_id, post_time, timezone,"
@@ -106,6 +109,7 @@ def build(*, size: int, log: Callable[[str], None] = print) -> Path:
     (trigger,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'papers_fts_ai'").fetchone()
     db.execute("DROP TRIGGER papers_fts_ai")
     db.execute("BEGIN")
+    db.execute(WORKSPACE_SQL)
     # Two cores: workers write the text while this process feeds SQLite.
     synthetic.stream()  # drawn once, inherited by the forked workers
     with multiprocessing.get_context("fork").Pool(max(1, (os.cpu_count() or 2) - 1)) as pool:
@@ -178,7 +182,9 @@ def measure(*, size: int, repeat: int = 11, like_repeat: int = 3) -> dict[str, A
             def ours(text: str = text) -> str:
                 """Parse, search, render."""
                 query = parse_query(text=text)
-                return render(page=store.search(query=query, limit=5, offset=0, viewer=VIEWER))
+                page = store.search(query=query, limit=5, offset=0, viewer=VIEWER,
+                                    workspace=VIEWER.tenant)  # fmt: skip
+                return render(page=page)
 
             def bare(expression: str | None = expression) -> list[Any]:
                 """The bare FTS5 bm25 query."""

@@ -12,14 +12,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from bot import ingest
-from bot.cli_archive import (
-    CliError,
-    cmd_export,
-    cmd_import,
-    cmd_queue,
-    cmd_search,
-    open_database,
-)
+from bot.cli_archive import CliError, cmd_import, cmd_queue, open_database
+from bot.cli_export import cmd_export
+from bot.cli_search import cmd_search
 from bot.cli_secrets import add_parser as add_secrets
 from bot.cli_secrets import cmd_secrets
 from bot.config import ConfigError, Settings, load_settings
@@ -28,6 +23,9 @@ from bot.export_formats import EXPORT_FORMATS
 from bot.logs import configure_logging
 
 log = logging.getLogger("paperclub")
+
+
+WORKSPACE_HELP = "slack:TEAM, discord:GUILD, console or local; default: the only one"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,17 +43,21 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--format", choices=("auto", *ingest.FORMATS), default="auto")
     imp.add_argument("--channel", metavar="ID", help="queue them for this channel only")
     imp.add_argument("--json", action="store_true", help="print the report as JSON")
+    imp.add_argument("--workspace", metavar="WS", help=WORKSPACE_HELP)
     imp.add_argument("-v", "--verbose", action="store_true", help="list the already-known entries")
     queue = sub.add_parser("queue", help="show the next papers, per channel")
     queue.add_argument("--channel", metavar="ID")
     queue.add_argument("--limit", type=int, default=10, metavar="N")
+    queue.add_argument("--workspace", metavar="WS", help=WORKSPACE_HELP)
     queue.add_argument("--json", action="store_true")
     search = sub.add_parser("search", help="search papers and comments, as /paperclub does")
     search.add_argument("query", nargs="+", metavar="QUERY")
     search.add_argument("--limit", type=int, default=10, metavar="N")
+    search.add_argument("--workspace", metavar="WS", help=WORKSPACE_HELP)
     search.add_argument("--json", action="store_true")
     export = sub.add_parser("export", help="write every paper with its posts, votes and comments")
     export.add_argument("--format", choices=EXPORT_FORMATS, default="json")
+    export.add_argument("--workspace", metavar="WS", help=WORKSPACE_HELP)
     export.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: stdout")
     enrich = sub.add_parser("enrich", help="complete titles and abstracts from arXiv and Crossref")
     enrich.add_argument("ids", nargs="*", type=int, metavar="ID", help="just these papers")

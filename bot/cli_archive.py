@@ -1,15 +1,12 @@
-"""CLI commands over the archive: import, queue, export, search."""
+"""CLI commands that fill the archive and show its queues: import, queue (export and search are
+in cli_export and cli_search)."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import logging
-import os
-import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,12 +15,8 @@ from bot.clock import SystemClock
 from bot.config import Settings
 from bot.db.database import Database
 from bot.db.migrate import upgrade
-from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, ImportReport, PaperDraft, Rejection
-from bot.export_formats import render
-from bot.messages import as_plain, message
-from bot.services import importing, listing
-from bot.services import search as searching
-from bot.wording import archive
+from bot.domain import Channel, ImportReport, PaperDraft, Rejection, WorkspaceKey
+from bot.services import importing, listing, tenancy
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -33,6 +26,15 @@ log = logging.getLogger("paperclub")
 
 class CliError(Exception):
     """A problem to tell the user in one sentence, exit status 1."""
+
+
+def chosen_workspace(*, database: Database, named: str | None, new: bool = False) -> WorkspaceKey:
+    """The workspace `--workspace` names (`new`: one not held yet too), else the only one;
+    CliError when that is unclear."""
+    try:
+        return tenancy.resolve(uow=database, named=named, new=new)
+    except tenancy.WorkspaceUnknown as exc:
+        raise CliError(f"--workspace: {exc}") from None
 
 
 def open_database(*, settings: Settings) -> Database:
@@ -114,24 +116,36 @@ def _run_import(
     args: argparse.Namespace,
     tick: importing.Progress | None = None,
 ) -> ImportReport:
-    """Call the import service with the CLI's clock and options."""
+    """Call the import service with the CLI's clock and options: into the workspace of the
+    --channel given, else the one --workspace names (or the only one)."""
+    channel = _channel(database=database, name=args.channel)
+    if channel is None:
+        workspace = chosen_workspace(database=database, named=args.workspace, new=True)
+    else:
+        workspace = channel.key.tenant
+        if (
+            args.workspace is not None
+            and chosen_workspace(database=database, named=args.workspace) != workspace
+        ):
+            raise CliError(f"--channel {args.channel} is not in the workspace {args.workspace}")
     return importing.import_drafts(
         uow=database,
         drafts=drafts,
         rejected=rejected,
         now=SystemClock().now(),
         added_by="cli",
-        queue_channel_id=_channel(database=database, name=args.channel),
+        queue_channel_id=channel.id if channel is not None else None,
         progress=tick,
+        workspace=workspace,
     )
 
 
-def _channel(*, database: Database, name: str | None) -> int | None:
-    """The row id of the followed channel named by --channel (None without one)."""
+def _channel(*, database: Database, name: str | None) -> Channel | None:
+    """The followed channel named by --channel (None without one)."""
     if name is None:
         return None
     try:
-        return listing.find_channel(uow=database, name=name).id
+        return listing.find_channel(uow=database, name=name)
     except listing.UnknownChannel as exc:
         raise CliError(f"--channel: {exc}") from None
 
@@ -163,13 +177,13 @@ def cmd_queue(*, args: argparse.Namespace, settings: Settings) -> int:
         raise CliError("--limit must be 1 or more")
     database = open_database(settings=settings)
     try:
-        chosen = None
-        if args.channel is not None:
-            try:
-                chosen = listing.find_channel(uow=database, name=args.channel)
-            except listing.UnknownChannel as exc:
-                raise CliError(f"--channel: {exc}") from None
-        views = listing.queues(uow=database, channel=chosen, limit=args.limit)
+        chosen = _channel(database=database, name=args.channel)
+        workspace = (
+            chosen.key.tenant
+            if chosen is not None
+            else chosen_workspace(database=database, named=args.workspace)
+        )
+        views = listing.queues(uow=database, workspace=workspace, channel=chosen, limit=args.limit)
     finally:
         database.dispose()
     if args.json:
@@ -197,104 +211,4 @@ def cmd_queue(*, args: argparse.Namespace, settings: Settings) -> int:
             print(f"  {n:>3}. {paper.title}{ref}")
         if view.total > len(view.papers):
             print(f"       … and {view.total - len(view.papers)} more")
-    return 0
-
-
-def cmd_export(*, args: argparse.Namespace, settings: Settings) -> int:
-    """`paperclub export`: every paper, to stdout (no -o, or -o -) or a file written atomically."""
-    try:
-        target = None if str(args.output or "-") == "-" else _export_target(output=args.output)
-    except CliError as exc:  # -o names nothing we may write: a usage error, as argparse's own
-        print(f"paperclub: {exc}", file=sys.stderr)
-        return 2
-    database = open_database(settings=settings)
-    try:
-        text = render(records=listing.records(uow=database), fmt=args.format)
-    finally:
-        database.dispose()
-    if target is None:
-        sys.stdout.write(text)
-        return 0
-    _replace(target=target, text=text)
-    print(f"Wrote {args.output}", file=sys.stderr)
-    return 0
-
-
-def _export_target(*, output: Path) -> Path:
-    """The regular file, or new name in an existing folder, that -o names; CliError for all
-    else (the rename would replace it: as root, `-o /dev/full` once removed the device)."""
-    try:
-        target = output.resolve()  # a symlink's file is written, the link kept
-        mode = target.stat().st_mode if target.exists() else None
-    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
-        raise CliError(f"{output}: cannot use it ({exc})") from None
-    if mode is None:
-        if not target.parent.is_dir():
-            raise CliError(f"{output}: the folder {target.parent} does not exist")
-        return target
-    if not stat.S_ISREG(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-        raise CliError(f"{output}: is {kind}; name a file to write, or - for stdout")
-    return target
-
-
-def _replace(*, target: Path, text: str) -> None:
-    """Write beside the target and rename over it: a failed export leaves the old file whole."""
-    name = ""
-    try:
-        fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        with open(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(fd)  # on disk before the rename makes it the export
-        os.replace(name, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(name)  # "" when mkstemp itself failed: nothing to remove, quietly
-        raise CliError(f"{target}: cannot write it ({exc.strerror or exc})") from None
-
-
-def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
-    """`paperclub search`: the same engine as /paperclub search, for people or as JSON."""
-    if args.limit < 1:
-        raise CliError("--limit must be 1 or more")
-    database = open_database(settings=settings)
-    try:
-        # The operator on the server sees the whole archive, private channels included.
-        result = searching.search(
-            uow=database, text=" ".join(args.query), viewer=None, limit=args.limit
-        )
-    finally:
-        database.dispose()
-    page = result.page
-    if args.json:
-        hits = [
-            {
-                "id": hit.paper.id, "title": hit.paper.title, "authors": list(hit.paper.authors),
-                "status": hit.paper.status.value,
-                "channel": str(hit.channel) if hit.channel else None,
-                "date": hit.post_date.isoformat() if hit.post_date else None,
-                "permalink": hit.permalink, "votes": {"up": hit.votes.up, "down": hit.votes.down},
-                "comments": hit.comments, "from_comment": hit.from_comment,
-                "snippet": hit.snippet.replace(HIGHLIGHT_OPEN, "").replace(HIGHLIGHT_CLOSE, ""),
-                "score": hit.score,
-            }
-            for hit in page.hits
-        ]  # fmt: skip
-        print(json.dumps({"query": result.text, "total": page.total, "hits": hits,
-                          "notes": list(result.notes)}, indent=2, ensure_ascii=False))  # fmt: skip
-        return 0
-    if not page.hits:
-        tips = as_plain(message=message(archive.NO_HITS_TIPS))
-        print(f"No papers or comments match “{result.text}”. {tips}")
-        return 0
-    print(f"{page.total} match{'es' if page.total != 1 else ''} for “{result.text}”:")
-    for n, hit in enumerate(page.hits, start=1):
-        where = f"{hit.post_date} {hit.channel}" if hit.post_date else hit.paper.status.value
-        print(f"{n:>3}. {hit.paper.title}  [{where}; +{hit.votes.up}/-{hit.votes.down}; "
-              f"{hit.comments} comment{'' if hit.comments == 1 else 's'}]")  # fmt: skip
-        snippet = " ".join(hit.snippet.split())
-        print("     " + snippet.replace(HIGHLIGHT_OPEN, "»").replace(HIGHLIGHT_CLOSE, "«"))
-    for note in result.notes:
-        print(f"note: {note}")
     return 0

@@ -55,10 +55,14 @@ class EnrichmentStore(UnitBound):
         return frozenset(row.locked or ()), row.published_on
 
     def id_taken(self, *, field: str, value: str, paper_id: int) -> bool:
-        """Whether another paper already has this arXiv id or DOI (both are unique)."""
+        """Whether another paper of its workspace has this arXiv id or DOI (each is unique in
+        a workspace: another group may hold the same paper)."""
         column = PaperRow.arxiv_id if field == "arxiv_id" else PaperRow.doi
+        same_workspace = PaperRow.workspace_id == (
+            select(PaperRow.workspace_id).where(PaperRow.id == paper_id).scalar_subquery()
+        )
         other = self.session.scalar(
-            select(PaperRow.id).where(column == value, PaperRow.id != paper_id)
+            select(PaperRow.id).where(column == value, PaperRow.id != paper_id, same_workspace)
         )
         return other is not None
 

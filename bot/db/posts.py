@@ -11,6 +11,7 @@ from bot.db.convert import channel_key, to_channel, to_paper, to_post
 from bot.db.engine import upsert_insert
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, RecapRow, VoteRow
 from bot.db.unit import UnitBound
+from bot.db.workspaces import ensure_workspace
 from bot.domain import (
     Channel,
     ChannelKey,
@@ -57,6 +58,7 @@ class PostsStore(UnitBound):
 
     def save_channel(self, *, key: ChannelKey, schedule: Schedule, private: bool) -> Channel:
         """Follow a channel with this schedule (or change its schedule and privacy)."""
+        ensure_workspace(session=self.session, workspace=key.tenant, claim=True)
         row = self._channel_row(key=key)
         if row is None:
             row = ChannelRow(
@@ -80,6 +82,7 @@ class PostsStore(UnitBound):
         """Follow a channel unless it already is followed (its own schedule then stays)."""
         row = self._channel_row(key=key)
         if row is None:
+            ensure_workspace(session=self.session, workspace=key.tenant, claim=True)
             # Replicas starting together each follow PAPERCLUB_CHANNEL: the later insert waits
             # for the earlier one's commit and then does nothing, instead of failing the start.
             self.session.execute(

@@ -19,6 +19,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -38,25 +39,44 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
 
+class WorkspaceRow(Base):
+    """A tenant: a Slack team or a Discord guild (platform "" and team "" is the archive no
+    platform has claimed yet). Every paper belongs to one; channels name theirs by key."""
+
+    __tablename__ = "workspaces"
+    __table_args__ = (UniqueConstraint("platform", "team", name="uq_workspaces_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    team: Mapped[str] = mapped_column(String(64))
+    # Bookkeeping only, so the database's clock: no code path needs to pass one in.
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
 class PaperRow(Base):
-    """A paper and its place in a queue."""
+    """A paper and its place in a queue, in one workspace: the same paper read by two groups
+    is two rows, each with its own votes, comments and queue place."""
 
     __tablename__ = "papers"
     __table_args__ = (
-        Index("ix_papers_status_position", "status", "position"),
+        UniqueConstraint("workspace_id", "arxiv_id", name="uq_papers_workspace_arxiv"),
+        UniqueConstraint("workspace_id", "doi", name="uq_papers_workspace_doi"),
+        UniqueConstraint("workspace_id", "fingerprint", name="uq_papers_workspace_fingerprint"),
+        Index("ix_papers_workspace_status_position", "workspace_id", "status", "position"),
         # Queues per channel, and search's "not queued for a channel hidden from the viewer".
         Index("ix_papers_queue_channel", "queue_channel_id"),
         Index("ix_papers_list_id", "list_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
     title: Mapped[str] = mapped_column(String(300))
     authors: Mapped[list[str]] = mapped_column(JSON, default=list)
     abstract: Mapped[str] = mapped_column(Text, default="")
     url: Mapped[str | None] = mapped_column(String(2000))
-    arxiv_id: Mapped[str | None] = mapped_column(String(40), unique=True)
-    doi: Mapped[str | None] = mapped_column(String(300), unique=True)
-    fingerprint: Mapped[str] = mapped_column(String(64), unique=True)
+    arxiv_id: Mapped[str | None] = mapped_column(String(40))
+    doi: Mapped[str | None] = mapped_column(String(300))
+    fingerprint: Mapped[str] = mapped_column(String(64))
     source: Mapped[str] = mapped_column(String(500), default="")
     added_by: Mapped[str | None] = mapped_column(String(64))
     added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

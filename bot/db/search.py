@@ -24,6 +24,7 @@ from bot.db.search_sql import (
     HEADLINE_OPTIONS,
     HIDDEN_CHANNELS,
     IN_HIDDEN,
+    IN_WORKSPACE,
     LIST,
     LIST_COUNT,
     NOT_HIDDEN_PAPER,
@@ -34,10 +35,19 @@ from bot.db.search_sql import (
     SNIPPET_TOKENS,
     SQLITE,
     WALK_PER_HIT,
+    WORKSPACE,
 )
 from bot.domain import HIGHLIGHT_CLOSE as CLOSE
 from bot.domain import HIGHLIGHT_OPEN as OPEN
-from bot.domain import ChannelKey, Paper, PaperStatus, SearchHit, SearchPage, VoteCount
+from bot.domain import (
+    ChannelKey,
+    Paper,
+    PaperStatus,
+    SearchHit,
+    SearchPage,
+    VoteCount,
+    WorkspaceKey,
+)
 from bot.search_query import SearchQuery, fts5_authors, fts5_excluded, fts5_match, tsquery_terms
 
 
@@ -53,7 +63,14 @@ class _Scored(NamedTuple):
 class _Search:
     """One search in one session: the dialect's statements and the query's bound values."""
 
-    def __init__(self, *, session: Session, query: SearchQuery, viewer: ChannelKey | None) -> None:
+    def __init__(
+        self,
+        *,
+        session: Session,
+        query: SearchQuery,
+        viewer: ChannelKey | None,
+        workspace: WorkspaceKey,
+    ) -> None:
         """Pick the dialect; SQLite statements go straight to the session's own connection."""
         self.session, self.query, self.q, self.viewer = session, query, ":q", viewer
         self.pg = session.get_bind().dialect.name == "postgresql"
@@ -70,6 +87,11 @@ class _Search:
             hidden = self.rows(HIDDEN_CHANNELS, **key, v_channel=viewer.channel)
             self.hidden = sorted(row[0] for row in hidden)
             self.params["hidden"] = self.hidden
+        # The workspace's row id, and whether any other exists: with one workspace (most
+        # deployments) every paper is its own, and no candidate pays for the condition.
+        found, count = self.rows(WORKSPACE, w_platform=workspace.platform, w_team=workspace.team)[0]
+        self.params["f_ws"] = -1 if found is None else int(found)
+        self.scoped = found is None or int(count) > 1
 
     def visible(self, *, column: str) -> str:
         """The condition that a channel row id `column` is one the viewer may see ('' for all)."""
@@ -104,6 +126,8 @@ class _Search:
     def filters(self, *, pid: str) -> str:
         """AND-ed conditions on the paper id expression `pid` (one of our column names)."""
         query, conditions = self.query, []
+        if self.scoped:
+            conditions.append(IN_WORKSPACE.format(pid=pid))
         if query.status is not None:
             self.params["f_status"] = query.status.value
             conditions.append(
@@ -254,11 +278,12 @@ def search(
     limit: int = 5,
     offset: int = 0,
     viewer: ChannelKey | None = None,
+    workspace: WorkspaceKey,
 ) -> SearchPage:
-    """One page of papers matching the query, best first (latest posts first without words);
-    with a viewer, only what that channel may see of posts and comments."""
+    """One page of a workspace's papers matching the query, best first (latest posts first
+    without words); with a viewer, only what that channel may see of posts and comments."""
     limit, offset = max(0, limit), max(0, offset)
-    run = _Search(session=session, query=query, viewer=viewer)
+    run = _Search(session=session, query=query, viewer=viewer, workspace=workspace)
     if not query.has_text:
         page, total = run.listing(limit=limit, offset=offset)
         return SearchPage(hits=run.hits(page=page), total=total, offset=offset)

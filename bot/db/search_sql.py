@@ -106,4 +106,11 @@ SHOWN = {"sqlite": " AND {column} NOT IN (SELECT value FROM json_each(:hidden))"
 NOT_HIDDEN_PAPER = (
     "NOT EXISTS (SELECT 1 FROM papers h WHERE h.id = {pid} AND h.queue_channel_id {in_hidden})"
 )
+# The asked workspace's row id (NULL when it has none yet) and how many workspaces exist.
+WORKSPACE = (
+    "SELECT (SELECT id FROM workspaces WHERE platform = :w_platform AND team = :w_team), "
+    "(SELECT count(*) FROM workspaces)"
+)
+# A candidate paper of the asked workspace: a rowid look-up per candidate.
+IN_WORKSPACE = "EXISTS (SELECT 1 FROM papers fw WHERE fw.id = {pid} AND fw.workspace_id = :f_ws)"
 IN_HIDDEN = {"sqlite": "IN (SELECT value FROM json_each(:hidden))", "postgresql": "= ANY(:hidden)"}

@@ -20,6 +20,7 @@ from bot.db.ranking import RankingStore
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
 from bot.db.search import search
 from bot.db.titles import TitlesStore
+from bot.db.workspaces import WorkspacesStore, in_workspace
 from bot.domain import (
     Channel,
     ChannelKey,
@@ -31,6 +32,7 @@ from bot.domain import (
     PostView,
     SearchPage,
     VoteCount,
+    WorkspaceKey,
 )
 from bot.search_query import SearchQuery
 
@@ -47,8 +49,9 @@ def visible_to(*, viewer: ChannelKey) -> ColumnElement[bool]:
 
 
 class SqlStore(
-    PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore, EnrichmentStore, HomeStore
-):
+    PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore, EnrichmentStore, HomeStore,
+    WorkspacesStore,
+):  # fmt: skip
     """The Store of one session; the unit of work commits or rolls back around it."""
 
     def __init__(
@@ -64,10 +67,14 @@ class SqlStore(
         super().__init__(session=session, scope=scope, opener=opener)
         self.delivered = delivered if delivered is not None else DeliveredPosts()
 
-    def known_keys(self) -> set[str]:
-        """Every dedupe key already stored (arxiv:, doi:, fp: prefixed)."""
+    def known_keys(self, *, workspace: WorkspaceKey) -> set[str]:
+        """Every dedupe key a workspace already holds (arxiv:, doi:, fp: prefixed)."""
         keys: set[str] = set()
-        rows = self.session.execute(select(PaperRow.arxiv_id, PaperRow.doi, PaperRow.fingerprint))
+        rows = self.session.execute(
+            select(PaperRow.arxiv_id, PaperRow.doi, PaperRow.fingerprint).where(
+                in_workspace(workspace=workspace)
+            )
+        )
         for arxiv_id, doi, fingerprint in rows:
             keys.add(f"fp:{fingerprint}")
             if arxiv_id:
@@ -76,9 +83,12 @@ class SqlStore(
                 keys.add(f"doi:{doi}")
         return keys
 
-    def max_position(self) -> int:
-        """The highest queue position used so far (0 when empty)."""
-        return int(self.session.scalar(select(func.coalesce(func.max(PaperRow.position), 0))) or 0)
+    def max_position(self, *, workspace: WorkspaceKey) -> int:
+        """The highest queue position a workspace used so far (0 when empty)."""
+        query = select(func.coalesce(func.max(PaperRow.position), 0)).where(
+            in_workspace(workspace=workspace)
+        )
+        return int(self.session.scalar(query) or 0)
 
     def insert_papers(self, *, papers: Sequence[NewPaper]) -> int:
         """Insert papers, skipping any whose key another writer stored meanwhile; the count kept."""
@@ -86,6 +96,7 @@ class SqlStore(
             return 0
         rows = [
             {
+                "workspace_id": p.workspace_id,
                 "title": p.draft.title,
                 "authors": list(p.draft.authors),
                 "abstract": p.draft.abstract,
@@ -114,29 +125,40 @@ class SqlStore(
         statement = insert.on_conflict_do_nothing().returning(table.c.id)
         return len(self.session.execute(statement, rows).all())
 
-    def _queue_filter(self, *, channel: Channel | None) -> ColumnElement[bool]:
-        """Which papers wait for a channel: its own and the shared list."""
+    @staticmethod
+    def _queue_owner(*, channel: Channel | None) -> ColumnElement[bool]:
+        """Which queued papers wait for a channel: its own and its workspace's shared list."""
         owner: ColumnElement[bool] = PaperRow.queue_channel_id.is_(None)
         if channel is not None:
             owner = or_(owner, PaperRow.queue_channel_id == channel.id)
         return and_(PaperRow.status == PaperStatus.QUEUED.value, owner)
 
-    def queued(self, *, channel: Channel | None, limit: int) -> list[Paper]:
+    def _queue_filter(
+        self, *, workspace: WorkspaceKey, channel: Channel | None
+    ) -> ColumnElement[bool]:
+        """The papers in a channel's queue, in its workspace."""
+        return and_(in_workspace(workspace=workspace), self._queue_owner(channel=channel))
+
+    def queued(
+        self, *, workspace: WorkspaceKey, channel: Channel | None, limit: int
+    ) -> list[Paper]:
         """The next queued papers for a channel (its own, then the shared list) in order:
         those with an abstract first."""
         query = (
             select(PaperRow)
-            .where(self._queue_filter(channel=channel))
+            .where(self._queue_filter(workspace=workspace, channel=channel))
             # A paper without an abstract waits while any paper has one: no empty post.
             .order_by(PaperRow.abstract == "", PaperRow.position, PaperRow.id)
             .limit(limit)
         )
         return [to_paper(row=row) for row in self.session.scalars(query)]
 
-    def count_queued(self, *, channel: Channel | None) -> int:
+    def count_queued(self, *, workspace: WorkspaceKey, channel: Channel | None) -> int:
         """How many papers wait in a channel's queue."""
         query = (
-            select(func.count()).select_from(PaperRow).where(self._queue_filter(channel=channel))
+            select(func.count())
+            .select_from(PaperRow)
+            .where(self._queue_filter(workspace=workspace, channel=channel))
         )
         return int(self.session.scalar(query) or 0)
 
@@ -145,8 +167,8 @@ class SqlStore(
         rows = self.session.scalars(select(ChannelRow).order_by(ChannelRow.id))
         return [to_channel(row=row) for row in rows]
 
-    def paper_by_keys(self, *, keys: Sequence[str]) -> Paper | None:
-        """The stored paper sharing any of these dedupe keys (arxiv:, doi:, fp:)."""
+    def paper_by_keys(self, *, workspace: WorkspaceKey, keys: Sequence[str]) -> Paper | None:
+        """The workspace's paper sharing any of these dedupe keys (arxiv:, doi:, fp:)."""
         columns = {"arxiv": PaperRow.arxiv_id, "doi": PaperRow.doi, "fp": PaperRow.fingerprint}
         matches = [
             columns[kind] == value
@@ -155,7 +177,8 @@ class SqlStore(
         ]
         if not matches:
             return None
-        row = self.session.scalar(select(PaperRow).where(or_(*matches)).limit(1))
+        query = select(PaperRow).where(in_workspace(workspace=workspace), or_(*matches)).limit(1)
+        row = self.session.scalar(query)
         return to_paper(row=row) if row else None
 
     def queue_position(self, *, paper: Paper, channel: Channel | None) -> int:
@@ -163,10 +186,13 @@ class SqlStore(
         ahead = (PaperRow.position < paper.position) | (
             (PaperRow.position == paper.position) & (PaperRow.id < paper.id)
         )
+        same_workspace = PaperRow.workspace_id == (
+            select(PaperRow.workspace_id).where(PaperRow.id == paper.id).scalar_subquery()
+        )
         query = (
             select(func.count())
             .select_from(PaperRow)
-            .where(self._queue_filter(channel=channel), ahead)
+            .where(same_workspace, self._queue_owner(channel=channel), ahead)
         )
         return int(self.session.scalar(query) or 0) + 1
 
@@ -176,20 +202,27 @@ class SqlStore(
         return self._post_views(paper_ids=[paper_id], viewer=viewer).get(paper_id, [])
 
     def search(
-        self, *, query: SearchQuery, limit: int, offset: int, viewer: ChannelKey | None
+        self,
+        *,
+        query: SearchQuery,
+        limit: int,
+        offset: int,
+        viewer: ChannelKey | None,
+        workspace: WorkspaceKey,
     ) -> SearchPage:
-        """One page of papers matching the query (by their text or their comments), best first;
-        with a viewer, posts and comments of channels it may not see are left out."""
-        return search(session=self.session, query=query, limit=limit, offset=offset, viewer=viewer)
+        """One page of a workspace's papers matching the query (by their text or comments),
+        best first; with a viewer, posts and comments of channels it may not see are left out."""
+        return search(session=self.session, query=query, limit=limit, offset=offset,
+                      viewer=viewer, workspace=workspace)  # fmt: skip
 
-    def paper_records(self) -> Iterator[PaperRecord]:
-        """Every paper with its posts, votes and live comments, in id order."""
+    def paper_records(self, *, workspace: WorkspaceKey) -> Iterator[PaperRecord]:
+        """Every paper of a workspace with its posts, votes and live comments, in id order."""
         last_id = 0
         while True:
             rows = list(
                 self.session.scalars(
                     select(PaperRow)
-                    .where(PaperRow.id > last_id)
+                    .where(in_workspace(workspace=workspace), PaperRow.id > last_id)
                     .order_by(PaperRow.id)
                     .limit(_RECORD_CHUNK)
                 )

@@ -7,15 +7,17 @@ from sqlalchemy import func, select
 from bot.db.convert import to_paper
 from bot.db.schema import PaperRow
 from bot.db.unit import UnitBound
-from bot.domain import Paper
+from bot.db.workspaces import in_workspace
+from bot.domain import Paper, WorkspaceKey
 from bot.ingest.keys import normalise_for_key
 
 
 class TitlesStore(UnitBound):
     """Mixed into SqlStore, which owns the session."""
 
-    def paper_by_title(self, *, title: str) -> Paper | None:
-        """The oldest paper whose title reads the same (case, accents and punctuation aside).
+    def paper_by_title(self, *, workspace: WorkspaceKey, title: str) -> Paper | None:
+        """The workspace's oldest paper whose title reads the same (case, accents and
+        punctuation aside).
         A paper's fingerprint holds its abstract, so a title alone never meets it by key."""
         wanted = normalise_for_key(text=title)
         if not wanted:
@@ -25,7 +27,10 @@ class TitlesStore(UnitBound):
         head = title.strip()[:3].lower()
         query = (
             select(PaperRow)
-            .where(func.lower(func.substr(func.trim(PaperRow.title), 1, 3)) == head)
+            .where(
+                in_workspace(workspace=workspace),
+                func.lower(func.substr(func.trim(PaperRow.title), 1, 3)) == head,
+            )
             .order_by(PaperRow.id)
         )
         for row in self.session.scalars(query):

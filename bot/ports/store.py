@@ -10,7 +10,6 @@ from typing import Any, Protocol
 from bot.domain import (
     Channel,
     ChannelKey,
-    CommentState,
     NewPaper,
     Paper,
     PaperRecord,
@@ -22,35 +21,48 @@ from bot.domain import (
     SearchPage,
     TopEntry,
     VoteCount,
-    VoteState,
     WeeklyRecap,
+    WorkspaceKey,
 )
-from bot.domain.home import OwnComment, OwnVote
+from bot.ports.activity import ActivityStore
 from bot.search_query import SearchQuery
 
 
-class Store(Protocol):
-    """Persistence, inside one unit of work (one transaction)."""
+class Store(ActivityStore, Protocol):
+    """Persistence, inside one unit of work (one transaction); what members do is in
+    ActivityStore."""
 
-    def known_keys(self) -> set[str]:
-        """Every dedupe key already stored (arxiv:, doi:, fp: prefixed)."""
+    def workspaces(self) -> list[WorkspaceKey]:
+        """Every workspace, oldest first."""
         ...
 
-    def max_position(self) -> int:
-        """The highest queue position used so far (0 when empty)."""
+    def workspace_id(self, *, workspace: WorkspaceKey, claim: bool = False) -> int:
+        """The row id of a workspace, made when new (`claim`: a platform's own workspace,
+        which takes over the unclaimed archive when that is the only one)."""
+        ...
+
+    def known_keys(self, *, workspace: WorkspaceKey) -> set[str]:
+        """Every dedupe key a workspace already holds (arxiv:, doi:, fp: prefixed)."""
+        ...
+
+    def max_position(self, *, workspace: WorkspaceKey) -> int:
+        """The highest queue position a workspace used so far (0 when empty)."""
         ...
 
     def insert_papers(self, *, papers: Sequence[NewPaper]) -> int:
         """Insert papers, skipping any whose key another writer stored meanwhile; the count kept."""
         ...
 
-    def queued(self, *, channel: Channel | None, limit: int) -> list[Paper]:
+    def queued(
+        self, *, workspace: WorkspaceKey, channel: Channel | None, limit: int
+    ) -> list[Paper]:
         """The next queued papers for a channel (its own, then the shared list) in order:
         those with an abstract first, so no post is empty while any paper has one."""
         ...
 
-    def paper_by_title(self, *, title: str) -> Paper | None:
-        """The oldest paper whose title reads the same (case, accents and punctuation aside)."""
+    def paper_by_title(self, *, workspace: WorkspaceKey, title: str) -> Paper | None:
+        """The workspace's oldest paper whose title reads the same (case, accents and
+        punctuation aside)."""
         ...
 
     def papers_to_enrich(self, *, ids: Sequence[int] | None, untried: bool = False) -> list[Paper]:
@@ -63,7 +75,7 @@ class Store(Protocol):
         ...
 
     def id_taken(self, *, field: str, value: str, paper_id: int) -> bool:
-        """Whether another paper already has this arXiv id ("arxiv_id") or DOI ("doi")."""
+        """Whether another paper of its workspace has this arXiv id ("arxiv_id") or DOI."""
         ...
 
     def apply_enrichment(
@@ -98,7 +110,7 @@ class Store(Protocol):
         """A reading list's name; None for an id no list has."""
         ...
 
-    def count_queued(self, *, channel: Channel | None) -> int:
+    def count_queued(self, *, workspace: WorkspaceKey, channel: Channel | None) -> int:
         """How many papers wait in a channel's queue."""
         ...
 
@@ -106,16 +118,16 @@ class Store(Protocol):
         """Every channel that follows the list."""
         ...
 
-    def paper_records(self) -> Iterator[PaperRecord]:
-        """Every paper with its posts, votes and live comments, in id order."""
+    def paper_records(self, *, workspace: WorkspaceKey) -> Iterator[PaperRecord]:
+        """Every paper of a workspace with its posts, votes and live comments, in id order."""
         ...
 
     def paper(self, *, paper_id: int) -> Paper | None:
         """One paper by id."""
         ...
 
-    def paper_by_keys(self, *, keys: Sequence[str]) -> Paper | None:
-        """The stored paper sharing any of these dedupe keys (arxiv:, doi:, fp:)."""
+    def paper_by_keys(self, *, workspace: WorkspaceKey, keys: Sequence[str]) -> Paper | None:
+        """The workspace's paper sharing any of these dedupe keys (arxiv:, doi:, fp:)."""
         ...
 
     def queue_position(self, *, paper: Paper, channel: Channel | None) -> int:
@@ -128,10 +140,16 @@ class Store(Protocol):
         ...
 
     def search(
-        self, *, query: SearchQuery, limit: int, offset: int, viewer: ChannelKey | None
+        self,
+        *,
+        query: SearchQuery,
+        limit: int,
+        offset: int,
+        viewer: ChannelKey | None,
+        workspace: WorkspaceKey,
     ) -> SearchPage:
-        """One page of papers matching the query (by their text or their comments), best first;
-        with a viewer, posts and comments of channels it may not see are left out."""
+        """One page of a workspace's papers matching the query (by their text or comments),
+        best first; with a viewer, posts and comments of channels it may not see are left out."""
         ...
 
     def top_posts(
@@ -218,74 +236,6 @@ class Store(Protocol):
 
     def recap_before(self, *, channel: Channel, local_date: date) -> Recap | None:
         """The channel's latest posted paper before that date, with its votes and comments."""
-        ...
-
-    def mark_event(self, *, event_id: str, now: datetime) -> bool:
-        """Record an event id; False when it was applied before (a retry or a redelivery)."""
-        ...
-
-    def forget_event(self, *, event_id: str) -> None:
-        """Forget one event id (a state it stood for is over: a reaction taken back)."""
-        ...
-
-    def prune_events(self, *, before: datetime) -> int:
-        """Forget event ids older than any platform retries; how many went."""
-        ...
-
-    def post_by_message(self, *, channel: ChannelKey, message_id: str) -> Post | None:
-        """The daily post that is this message, if it is one."""
-        ...
-
-    def post_by_id(self, *, post_id: int) -> Post | None:
-        """A post by id."""
-        ...
-
-    def vote_of(self, *, post_id: int, user: str) -> VoteState | None:
-        """A person's current vote on a post."""
-        ...
-
-    def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
-        """Set (or change) a person's one vote on a post."""
-        ...
-
-    def clear_vote(self, *, post_id: int, user: str) -> None:
-        """Withdraw a person's vote."""
-        ...
-
-    def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:
-        """The comment with this message id in the post's channel, live or deleted."""
-        ...
-
-    def add_comment(
-        self,
-        *,
-        post: Post,
-        user: str,
-        message_id: str,
-        text: str,
-        now: datetime,
-        deleted: bool = False,
-        edited: bool = False,
-    ) -> bool:
-        """Store a comment; False when one with this message id exists."""
-        ...
-
-    def edit_comment(self, *, post: Post, message_id: str, text: str, now: datetime) -> None:
-        """Replace a live comment's text."""
-        ...
-
-    def delete_comment(self, *, post: Post, message_id: str) -> None:
-        """Mark a comment deleted and forget its text."""
-        ...
-
-    def votes_by(self, *, user: str, channels: Sequence[ChannelKey], limit: int) -> list[OwnVote]:
-        """A person's latest votes in these channels, newest first, with the papers' titles."""
-        ...
-
-    def comments_by(
-        self, *, user: str, channels: Sequence[ChannelKey], limit: int
-    ) -> list[OwnComment]:
-        """A person's latest live comments in these channels, newest first, with titles."""
         ...
 
 

@@ -70,27 +70,29 @@ def add(
     if draft is None:
         return Reply(message=replies.ADD_USAGE)
     with uow(write=False) as store:
-        known = store.paper_by_keys(keys=dedupe_keys(draft=draft))
+        known = store.paper_by_keys(workspace=channel.tenant, keys=dedupe_keys(draft=draft))
         if known is None and not (draft.arxiv_id or draft.doi or draft.url):
-            known = store.paper_by_title(title=draft.title)  # "have we read it?" by title
+            # "have we read it?" by title
+            known = store.paper_by_title(workspace=channel.tenant, title=draft.title)
         if known is not None:
             return _known(store=store, paper=known, channel=channel)
     complete, note = _fetch(lookup=lookup, draft=draft)
     keys = dedupe_keys(draft=complete)
     with uow() as store:
-        known = store.paper_by_keys(keys=keys)
+        known = store.paper_by_keys(workspace=channel.tenant, keys=keys)
         if known is not None:  # the fetched title matched a paper typed differently before
             return _known(store=store, paper=known, channel=channel)
         key = fingerprint(title=complete.title, abstract=complete.abstract)
         followed = store.channel(key=channel)
         new = NewPaper(
             draft=complete, fingerprint=key, source=complete.origin, added_by=user,
-            added_at=now, position=store.max_position() + 1,
+            added_at=now, position=store.max_position(workspace=channel.tenant) + 1,
+            workspace_id=store.workspace_id(workspace=channel.tenant, claim=True),
             queue_channel_id=followed.id if followed else None,
             locked=_typed_fields(draft=draft),
         )  # fmt: skip
         if store.insert_papers(papers=[new]) == 0:
             return Reply(message=replies.RACE_ADDED)
-        paper = store.paper_by_keys(keys=keys)
+        paper = store.paper_by_keys(workspace=channel.tenant, keys=keys)
         position = store.queue_position(paper=paper, channel=followed) if paper else 0
     return Reply(message=replies.added(title=complete.title, position=position, note=note))

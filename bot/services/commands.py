@@ -102,8 +102,9 @@ def queue_reply(*, call: Invocation, limit: int = 5) -> Reply:
     """The next papers in this channel's queue (the shared list for a channel not following)."""
     with call.uow(write=False) as store:
         channel = store.channel(key=call.channel)
-        papers = store.queued(channel=channel, limit=limit)
-        total = store.count_queued(channel=channel)
+        tenant = call.channel.tenant
+        papers = store.queued(workspace=tenant, channel=channel, limit=limit)
+        total = store.count_queued(workspace=tenant, channel=channel)
     if not papers:
         return Reply(message=replies.QUEUE_EMPTY)
     return Reply(message=replies.queue(titles=[p.title for p in papers], total=total))

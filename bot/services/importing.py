@@ -6,9 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from bot.domain import ImportReport, NewPaper, PaperDraft, Rejection
+from bot.domain import ImportReport, NewPaper, PaperDraft, Rejection, WorkspaceKey
 from bot.ingest.keys import dedupe_keys
 from bot.ports import UnitOfWork
+from bot.services import tenancy
 
 # Column limits of the schema; a longer value is clipped, not a reason to lose the paper.
 TITLE_MAX = 300
@@ -42,12 +43,16 @@ def import_drafts(
     rejected: Sequence[Rejection] = (),
     progress: Progress | None = None,
     batch_size: int = 1000,
+    workspace: WorkspaceKey | None = None,
 ) -> ImportReport:
-    """Add every new draft at the end of the queue; each batch is one transaction. Drafts of
-    a named reading list ("Related papers: …") are kept with that list."""
+    """Add every new draft at the end of a workspace's queue (None: the only workspace, see
+    tenancy.resolve); each batch is one transaction. Drafts of a named reading list
+    ("Related papers: …") are kept with that list."""
+    into = workspace if workspace is not None else tenancy.resolve(uow=uow, named=None)
     with uow() as store:
-        known = store.known_keys()
-        position = store.max_position()
+        workspace_id = store.workspace_id(workspace=into)
+        known = store.known_keys(workspace=into)
+        position = store.max_position(workspace=into)
         lists = {
             (draft.list_name, origin): store.reading_list(
                 name=draft.list_name, origin=origin, now=now
@@ -92,6 +97,7 @@ def import_drafts(
                         added_by=added_by,
                         added_at=now,
                         position=position,
+                        workspace_id=workspace_id,
                         queue_channel_id=queue_channel_id,
                         list_id=lists.get((draft.list_name, _file_of(origin=draft.origin))),
                     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.domain import Channel, Paper, PaperRecord
+from bot.domain import Channel, Paper, PaperRecord, WorkspaceKey
 from bot.ports import UnitOfWork
 
 
@@ -41,21 +41,29 @@ def find_channel(*, uow: UnitOfWork, name: str) -> Channel:
     raise UnknownChannel(f"{name!r} matches several channels; name one of: {known}")
 
 
-def queues(*, uow: UnitOfWork, channel: Channel | None = None, limit: int = 10) -> list[QueueView]:
-    """The next papers of each followed channel (or of one), or of the shared list if none."""
+def queues(
+    *,
+    uow: UnitOfWork,
+    workspace: WorkspaceKey,
+    channel: Channel | None = None,
+    limit: int = 10,
+) -> list[QueueView]:
+    """The next papers of each followed channel of a workspace (or of one channel), or of
+    its shared list when it follows none."""
     with uow(write=False) as store:
-        wanted: list[Channel | None] = [channel] if channel else list(store.channels()) or [None]
+        followed = [c for c in store.channels() if c.key.tenant == workspace]
+        wanted: list[Channel | None] = [channel] if channel else list(followed) or [None]
         return [
             QueueView(
                 channel=one,
-                papers=tuple(store.queued(channel=one, limit=limit)),
-                total=store.count_queued(channel=one),
+                papers=tuple(store.queued(workspace=workspace, channel=one, limit=limit)),
+                total=store.count_queued(workspace=workspace, channel=one),
             )
             for one in wanted
         ]
 
 
-def records(*, uow: UnitOfWork) -> list[PaperRecord]:
-    """Every paper with its posts, votes and comments, for export."""
+def records(*, uow: UnitOfWork, workspace: WorkspaceKey) -> list[PaperRecord]:
+    """Every paper of a workspace with its posts, votes and comments, for export."""
     with uow(write=False) as store:
-        return list(store.paper_records())
+        return list(store.paper_records(workspace=workspace))

@@ -78,7 +78,7 @@ def _card(*, store: Store, channel: Channel, post: Post) -> PaperCard:
         post_id=post.id,
         local_date=post.local_date,
         votes=store.vote_count(post_id=post.id),
-        remaining=store.count_queued(channel=channel),
+        remaining=store.count_queued(workspace=channel.key.tenant, channel=channel),
         # Each platform names people its own way (Slack asks users.info); the core keeps ids.
         added_by_name=None,
         recap=store.recap_before(channel=channel, local_date=post.local_date),
@@ -147,7 +147,7 @@ def _post_today(*, poster: Poster, key: ChannelKey, now: datetime, force: bool) 
                 return PostResult(outcome=Outcome.BUSY, post=post)
             recovering = True
         else:
-            head = store.queued(channel=channel, limit=1)
+            head = store.queued(workspace=channel.key.tenant, channel=channel, limit=1)
             if not head:
                 notify_empty = not channel.empty_notice_sent
                 store.set_channel_flags(channel=channel, empty_notice_sent=True)

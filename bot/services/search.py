@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from bot.domain import ChannelKey, SearchPage
+from bot.domain import ChannelKey, SearchPage, WorkspaceKey
 from bot.messages import Message
 from bot.ports import UnitOfWork
 from bot.search_query import parse_query
-from bot.services import telemetry
+from bot.services import telemetry, tenancy
 from bot.wording import archive
 
 PAGE_SIZE = 5
@@ -38,13 +38,23 @@ def search(
     viewer: ChannelKey | None,
     offset: int = 0,
     limit: int = PAGE_SIZE,
+    workspace: WorkspaceKey | None = None,
 ) -> SearchResult:
-    """Parse what the user typed and fetch one page as the viewer's channel may see it (None:
-    the operator, who sees everything); nothing they type reaches SQL as text."""
+    """Parse what the user typed and fetch one page of the viewer's workspace as its channel
+    may see it (no viewer: the operator, who sees all of `workspace`, by default the only
+    one); nothing they type reaches SQL as text."""
     started = time.perf_counter()
     query = parse_query(text=text)
+    scope = (
+        viewer.tenant
+        if viewer is not None
+        else workspace
+        if workspace is not None
+        else tenancy.resolve(uow=uow, named=None)
+    )
     with uow(write=False) as store:
-        page = store.search(query=query, limit=limit, offset=max(0, offset), viewer=viewer)
+        page = store.search(query=query, limit=limit, offset=max(0, offset), viewer=viewer,
+                            workspace=scope)  # fmt: skip
     telemetry.current().search(
         platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started
     )

@@ -129,9 +129,10 @@ def test_full_text_search_still_finds_old_and_new_rows_on_sqlite(tmp_path: Path)
     with engine.begin() as conn:
         conn.execute(
             text(
-                "INSERT INTO papers (title, authors, abstract, fingerprint, source, "
-                f"added_at, position, status) VALUES ('Pipeline bubbles', '[]', "
-                f"'zero bubble schedules', 'f5', 's', '{T0}', 5, 'queued')"
+                "INSERT INTO papers (workspace_id, title, authors, abstract, fingerprint, "
+                "source, added_at, position, status) VALUES ((SELECT min(id) FROM workspaces), "
+                f"'Pipeline bubbles', '[]', 'zero bubble schedules', 'f5', 's', '{T0}', 5, "
+                "'queued')"
             )
         )
         conn.execute(text("INSERT INTO comments (post_id, channel_id, user_id, message_id, text, "

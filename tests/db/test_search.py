@@ -21,13 +21,15 @@ from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
 from bot.db.search import search
 from bot.domain import HIGHLIGHT_CLOSE as CLOSE
 from bot.domain import HIGHLIGHT_OPEN as OPEN
-from bot.domain import ChannelKey, PaperDraft, SearchPage, VoteCount
+from bot.domain import ChannelKey, PaperDraft, SearchPage, VoteCount, WorkspaceKey
 from bot.search_query import parse_query
 from bot.services.importing import import_drafts
 from tests.conftest import SAMPLE
 from tests.test_search_query import NASTY
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
+# The workspace of every channel here (CHANNEL below): the papers are imported into it.
+TEAM = WorkspaceKey(platform="slack", team="T1")
 TITLES = {
     "homology": "Persistent homology is a crucial invariant",
     "dlrm": "The increasing complexity of deep learning recommendation",
@@ -43,7 +45,7 @@ TITLES = {
 def load(database: Database, drafts: tuple[PaperDraft, ...] = ()) -> dict[str, int]:
     """Import the sample reading list (and extra drafts); paper ids by title prefix."""
     parsed, _ = ingest.parse(path=str(SAMPLE), text=SAMPLE.read_text(), fmt="auto")
-    import_drafts(uow=database, drafts=[*parsed, *drafts], now=NOW)
+    import_drafts(uow=database, drafts=[*parsed, *drafts], now=NOW, workspace=TEAM)
     with database(write=False) as store:
         rows = store.session.execute(PaperRow.__table__.select()).all()
     return {key: row.id for row in rows for key, t in TITLES.items() if row.title.startswith(t)}
@@ -53,8 +55,9 @@ def find(database: Database, text: str, limit: int = 5, offset: int = 0) -> Sear
     """Run one search in a read-only unit of work."""
     with database(write=False) as store:
         return search(
-            session=store.session, query=parse_query(text=text), limit=limit, offset=offset
-        )
+            session=store.session, query=parse_query(text=text), limit=limit, offset=offset,
+            workspace=TEAM,
+        )  # fmt: skip
 
 
 CHANNEL = {"platform": "slack", "workspace": "T1", "post_time": "09:00", "timezone": "UTC",
@@ -299,7 +302,8 @@ def test_a_viewer_who_may_see_every_channel_gets_the_operators_page(
         """'wombat' as `who` sees it."""
         with any_database(write=False) as store:
             query = parse_query(text="wombat")
-            return search(session=store.session, query=query, limit=10, viewer=who)
+            return search(session=store.session, query=query, limit=10, viewer=who,
+                          workspace=TEAM)  # fmt: skip
 
     assert page(viewer) == page(None) and page(viewer).total > 0
     other = post(any_database, ids["tensor"], date(2026, 2, 4), channel="C9")

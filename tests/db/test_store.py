@@ -11,12 +11,14 @@ from sqlalchemy.exc import IntegrityError
 from bot.db.database import Database
 from bot.db.group_commit import GroupCommitFailed
 from bot.db.schema import ChannelRow, CommentRow, PostRow, VoteRow
-from bot.domain import NewPaper, PaperDraft
+from bot.domain import NewPaper, PaperDraft, WorkspaceKey
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+TEAM = WorkspaceKey(platform="slack", team="T1")
+OTHER = WorkspaceKey(platform="discord", team="G9")
 
 
-def _new(n: int, **fields: str) -> NewPaper:
+def _new(n: int, workspace_id: int = 1, **fields: str) -> NewPaper:
     """A distinct paper number n."""
     draft = PaperDraft(title=f"Paper {n}", abstract=f"About topic {n}.", origin=f"t:{n}", **fields)
     return NewPaper(
@@ -26,13 +28,14 @@ def _new(n: int, **fields: str) -> NewPaper:
         added_by="U1",
         added_at=NOW,
         position=n,
+        workspace_id=workspace_id,
     )
 
 
 def _post(database: Database) -> tuple[int, int]:
     """A channel and a post in it; returns (channel row id, post id)."""
     with database() as store:
-        store.insert_papers(papers=[_new(1)])
+        store.insert_papers(papers=[_new(1, store.workspace_id(workspace=TEAM))])
         channel = ChannelRow(
             platform="slack",
             workspace="T1",
@@ -60,16 +63,25 @@ def _post(database: Database) -> tuple[int, int]:
 
 def test_insert_skips_known_keys_and_counts_kept(any_database: Database) -> None:
     with any_database() as store:
-        assert store.insert_papers(papers=[_new(1, arxiv_id="2401.00001"), _new(2)]) == 2
+        ws = store.workspace_id(workspace=TEAM)
+        assert store.insert_papers(papers=[_new(1, ws, arxiv_id="2401.00001"), _new(2, ws)]) == 2
     with any_database() as store:
-        clash = _new(3, arxiv_id="2401.00001")
-        assert store.insert_papers(papers=[clash, _new(4)]) == 1
-        assert store.known_keys() >= {"arxiv:2401.00001", f"fp:{4:064x}"}
-        assert store.max_position() == 4
-        assert [p.title for p in store.queued(channel=None, limit=10)] == [
+        clash = _new(3, ws, arxiv_id="2401.00001")
+        assert store.insert_papers(papers=[clash, _new(4, ws)]) == 1
+        assert store.known_keys(workspace=TEAM) >= {"arxiv:2401.00001", f"fp:{4:064x}"}
+        assert store.max_position(workspace=TEAM) == 4
+        assert [p.title for p in store.queued(workspace=TEAM, channel=None, limit=10)] == [
             "Paper 1",
             "Paper 2",
             "Paper 4",
+        ]
+        # Keys are unique within a workspace: another group may read the same paper.
+        other = store.workspace_id(workspace=OTHER)
+        assert store.insert_papers(papers=[_new(3, other, arxiv_id="2401.00001")]) == 1
+        assert store.known_keys(workspace=OTHER) == {"arxiv:2401.00001", f"fp:{3:064x}"}
+        assert store.max_position(workspace=OTHER) == 3
+        assert [p.title for p in store.queued(workspace=OTHER, channel=None, limit=10)] == [
+            "Paper 3"
         ]
 
 

@@ -62,7 +62,12 @@ def test_schedule_follows_a_new_channel_and_rebuilds_the_jobs(harness: DiscordHa
 def _queued_titles(harness: DiscordHarness, *, limit: int = 3) -> list[str]:
     """The next titles of #general's queue, from the archive."""
     with harness.database(write=False) as store:
-        return [p.title for p in store.queued(channel=store.channel(key=harness.key), limit=limit)]
+        return [
+            p.title
+            for p in store.queued(
+                workspace=harness.key.tenant, channel=store.channel(key=harness.key), limit=limit
+            )
+        ]
 
 
 def _words(text: str) -> str:

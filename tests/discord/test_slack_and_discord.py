@@ -1,6 +1,7 @@
 """Slack and Discord in one process, as `paperclub run` with both settings runs them: one
-archive, one scheduler, one redraw coalescer; each channel posts once on its own platform and
-both serve until one stop."""
+database, one scheduler, one redraw coalescer; the Slack workspace and the Discord guild each
+keep their own papers, each channel posts once on its own platform, and both serve until one
+stop."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from bot.config import Settings
 from bot.db.database import Database
+from bot.discord.deps import channel_key
 from bot.discord.plugin import DiscordPlatform
 from bot.services import posting
 from bot.slack import plugin as slack_plugin
@@ -41,7 +43,8 @@ def test_both_platforms_post_once_and_serve_until_stopped(
         slack_api_url=slack.base_url, channel=SLACK_CHANNEL,
     )  # fmt: skip
     database = Database(url=sqlite_url)
-    load_sample(database)
+    load_sample(database, workspace=SLACK_KEY.tenant)
+    load_sample(database, workspace=channel_key(guild_id=fake.guild_id, channel_id=0).tenant)
     wiring = Wiring(settings=both, database=database, clock=FakeClock(MONDAY_9),
                     plugins=[slack_plugin, QuickPlugin()], mode="auto")  # fmt: skip
     stop = threading.Event()
@@ -60,7 +63,7 @@ def test_both_platforms_post_once_and_serve_until_stopped(
         assert {r.outcome for r in again.values()} == {posting.Outcome.ALREADY}
         assert len([m for m in slack.messages(SLACK_CHANNEL) if m.get("metadata")]) == 1
         assert len([m for m in fake.messages() if m.get("embeds")]) == 1
-        # Two channels, two different papers from one shared list: each posted once.
+        # Two channels in two workspaces, each posting its own row of the same first paper.
         with database(write=False) as store:
             posts = [store.post_on(channel=c, local_date=MONDAY_9.date()) for c in store.channels()]
         assert len({p.paper_id for p in posts if p is not None}) == 2

@@ -290,7 +290,7 @@ def test_a_refusal_puts_the_paper_back_with_a_hint(
             paper = store.paper(paper_id=result.post.paper_id)
             assert paper is not None and paper.status is PaperStatus.QUEUED
             # Back at the head of the queue: the next try posts this same paper.
-            assert store.queued(channel=channel, limit=1)[0].id == paper.id
+            assert store.queued(workspace=key.tenant, channel=channel, limit=1)[0].id == paper.id
         retry = rig.post(channel_id)
         if again:
             assert retry.outcome is Out.POSTED and retry.post is not None

@@ -24,7 +24,7 @@ from slack_bolt import BoltRequest
 
 from bot.db.database import Database
 from bot.export_formats import record_dict
-from bot.services import listing, posting
+from bot.services import listing, posting, tenancy
 from bot.slack import ids
 from tests.fakeslack import (
     FakeSlack,
@@ -356,7 +356,8 @@ def _stored(bot: Bot) -> tuple[dict[int, dict[str, Any]], dict[tuple[int, str], 
     """Per post: the export's votes and comments; and every (post, user) vote value."""
     exported: dict[int, dict[str, Any]] = {}
     by_key = {(t.channel, t.ts): t.post_id for t in bot.targets}
-    for record in listing.records(uow=bot.database):
+    only = tenancy.resolve(uow=bot.database, named=None)  # one workspace: the fake team's
+    for record in listing.records(uow=bot.database, workspace=only):
         for post in record_dict(record=record)["posts"]:
             post_id = by_key[(post["channel"].rsplit(":", 1)[1], post["message_id"])]
             exported[post_id] = {"votes": post["votes"], "comments": post["comments"]}

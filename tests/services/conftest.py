@@ -8,7 +8,7 @@ import pytest
 
 from bot import ingest
 from bot.db.database import Database
-from bot.domain import ChannelKey, Schedule
+from bot.domain import ChannelKey, Schedule, WorkspaceKey
 from bot.services import importing
 from bot.services.posting import Poster
 from tests.conftest import SAMPLE
@@ -17,11 +17,13 @@ from tests.services.memory_chat import MemoryChat
 WEEKDAYS = Schedule(post_time=time(9, 0), timezone="Europe/Berlin", weekdays=frozenset(range(1, 6)))
 
 
-def load_sample(database: Database) -> int:
-    """Import the sample reading list; returns how many were added."""
+def load_sample(database: Database, *, workspace: WorkspaceKey | None = None) -> int:
+    """Import the sample reading list (into the only workspace, or the one given); returns
+    how many were added."""
     drafts, _ = ingest.parse(path=str(SAMPLE), text=SAMPLE.read_text(), fmt="auto")
     now = datetime(2026, 1, 1, tzinfo=UTC)
-    return importing.import_drafts(uow=database, drafts=drafts, now=now).added
+    report = importing.import_drafts(uow=database, drafts=drafts, now=now, workspace=workspace)
+    return report.added
 
 
 def key(channel: str = "C1", *, platform: str = "slack", workspace: str = "T1") -> ChannelKey:

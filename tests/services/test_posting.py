@@ -96,7 +96,9 @@ def test_refused_post_returns_the_paper_to_the_queue(database: Database, chat: M
         failed.outcome is Outcome.FAILED and failed.error and failed.error.code == "not_in_channel"
     )
     with database(write=False) as store:
-        assert store.count_queued(channel=store.channel(key=C1)) == SAMPLE_QUEUED
+        assert (
+            store.count_queued(workspace=C1.tenant, channel=store.channel(key=C1)) == SAMPLE_QUEUED
+        )
     later = post_today(poster=poster, channel=C1, now=MONDAY_0900_BERLIN + timedelta(minutes=5))
     assert later.outcome is Outcome.POSTED and chat.count("C1") == 1
 

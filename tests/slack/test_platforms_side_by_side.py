@@ -1,6 +1,6 @@
 """Two platforms in one process: Slack (against the fake) and a minimal in-memory platform, on
-one wiring, one scheduler and one archive. Each channel posts once a day; no job of one
-platform fires for the other."""
+one wiring, one scheduler and one database, each workspace with its own papers. Each channel
+posts once a day; no job of one platform fires for the other."""
 
 from __future__ import annotations
 
@@ -62,7 +62,9 @@ def test_each_channel_posts_once_on_its_own_platform(
     fake: FakeSlack, settings: Settings, sqlite_url: str
 ) -> None:
     database = Database(url=sqlite_url)
-    load_sample(database)
+    # Each workspace keeps its own papers: the same list is read in both.
+    load_sample(database, workspace=KEY.tenant)
+    load_sample(database, workspace=MEMORY.tenant)
     with database() as store:
         store.save_channel(key=KEY, schedule=WEEKDAYS, private=False)
     memory = MemoryPlatform()

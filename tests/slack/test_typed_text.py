@@ -7,7 +7,7 @@ import pytest
 
 from bot.services import listing
 from bot.slack.text import typed
-from tests.slack.conftest import MEMBER, Harness
+from tests.slack.conftest import KEY, MEMBER, Harness
 
 
 @pytest.mark.parametrize(
@@ -34,7 +34,9 @@ def test_an_added_title_is_stored_and_shown_as_typed(harness: Harness) -> None:
     reply = harness.command("add Attention &amp; &lt;Memory&gt;", user=MEMBER)
     assert "Added “*Attention &amp; &lt;Memory&gt;*”" in reply  # mrkdwn for "Attention & <Memory>"
     [paper] = [
-        r.paper for r in listing.records(uow=harness.bot.database) if "Memory" in r.paper.title
+        r.paper
+        for r in listing.records(uow=harness.bot.database, workspace=KEY.tenant)
+        if "Memory" in r.paper.title
     ]
     assert paper.title == "Attention & <Memory>"
     again = harness.command("add Attention &amp; &lt;Memory&gt;", user=MEMBER)

@@ -19,7 +19,7 @@ from tests.fakeslack import (
     message_event,
     reaction_event,
 )
-from tests.slack.conftest import CHANNEL, MEMBER, MONDAY_9, Harness
+from tests.slack.conftest import CHANNEL, KEY, MEMBER, MONDAY_9, Harness
 from tests.wired import SlackBot
 
 ANA = "U0ANA"
@@ -37,7 +37,7 @@ def _counts(harness: Harness, ts: str) -> tuple[str, str]:
 
 def _export(harness: Harness) -> list[dict[str, Any]]:
     """The JSON export's posted papers."""
-    records = listing.records(uow=harness.bot.database)
+    records = listing.records(uow=harness.bot.database, workspace=KEY.tenant)
     return [record_dict(record=r) for r in records if r.posts]
 
 

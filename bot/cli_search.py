@@ -1,0 +1,61 @@
+"""`paperclub search`: the engine of /paperclub search, over one workspace, for people or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from bot.cli_archive import CliError, chosen_workspace, open_database
+from bot.config import Settings
+from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN
+from bot.messages import as_plain, message
+from bot.services import search as searching
+from bot.wording import archive
+
+
+def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
+    """`paperclub search`: the same engine as /paperclub search, for people or as JSON."""
+    if args.limit < 1:
+        raise CliError("--limit must be 1 or more")
+    database = open_database(settings=settings)
+    try:
+        # The operator on the server sees the whole workspace, private channels included.
+        workspace = chosen_workspace(database=database, named=args.workspace)
+        result = searching.search(
+            uow=database, text=" ".join(args.query), viewer=None, limit=args.limit,
+            workspace=workspace,
+        )  # fmt: skip
+    finally:
+        database.dispose()
+    page = result.page
+    if args.json:
+        hits = [
+            {
+                "id": hit.paper.id, "title": hit.paper.title, "authors": list(hit.paper.authors),
+                "status": hit.paper.status.value,
+                "channel": str(hit.channel) if hit.channel else None,
+                "date": hit.post_date.isoformat() if hit.post_date else None,
+                "permalink": hit.permalink, "votes": {"up": hit.votes.up, "down": hit.votes.down},
+                "comments": hit.comments, "from_comment": hit.from_comment,
+                "snippet": hit.snippet.replace(HIGHLIGHT_OPEN, "").replace(HIGHLIGHT_CLOSE, ""),
+                "score": hit.score,
+            }
+            for hit in page.hits
+        ]  # fmt: skip
+        print(json.dumps({"query": result.text, "total": page.total, "hits": hits,
+                          "notes": list(result.notes)}, indent=2, ensure_ascii=False))  # fmt: skip
+        return 0
+    if not page.hits:
+        tips = as_plain(message=message(archive.NO_HITS_TIPS))
+        print(f"No papers or comments match “{result.text}”. {tips}")
+        return 0
+    print(f"{page.total} match{'es' if page.total != 1 else ''} for “{result.text}”:")
+    for n, hit in enumerate(page.hits, start=1):
+        where = f"{hit.post_date} {hit.channel}" if hit.post_date else hit.paper.status.value
+        print(f"{n:>3}. {hit.paper.title}  [{where}; +{hit.votes.up}/-{hit.votes.down}; "
+              f"{hit.comments} comment{'' if hit.comments == 1 else 's'}]")  # fmt: skip
+        snippet = " ".join(hit.snippet.split())
+        print("     " + snippet.replace(HIGHLIGHT_OPEN, "»").replace(HIGHLIGHT_CLOSE, "«"))
+    for note in result.notes:
+        print(f"note: {note}")
+    return 0
