@@ -31,11 +31,13 @@ from tests.fakeslack import (
     slash_command_payload,
 )
 from tests.fakeslack.model import Channel, User
-from tests.slack.conftest import SECRET, FakeClock
+from tests.slack.conftest import SECRET, FakeClock, shown_mrkdwn
 
 CLIENT_ID, CLIENT_SECRET = "1111.2222", "client-secret-for-tests"
 # Monday 5 Jan 2026 08:00 UTC = 09:00 in Berlin; 09:00 UTC = 10:00 there.
 NINE, TEN = datetime(2026, 1, 5, 8, 0, tzinfo=UTC), datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+# A workspace's name is the installer's to choose: markup, mentions and emoji included.
+NAMES = {"T0100": "Club Alpha", "T0200": "<script>alert(1)</script> <!channel> 🎉"}
 TEAMS = {  # team -> (channel, admin, member, bot user, bot id, post time, paper)
     "T0100": ("C0100", "U0A1", "U0A2", "U0BOTA", "B0BOTA", "09:00", "Alpha <!channel> paper 🎉"),
     "T0200": ("C0200", "U0B1", "U0B2", "U0BOTB", "B0BOTB", "10:00", "Beta *bold* paper"),
@@ -89,7 +91,7 @@ class Deployment:
         assert self.post(command_body(payload)) == (200, b"")
         if team not in self.installed:
             return None
-        return str(self.fake.wait_response(url, timeout=10).get("text", ""))
+        return shown_mrkdwn(self.fake.wait_response(url, timeout=10))
 
     def sweep(self) -> dict[Any, posting.PostResult]:
         """The minute sweep at the test's time."""
@@ -109,7 +111,7 @@ def deployed(*, sqlite_url: str) -> Iterator[Deployment]:
     """Two workspaces the app can be installed into, and the bot in distribution mode."""
     with FakeSlack() as fake:
         for team, (channel, admin, member, bot_user, bot_id, *_rest) in TEAMS.items():
-            ws = fake.add_workspace(team, f"Club {team}", bot_user_id=bot_user, bot_id=bot_id)
+            ws = fake.add_workspace(team, NAMES[team], bot_user_id=bot_user, bot_id=bot_id)
             ws.add_channel(Channel(id=channel, name="papers"))
             ws.add_user(User(id=admin, name=f"admin-{team}", is_admin=True))
             ws.add_user(User(id=member, name=f"member-{team}"))

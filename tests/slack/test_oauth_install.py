@@ -10,8 +10,15 @@ from collections.abc import Iterator
 import pytest
 
 from bot.services import posting
+from bot.slack import ids
 from bot.slack_oauth.crypto import PREFIX
-from tests.fakeslack import event_body, event_envelope_payload, message_event
+from tests.fakeslack import (
+    block_actions_payload,
+    event_body,
+    event_envelope_payload,
+    interactive_body,
+    message_event,
+)
 from tests.slack.distribution import NINE, TEAMS, TEN, Deployment, deployed, posts, vote
 
 
@@ -25,7 +32,7 @@ def test_two_workspaces_install_post_vote_and_one_uninstalls(deployment: Deploym
     d, fake = deployment, deployment.fake
     for team, (_c, _a, _m, _bu, _bi, at, paper) in TEAMS.items():
         page = d.install(team)
-        assert "Thank you!" in page and f"team={team}" in page
+        assert "Thank you!" in page and f"team={team}" in page and "<script>" not in page
         d.installed.add(team)
         assert len(fake.tokens(team)) == 1
         assert "now posts here" in (d.command(team, f"schedule {at} Europe/Berlin mon-fri") or "")
@@ -57,6 +64,18 @@ def test_two_workspaces_install_post_vote_and_one_uninstalls(deployment: Deploym
     assert alpha_ws.wait_for(lambda: alpha_ws.recorded("chat.update"), 10)  # redrawn there
     assert fake.workspace("T0200").recorded("chat.update") == []
 
+    # A comment in each thread; a search finds a workspace's own papers and comments only.
+    for team, post, word in (("T0100", alpha, "zebra"), ("T0200", beta, "okapi")):
+        channel, _admin, member = TEAMS[team][:3]
+        reply = message_event(channel=channel, text=f"a {word} of an idea <!here>", user=member,
+                              team=team, thread_ts=str(post["ts"]))  # fmt: skip
+        assert d.post(event_body(event_envelope_payload(reply, team_id=team))) == (200, b"")
+    none = "No papers or comments match"
+    for team, query, found in (("T0100", "Alpha", True), ("T0200", "Alpha", False),
+                               ("T0100", "zebra", True), ("T0200", "zebra", False),
+                               ("T0100", "okapi", False), ("T0200", "okapi", True)):  # fmt: skip
+        assert (none not in (d.command(team, f"search {query}") or none)) is found, (team, query)
+
     fake.uninstall("T0100")
     event = {"type": "app_uninstalled"}
     assert d.post(event_body(event_envelope_payload(event, team_id="T0100"))) == (200, b"")
@@ -74,12 +93,16 @@ def test_two_workspaces_install_post_vote_and_one_uninstalls(deployment: Deploym
 
 def test_a_team_with_no_installation_is_acked_and_nothing_stored(deployment: Deployment) -> None:
     d, fake = deployment, deployment.fake
-    before = {t: d.rows(f"SELECT COUNT(*) FROM {t}") for t in ("channels", "processed_events")}
+    tables = ("channels", "processed_events", "votes", "comments", "workspaces")
+    before = {t: d.rows(f"SELECT COUNT(*) FROM {t}") for t in tables}
     # The fake's default team never installed the app; T0100 is served but not installed yet.
     assert d.command("T0100", "schedule 09:00 Europe/Berlin mon-fri") is None
     message = message_event(channel="C0100", text="<!here> hi", user="U0A2", team="T0100",
                             thread_ts="1.0")  # fmt: skip
     assert d.post(event_body(event_envelope_payload(message, team_id="T0100"))) == (200, b"")
+    click = block_actions_payload(ids.VOTE_UP, "1", user_id="U0A2", message_ts="1.0",
+                                  channel_id="C0100", team_id="T0100")  # fmt: skip
+    assert d.post(interactive_body(click)) == (200, b"")
     home = {"type": "app_home_opened", "user": "U0A1", "tab": "home"}
     assert d.post(event_body(event_envelope_payload(home, team_id=fake.team_id))) == (200, b"")
     after = {t: d.rows(f"SELECT COUNT(*) FROM {t}") for t in before}
