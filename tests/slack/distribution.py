@@ -107,7 +107,7 @@ class Deployment:
             engine.dispose()
 
 
-def deployed(*, sqlite_url: str) -> Iterator[Deployment]:
+def deployed(*, url: str) -> Iterator[Deployment]:
     """Two workspaces the app can be installed into, and the bot in distribution mode."""
     with FakeSlack() as fake:
         for team, (channel, admin, member, bot_user, bot_id, *_rest) in TEAMS.items():
@@ -116,7 +116,7 @@ def deployed(*, sqlite_url: str) -> Iterator[Deployment]:
             ws.add_user(User(id=admin, name=f"admin-{team}", is_admin=True))
             ws.add_user(User(id=member, name=f"member-{team}"))
         settings = Settings(
-            slack_signing_secret=SECRET, slack_api_url=fake.base_url, database_url=sqlite_url,
+            slack_signing_secret=SECRET, slack_api_url=fake.base_url, database_url=url,
             slack_distribution=Distribution(
                 client_id=CLIENT_ID, client_secret=CLIENT_SECRET, secret_keys=(new_key(),),
                 authorize_url=fake.authorize_url,
@@ -124,7 +124,7 @@ def deployed(*, sqlite_url: str) -> Iterator[Deployment]:
             http_port=0, timezone="Europe/Berlin", lookup_timeout=1,
             arxiv_api_url="http://127.0.0.1:9/api/query", crossref_api_url="http://127.0.0.1:9",
         )  # fmt: skip
-        database = Database(url=sqlite_url)
+        database = Database(url=url)
         clock = FakeClock(NINE)
         wiring = Wiring(settings=settings, database=database, clock=clock,
                         plugins=[slack_plugin], mode="http")  # fmt: skip
@@ -134,7 +134,7 @@ def deployed(*, sqlite_url: str) -> Iterator[Deployment]:
                           f"http://127.0.0.1:{service.port}/slack/oauth_redirect")  # fmt: skip
         try:
             yield Deployment(fake=fake, wiring=wiring, clock=clock, port=service.port,
-                             url=sqlite_url)  # fmt: skip
+                             url=url)  # fmt: skip
         finally:
             service.stop()
             wiring.close()

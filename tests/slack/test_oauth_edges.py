@@ -17,7 +17,7 @@ from tests.slack.distribution import CLIENT_SECRET, NINE, TEAMS, Deployment, dep
 @pytest.fixture
 def deployment(sqlite_url: str) -> Iterator[Deployment]:
     """The distributed bot and the fake, until the test ends."""
-    yield from deployed(sqlite_url=sqlite_url)
+    yield from deployed(url=sqlite_url)
 
 
 def _callback(d: Deployment, team: str) -> tuple[str, str]:

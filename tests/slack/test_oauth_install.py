@@ -23,9 +23,9 @@ from tests.slack.distribution import NINE, TEAMS, TEN, Deployment, deployed, pos
 
 
 @pytest.fixture
-def deployment(sqlite_url: str) -> Iterator[Deployment]:
-    """The distributed bot and the fake, until the test ends."""
-    yield from deployed(sqlite_url=sqlite_url)
+def deployment(any_url: str) -> Iterator[Deployment]:
+    """The distributed bot and the fake, on SQLite and on PostgreSQL, until the test ends."""
+    yield from deployed(url=any_url)
 
 
 def test_two_workspaces_install_post_vote_and_one_uninstalls(deployment: Deployment) -> None:
