@@ -82,16 +82,22 @@ class _Search:
         self.dialect = "postgresql" if self.pg else "sqlite"
         self.hidden: list[int] = []
         self.size = 0  # the largest paper id, read with the ranking
+        # The workspace's row id and how many there are (with one, most deployments, every
+        # paper is its own and no candidate pays for the condition), and the channels the
+        # viewer may not see: one statement, as it runs before every search.
+        sql, key = WORKSPACE, {"w_platform": workspace.platform, "w_team": workspace.team}
         if viewer is not None:
-            key = {"v_platform": viewer.platform, "v_workspace": viewer.workspace}
-            hidden = self.rows(HIDDEN_CHANNELS, **key, v_channel=viewer.channel)
-            self.hidden = sorted(row[0] for row in hidden)
-            self.params["hidden"] = self.hidden
-        # The workspace's row id, and whether any other exists: with one workspace (most
-        # deployments) every paper is its own, and no candidate pays for the condition.
-        found, count = self.rows(WORKSPACE, w_platform=workspace.platform, w_team=workspace.team)[0]
+            sql = f"{WORKSPACE} UNION ALL {HIDDEN_CHANNELS}"
+            key |= {"v_platform": viewer.platform, "v_workspace": viewer.workspace,
+                    "v_channel": viewer.channel}  # fmt: skip
+        rows = self.rows(sql, **key)
+        found, count = next(row[1:] for row in rows if row[0] == 0)
+        hidden = [row for row in rows if row[0] == 1]
         self.params["f_ws"] = -1 if found is None else int(found)
         self.scoped = found is None or int(count) > 1
+        if viewer is not None:
+            self.hidden = sorted(row[1] for row in hidden)
+            self.params["hidden"] = self.hidden
 
     def visible(self, *, column: str) -> str:
         """The condition that a channel row id `column` is one the viewer may see ('' for all)."""

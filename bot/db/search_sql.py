@@ -96,7 +96,7 @@ LIST_COUNT = "SELECT count(*) FROM papers WHERE 1 = 1{filters}"
 # The channels a viewer may not see: other platforms and workspaces, others' private channels.
 # Read once a search; none (the usual case) means no privacy condition is needed at all.
 HIDDEN_CHANNELS = (
-    "SELECT v.id FROM channels v WHERE NOT (v.platform = :v_platform "
+    "SELECT 1, v.id, NULL FROM channels v WHERE NOT (v.platform = :v_platform "
     "AND v.workspace = :v_workspace AND (v.external_id = :v_channel OR NOT v.private))"
 )
 # A channel row id outside the hidden ones, and a paper not queued for one of them; per
@@ -108,7 +108,7 @@ NOT_HIDDEN_PAPER = (
 )
 # The asked workspace's row id (NULL when it has none yet) and how many workspaces exist.
 WORKSPACE = (
-    "SELECT (SELECT id FROM workspaces WHERE platform = :w_platform AND team = :w_team), "
+    "SELECT 0, (SELECT id FROM workspaces WHERE platform = :w_platform AND team = :w_team), "
     "(SELECT count(*) FROM workspaces)"
 )
 # A candidate paper of the asked workspace: a rowid look-up per candidate.
