@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from slack_bolt import App
+from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.logger import get_bolt_logger
-from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
+from slack_bolt.logger.messages import (
+    info_default_oauth_settings_loaded,
+    warning_client_prioritized_and_token_skipped,
+)
 from slack_sdk import WebClient
 
 from bot.slack.deps import SlackDeps
@@ -18,11 +22,17 @@ __all__ = ["SlackDeps", "build_app"]
 
 
 class _DropTokenUnused(logging.Filter):
-    """Drops Bolt's "`token` will be unused" warning, and only that record."""
+    """Drops Bolt's "`token` will be unused" warning, and (distribution) its note that file
+    stores were enabled from SLACK_CLIENT_ID: a workspace's app is authorized by its stored bot
+    and never runs that flow, the installations live in the database."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Keep every record but that one warning."""
-        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+        """Keep every record but those two."""
+        unused = (
+            warning_client_prioritized_and_token_skipped(),
+            info_default_oauth_settings_loaded(),
+        )
+        return record.getMessage() not in unused
 
 
 @contextmanager
@@ -39,10 +49,17 @@ def _quiet_token_warning() -> Iterator[None]:
         bolt_log.removeFilter(quiet)
 
 
-def build_app(*, client: WebClient, signing_secret: str | None, deps: SlackDeps) -> App:
-    """A Bolt App on our client; requests are verified whenever a signing secret is set."""
+def build_app(
+    *,
+    client: WebClient,
+    signing_secret: str | None,
+    deps: SlackDeps,
+    authorize: Callable[..., AuthorizeResult] | None = None,
+) -> App:
+    """A Bolt App on our client; requests are verified whenever a signing secret is set.
+    `authorize` (distribution: one workspace's stored bot) replaces the token check."""
     with _quiet_token_warning():
-        app = _app(client=client, signing_secret=signing_secret)
+        app = _app(client=client, signing_secret=signing_secret, authorize=authorize)
     guard.register(app=app, deps=deps)  # first: nothing of another team reaches a listener
     lag.register(app=app)
     commands.register(app=app, deps=deps)
@@ -54,9 +71,15 @@ def build_app(*, client: WebClient, signing_secret: str | None, deps: SlackDeps)
     return app
 
 
-def _app(*, client: WebClient, signing_secret: str | None) -> App:
+def _app(
+    *,
+    client: WebClient,
+    signing_secret: str | None,
+    authorize: Callable[..., AuthorizeResult] | None,
+) -> App:
     """The bare App: our client (its auth.test answer is shared with the plug-in's check)."""
     return App(
+        authorize=authorize,
         # Without a name Bolt walks the call stack (inspect.stack reads every frame's source)
         # to name the app after the calling file: ~0.1 s of every start.
         name="paperclub",

@@ -17,6 +17,8 @@ from threading import Event
 from typing import Any
 
 from slack_bolt import App, BoltRequest, BoltResponse
+from slack_bolt.authorization import AuthorizeResult
+from slack_bolt.authorization.authorize import Authorize
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk.oauth.installation_store import Bot, InstallationStore
 from slack_sdk.oauth.state_store import OAuthStateStore
@@ -46,6 +48,22 @@ def team_of(*, body: Mapping[str, Any]) -> tuple[str | None, str | None]:
     team = team or (body.get("user") or {}).get("team_id")
     enterprise = body.get("enterprise_id") or (body.get("enterprise") or {}).get("id")
     return (str(team) if team else None), (str(enterprise) if enterprise else None)
+
+
+class StoredBot(Authorize):
+    """Bolt's authorization for one workspace's app: its bot as the installation stored it."""
+
+    def __init__(self, *, bot: Bot) -> None:
+        """Authorize every request with this bot (Authorize's own __init__ does nothing)."""
+        self._result = AuthorizeResult(
+            enterprise_id=bot.enterprise_id, team_id=bot.team_id, bot_user_id=bot.bot_user_id,
+            bot_id=bot.bot_id, bot_token=bot.bot_token, bot_scopes=bot.bot_scopes,
+        )  # fmt: skip
+
+    def __call__(self, **_kwargs: Any) -> AuthorizeResult:
+        """The stored bot (the router sent only this workspace's requests here; the guard
+        refuses any other team's all the same)."""
+        return self._result
 
 
 class TeamRouter:
@@ -167,6 +185,10 @@ def build(
     def wire(bot: Bot) -> Team:
         """A workspace's own app, Chat and poster on its bot token."""
         client = make_client(token=bot.bot_token, base_url=settings.slack_api_url)
+        # The App's own client carries no token: with SLACK_CLIENT_ID in the environment Bolt
+        # would otherwise load OAuth settings of its own and drop the token; the stored bot
+        # authorizes each request instead (no auth.test either).
+        bare = make_client(token=None, base_url=settings.slack_api_url)
         post_client = make_client(
             token=bot.bot_token, base_url=settings.slack_api_url, idempotent_only=True
         )
@@ -174,7 +196,8 @@ def build(
         poster = shared.poster(chat=chat, platform=PLATFORM)
         deps = SlackDeps(shared=shared, chat=chat, poster=poster, team_id=str(bot.team_id),
                          app_id=bot.app_id)  # fmt: skip
-        app = build_app(client=client, signing_secret=settings.slack_signing_secret, deps=deps)
+        app = build_app(client=bare, signing_secret=settings.slack_signing_secret, deps=deps,
+                        authorize=StoredBot(bot=bot))  # fmt: skip
         log.info("serving Slack workspace %s", bot.team_id)
         return Team(team_id=str(bot.team_id), token=str(bot.bot_token), app=app, chat=chat,
                     poster=poster)  # fmt: skip

@@ -44,6 +44,40 @@ TEAMS = {  # team -> (channel, admin, member, bot user, bot id, post time, paper
 }
 
 
+def browser_get(url: str, *, cookie: str = "") -> tuple[int, dict[str, str], str]:
+    """A browser's GET (no redirect followed) -> (status, headers, body)."""
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    try:
+        conn.request("GET", f"{parts.path}?{parts.query}", headers={"Cookie": cookie})
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read().decode()
+    finally:
+        conn.close()
+
+
+def install(fake: FakeSlack, port: int, team: str) -> str:
+    """Add to Slack on our server at `port` as a person of `team` does; the page they end on."""
+    fake.sign_in(team)
+    status, headers, _ = browser_get(f"http://127.0.0.1:{port}/slack/install")
+    assert status == 302 and headers["Location"].startswith(fake.authorize_url)
+    cookie = headers["Set-Cookie"].split(";", 1)[0]  # Bolt's state cookie, as a browser keeps
+    status, consent, _ = browser_get(headers["Location"])
+    assert status == 302
+    status, _, page = browser_get(consent["Location"], cookie=cookie)
+    assert status == 200, page
+    return page
+
+
+def add_teams(fake: FakeSlack) -> None:
+    """The two workspaces of TEAMS, each with its channel, an admin and a member."""
+    for team, (channel, admin, member, bot_user, bot_id, *_rest) in TEAMS.items():
+        ws = fake.add_workspace(team, NAMES[team], bot_user_id=bot_user, bot_id=bot_id)
+        ws.add_channel(Channel(id=channel, name="papers"))
+        ws.add_user(User(id=admin, name=f"admin-{team}", is_admin=True))
+        ws.add_user(User(id=member, name=f"member-{team}"))
+
+
 @dataclass
 class Deployment:
     """The distributed bot on its HTTP server, the fake, and how to reach both."""
@@ -57,26 +91,11 @@ class Deployment:
 
     def get(self, url: str, cookie: str = "") -> tuple[int, dict[str, str], str]:
         """A browser's GET (no redirect followed) -> (status, headers, body)."""
-        parts = urlsplit(url)
-        conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
-        try:
-            conn.request("GET", f"{parts.path}?{parts.query}", headers={"Cookie": cookie})
-            response = conn.getresponse()
-            return response.status, dict(response.getheaders()), response.read().decode()
-        finally:
-            conn.close()
+        return browser_get(url, cookie=cookie)
 
     def install(self, team: str) -> str:
         """Add to Slack as a person of `team` does; the page they end on."""
-        self.fake.sign_in(team)
-        status, headers, _ = self.get(f"http://127.0.0.1:{self.port}/slack/install")
-        assert status == 302 and headers["Location"].startswith(self.fake.authorize_url)
-        cookie = headers["Set-Cookie"].split(";", 1)[0]  # Bolt's state cookie, as a browser keeps
-        status, consent, _ = self.get(headers["Location"])
-        assert status == 302
-        status, _, page = self.get(consent["Location"], cookie=cookie)
-        assert status == 200, page
-        return page
+        return install(self.fake, self.port, team)
 
     def post(self, body: Any) -> tuple[int, bytes]:
         """A signed request to /slack/events."""
@@ -110,11 +129,7 @@ class Deployment:
 def deployed(*, url: str) -> Iterator[Deployment]:
     """Two workspaces the app can be installed into, and the bot in distribution mode."""
     with FakeSlack() as fake:
-        for team, (channel, admin, member, bot_user, bot_id, *_rest) in TEAMS.items():
-            ws = fake.add_workspace(team, NAMES[team], bot_user_id=bot_user, bot_id=bot_id)
-            ws.add_channel(Channel(id=channel, name="papers"))
-            ws.add_user(User(id=admin, name=f"admin-{team}", is_admin=True))
-            ws.add_user(User(id=member, name=f"member-{team}"))
+        add_teams(fake)
         settings = Settings(
             slack_signing_secret=SECRET, slack_api_url=fake.base_url, database_url=url,
             slack_distribution=Distribution(
