@@ -26,6 +26,7 @@ from slack_sdk.oauth.state_store import OAuthStateStore
 from bot.config import Settings
 from bot.messages import Message
 from bot.ports import PlatformStartError, WsgiApp
+from bot.services import admin
 from bot.services.shared import Shared
 from bot.slack.app import build_app
 from bot.slack.chat import SlackChat, make_client
@@ -70,9 +71,9 @@ class TeamRouter:
     """What Slack's POSTs are dispatched to: the OAuth App for the handshake and the uninstall
     events, the workspace's own app for the rest, an empty 200 for a team not installed."""
 
-    def __init__(self, *, oauth_app: App, teams: Teams) -> None:
+    def __init__(self, *, oauth_app: App, teams: Teams, shared: Shared) -> None:
         """Route between the OAuth App and the installed workspaces."""
-        self._oauth_app, self._teams = oauth_app, teams
+        self._oauth_app, self._teams, self._shared = oauth_app, teams, shared
 
     def dispatch(self, req: BoltRequest) -> BoltResponse:
         """Hand one verified request to whoever answers it."""
@@ -83,10 +84,12 @@ class TeamRouter:
         team_id, enterprise_id = team_of(body=body)
         event = str((body.get("event") or {}).get("type") or "")
         if event in LIFECYCLE_EVENTS:
+            had = self._teams.get(team_id=team_id, enterprise_id=enterprise_id) is not None
             response = self._oauth_app.dispatch(req)  # deletes the tokens (Bolt's listeners)
-            if team_id:
-                self._teams.forget(team_id=team_id)
-            log.info("workspace %s: %s, its tokens are deleted", team_id, event)
+            gone = self._teams.get(team_id=team_id, enterprise_id=enterprise_id) is None
+            paused = self._pause(team_id=team_id) if had and gone and team_id else 0
+            log.info("workspace %s: %s; tokens deleted, %d channel(s) paused", team_id, event,
+                     paused)  # fmt: skip
             return response
         team = self._teams.get(team_id=team_id, enterprise_id=enterprise_id)
         if team is None:
@@ -94,6 +97,23 @@ class TeamRouter:
             # Acknowledged, so Slack does not deliver it again; nothing of it is kept.
             return BoltResponse(status=200, body="")
         return team.app.dispatch(req)
+
+    def _pause(self, *, team_id: str) -> int:
+        """Pause the channels of a workspace that lost its bot token: without it nothing can be
+        posted there, and the minute sweep would try again and again. A reinstall leaves them
+        paused until an admin resumes them (/paperclub resume, or the App Home)."""
+        shared = self._shared
+        with shared.uow(write=False) as store:
+            keys = [
+                c.key
+                for c in store.channels()
+                if c.key.platform == PLATFORM and c.key.workspace == team_id and not c.paused
+            ]
+        for key in keys:
+            admin.set_paused(uow=shared.uow, channel=key, paused=True, now=shared.clock.now())
+        if keys:
+            shared.reschedule()
+        return len(keys)
 
 
 @dataclass
@@ -118,7 +138,7 @@ class DistributedPlatform:
         from bot.slack.http import make_wsgi_app
 
         secret = self.settings.slack_signing_secret or ""
-        router = TeamRouter(oauth_app=self.oauth_app, teams=self.teams)
+        router = TeamRouter(oauth_app=self.oauth_app, teams=self.teams, shared=self.shared)
         events = make_wsgi_app(app=router, signing_secret=secret, replays=self.shared.seen_requests)
         flow = oauth_wsgi(app=self.oauth_app)
         return {"/slack/events": events, INSTALL_PATH: flow, REDIRECT_PATH: flow}
