@@ -100,6 +100,7 @@ def test_a_team_with_no_installation_is_acked_and_nothing_stored(deployment: Dep
     before = {t: d.rows(f"SELECT COUNT(*) FROM {t}") for t in tables}
     # The fake's default team never installed the app; T0100 is served but not installed yet.
     assert d.command("T0100", "schedule 09:00 Europe/Berlin mon-fri") is None
+    assert d.command("T0100", "add " + "<!channel> 📚 *x* " * 600) is None  # 10,000+ characters
     message = message_event(channel="C0100", text="<!here> hi", user="U0A2", team="T0100",
                             thread_ts="1.0")  # fmt: skip
     assert d.post(event_body(event_envelope_payload(message, team_id="T0100"))) == (200, b"")
