@@ -10,7 +10,7 @@ import pytest
 
 from bot.logs import redact
 from bot.slack_oauth.crypto import PREFIX
-from tests.fakeslack import event_body, event_envelope_payload
+from tests.fakeslack import event_body, event_envelope_payload, url_verification_payload
 from tests.slack.distribution import CLIENT_SECRET, NINE, TEAMS, Deployment, deployed, posts
 
 
@@ -91,3 +91,19 @@ def test_a_reinstall_posts_with_the_new_token_and_logs_keep_secrets(
     shown = redact(text=caplog.text, secrets=d.wiring.settings.secrets)
     for secret in (first, newest, CLIENT_SECRET, *oauth.secret_keys):
         assert secret not in ours and secret not in shown
+
+
+def test_url_verification_is_answered_and_a_user_token_revocation_keeps_the_bot(
+    deployment: Deployment,
+) -> None:
+    d = deployment
+    status, body = d.post(event_body(url_verification_payload("the-challenge")))
+    assert status == 200 and b"the-challenge" in body
+    d.install("T0100")
+    d.installed.add("T0100")
+    d.command("T0100", "schedule 09:00 Europe/Berlin mon-fri")
+    event = {"type": "tokens_revoked", "tokens": {"oauth": ["U0INSTALLER"], "bot": []}}
+    assert d.post(event_body(event_envelope_payload(event, team_id="T0100"))) == (200, b"")
+    assert d.rows("SELECT team_id FROM slack_bots") == [("T0100",)]
+    assert d.rows("SELECT paused FROM channels") in ([(False,)], [(0,)])  # still posting
+    assert d.command("T0100", "help")
