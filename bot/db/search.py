@@ -12,13 +12,12 @@ Every word must match; when no paper has them all, any of them.
 from __future__ import annotations
 
 import json
-from datetime import date, datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from bot.db.convert import utc
+from bot.db.search_rows import Scored, hit_of, paper_of
 from bot.db.search_sql import (
     CFG,
     HEADLINE_OPTIONS,
@@ -32,7 +31,6 @@ from bot.db.search_sql import (
     POSTGRES,
     POSTS,
     SHOWN,
-    SNIPPET_TOKENS,
     SQLITE,
     WALK_PER_HIT,
     WORKSPACE,
@@ -41,23 +39,11 @@ from bot.domain import HIGHLIGHT_CLOSE as CLOSE
 from bot.domain import HIGHLIGHT_OPEN as OPEN
 from bot.domain import (
     ChannelKey,
-    Paper,
-    PaperStatus,
     SearchHit,
     SearchPage,
-    VoteCount,
     WorkspaceKey,
 )
 from bot.search_query import SearchQuery, fts5_authors, fts5_excluded, fts5_match, tsquery_terms
-
-
-class _Scored(NamedTuple):
-    """A candidate: its text score, its best comment's score and that comment."""
-
-    paper_id: int
-    text_score: float
-    comment_score: float = 0.0
-    comment_id: int | None = None
 
 
 class _Search:
@@ -180,7 +166,7 @@ class _Search:
                 conditions.append(f"fq.local_date {op} :f_{name}")
         return conditions
 
-    def listing(self, *, limit: int, offset: int) -> tuple[list[_Scored], int]:
+    def listing(self, *, limit: int, offset: int) -> tuple[list[Scored], int]:
         """Filters only: latest posts first, then papers never posted, newest first."""
         filters = self.filters(pid="papers.id")
         if self.query.excluded:
@@ -189,9 +175,9 @@ class _Search:
             filters += self.sql["excluded"].format(x=excluded)
         page = self.rows(LIST, filters=filters, k=limit, offset=offset)
         total = self.rows(LIST_COUNT, filters=filters)[0][0]
-        return [_Scored(paper_id=row[0], text_score=0.0) for row in page], int(total)
+        return [Scored(paper_id=row[0], text_score=0.0) for row in page], int(total)
 
-    def rank(self, *, depth: int, any_term: bool) -> tuple[list[_Scored], int]:
+    def rank(self, *, depth: int, any_term: bool) -> tuple[list[Scored], int]:
         """Candidates best first (at least the best `depth`) and how many papers match."""
         if self.pg:
             self.q = self.tsquery(any_term=any_term)
@@ -211,23 +197,23 @@ class _Search:
             column="comments.channel_id"
         )
         rows = self.rows(sql, filters=filters, comments=on_comments, k=depth)
-        found = {row[1]: _Scored(row[1], float(row[2])) for row in rows if row[0] == 0}
+        found = {row[1]: Scored(row[1], float(row[2])) for row in rows if row[0] == 0}
         # A paper found through a comment may also match by text, below the best `depth`.
         both = {row[1]: float(row[2]) for row in rows if row[0] == 1}
         by_comment = [row[1:] for row in rows if row[0] == 2]
         for paper_id, score, comment_id in by_comment:
-            found[paper_id] = _Scored(paper_id, both.get(paper_id, 0.0), float(score), comment_id)
+            found[paper_id] = Scored(paper_id, both.get(paper_id, 0.0), float(score), comment_id)
         ranked = sorted(found.values(), key=lambda h: (-h.text_score - h.comment_score, h.paper_id))
         matched = next(int(row[1]) for row in rows if row[0] == 3)
         self.size = next(int(row[1] or 0) for row in rows if row[0] == 4)
         return ranked, matched + len(by_comment) - len(both)
 
-    def hits(self, *, page: list[_Scored]) -> tuple[SearchHit, ...]:
+    def hits(self, *, page: list[Scored]) -> tuple[SearchHit, ...]:
         """Papers, latest posts, votes, comment counts and snippets for the page alone."""
         ids = [hit.paper_id for hit in page]
         if not ids:
             return ()
-        papers = {row[0]: _paper(row=row) for row in self.rows(PAPERS, ids=ids)}
+        papers = {row[0]: paper_of(row=row) for row in self.rows(PAPERS, ids=ids)}
         posts = {row[0]: row for row in self.rows(POSTS, filters=self.post_filters(), ids=ids)}
         snippets: dict[int, str] = {}
         comments: dict[int, Any] = {}
@@ -241,40 +227,10 @@ class _Search:
             if chosen:
                 comments = {r[0]: r for r in self.rows(self.sql["comment_snippets"], ids=chosen)}
         return tuple(
-            _hit(hit=hit, paper=papers[hit.paper_id], post=posts.get(hit.paper_id),
+            hit_of(hit=hit, paper=papers[hit.paper_id], post=posts.get(hit.paper_id),
                  comment=comments.get(hit.comment_id or 0), snippet=snippets.get(hit.paper_id))
             for hit in page
         )  # fmt: skip
-
-
-def _hit(*, hit: _Scored, paper: Paper, post: Any, comment: Any, snippet: str | None) -> SearchHit:
-    """One SearchHit from the rows read for it."""
-    when = post[4] if post else None
-    # Without a highlighted snippet (filters only): the abstract's first words, or the title.
-    lead = " ".join(paper.abstract.split()[:SNIPPET_TOKENS]) or paper.title
-    return SearchHit(
-        paper=paper, snippet=comment[1] if comment else snippet or lead,
-        from_comment=comment is not None, score=hit.text_score + hit.comment_score,
-        comment_user=comment[2] if comment else None,
-        channel=ChannelKey(platform=post[1], workspace=post[2], channel=post[3]) if post else None,
-        post_date=date.fromisoformat(when) if isinstance(when, str) else when,
-        permalink=post[5] if post else None,
-        votes=VoteCount(up=post[6], down=post[7]) if post else VoteCount(),
-        comments=post[8] if post else 0,
-    )  # fmt: skip
-
-
-def _paper(*, row: Any) -> Paper:
-    """A paper from a raw row (SQLite hands back JSON and timestamps as text)."""
-    authors, added_at = row[3], row[9]
-    authors = json.loads(authors) if isinstance(authors, str) else authors
-    added_at = datetime.fromisoformat(added_at) if isinstance(added_at, str) else added_at
-    return Paper(
-        id=row[0], title=row[1], abstract=row[2], authors=tuple(authors or ()), url=row[4],
-        arxiv_id=row[5], doi=row[6], source=row[7], added_by=row[8], added_at=utc(value=added_at),
-        position=row[10], status=PaperStatus(row[11]), queue_channel_id=row[12],
-        title_derived=bool(row[13]), list_id=row[14],
-    )  # fmt: skip
 
 
 def search(
