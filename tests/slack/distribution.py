@@ -101,9 +101,12 @@ class Deployment:
         """A signed request to /slack/events."""
         return signed_request(f"http://127.0.0.1:{self.port}/slack/events", body, SECRET)
 
-    def command(self, team: str, text_: str, *, user: str | None = None) -> str | None:
-        """/paperclub TEXT in the team's channel; the reply's text, None when there was none."""
-        channel, admin = TEAMS[team][0], TEAMS[team][1]
+    def command(
+        self, team: str, text_: str, *, user: str | None = None, channel: str | None = None
+    ) -> str | None:
+        """/paperclub TEXT in the team's channel (or another of its channels); the reply's
+        text, None when there was none."""
+        channel, admin = channel or TEAMS[team][0], TEAMS[team][1]
         url = self.fake.new_response_url()
         payload = slash_command_payload(text=text_, user_id=user or admin, response_url=url,
                                         team_id=team, channel_id=channel)  # fmt: skip

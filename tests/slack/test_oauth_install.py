@@ -19,6 +19,7 @@ from tests.fakeslack import (
     interactive_body,
     message_event,
 )
+from tests.fakeslack.model import Channel
 from tests.slack.distribution import NINE, TEAMS, TEN, Deployment, deployed, posts, vote
 
 
@@ -92,6 +93,29 @@ def test_two_workspaces_install_post_vote_and_one_uninstalls(deployment: Deploym
     # The uninstalled workspace's channel is paused, not tried every minute with no token.
     assert outcomes == {"T0100": posting.Outcome.PAUSED, "T0200": posting.Outcome.POSTED}
     assert len(fake.workspace("T0100").recorded("chat.postMessage")) == 1  # never tried again
+
+
+def test_a_private_channels_comment_is_found_only_there(deployment: Deployment) -> None:
+    d, fake = deployment, deployment.fake
+    for team in TEAMS:
+        d.install(team)
+        d.installed.add(team)
+    # The searches run as the workspace's admin, who still sees only what the channel may.
+    public, _admin, member = TEAMS["T0100"][:3]
+    fake.workspace("T0100").add_channel(Channel(id="G0100", name="core-team", is_private=True))
+    for channel in (public, "G0100"):
+        reply = d.command("T0100", "schedule 09:00 Europe/Berlin mon-fri", channel=channel)
+        assert "now posts here" in (reply or "")
+        d.command("T0100", f"add A paper for {channel}", channel=channel)
+    d.sweep()
+    [secret] = [m for m in fake.workspace("T0100").messages("G0100") if m.get("metadata")]
+    reply = message_event(channel="G0100", text="the ocelot plan", user=member, team="T0100",
+                          thread_ts=str(secret["ts"]))  # fmt: skip
+    assert d.post(event_body(event_envelope_payload(reply, team_id="T0100"))) == (200, b"")
+    none = "No papers or comments match"
+    assert none not in (d.command("T0100", "search ocelot", channel="G0100") or none)
+    assert none in (d.command("T0100", "search ocelot", channel=public) or "")
+    assert none in (d.command("T0200", "search ocelot") or "")
 
 
 def test_a_team_with_no_installation_is_acked_and_nothing_stored(deployment: Deployment) -> None:
