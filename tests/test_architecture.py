@@ -19,6 +19,7 @@ CORE_MODULES = tuple(f"bot.{part}" for part in CORE)
 INFRASTRUCTURE = (
     "slack_bolt", "slack_sdk", "discord", "rich", "waitress", "sqlalchemy", "apscheduler",
     "alembic", "websockets", "websocket", "requests", "httpx", "aiohttp", "psycopg",
+    "flask", "jinja2", "markupsafe", "werkzeug",  # the web archive's, bot/web only
 )  # fmt: skip
 # Each platform folder and the libraries only it may use (checked against pyproject.toml and
 # the real imports: bot/slack uses slack_bolt and slack_sdk, and websocket-client under its

@@ -9,6 +9,7 @@ from sqlalchemy import ColumnElement, and_, case, func, or_, select
 from sqlalchemy.orm import Session
 
 from bot.db.activity import ActivityStore, DeliveredPosts
+from bot.db.archive_pages import ArchivePagesStore
 from bot.db.convert import channel_key, to_channel, to_paper
 from bot.db.engine import upsert_insert
 from bot.db.enrichment import EnrichmentStore
@@ -50,7 +51,7 @@ def visible_to(*, viewer: ChannelKey) -> ColumnElement[bool]:
 
 class SqlStore(
     PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore, EnrichmentStore, HomeStore,
-    WorkspacesStore,
+    WorkspacesStore, ArchivePagesStore,
 ):  # fmt: skip
     """The Store of one session; the unit of work commits or rolls back around it."""
 

@@ -25,10 +25,11 @@ from bot.domain import (
     WorkspaceKey,
 )
 from bot.ports.activity import ActivityStore
+from bot.ports.archive_pages import ArchivePagesStore
 from bot.search_query import SearchQuery
 
 
-class Store(ActivityStore, Protocol):
+class Store(ActivityStore, ArchivePagesStore, Protocol):
     """Persistence, inside one unit of work (one transaction); what members do is in
     ActivityStore."""
 

@@ -1,0 +1,129 @@
+"""The web archive's views: one workspace's public channels, through the core services.
+
+The archive reads as a member of no channel would: a viewer whose channel id no channel has
+sees the workspace's public channels alone, so search, posts and comments follow the same
+rule as `/paperclub search` run in a public channel (a private channel's content never shows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from bot.domain import Channel, ChannelKey, Paper, PostView, WorkspaceKey
+from bot.domain.archive import PostList, VoteMoment, WeekActivity
+from bot.ports import UnitOfWork
+from bot.services import search as search_service
+from bot.services import tenancy
+
+PAGE_SIZE = 20
+SEARCH_PAGE_SIZE = 10
+PERIODS = {"week": 7, "month": 30, "year": 365}
+CHART_WEEKS = 26
+NOBODY = ""  # no channel has this id, so the viewer is in none of them
+
+
+@dataclass(frozen=True, slots=True)
+class PaperPage:
+    """A paper, where it was posted publicly (with votes and comments), and its votes' times."""
+
+    paper: Paper
+    posts: tuple[PostView, ...]
+    votes: tuple[VoteMoment, ...]
+
+
+def public_viewer(*, workspace: WorkspaceKey) -> ChannelKey:
+    """A viewer in the workspace that is in no channel: it sees public channels only."""
+    return ChannelKey(platform=workspace.platform, workspace=workspace.team, channel=NOBODY)
+
+
+def workspace_of(*, uow: UnitOfWork, named: str | None) -> WorkspaceKey:
+    """The workspace shown: the one named, else the only one (tenancy.WorkspaceUnknown)."""
+    return tenancy.resolve(uow=uow, named=named)
+
+
+def workspaces(*, uow: UnitOfWork) -> list[WorkspaceKey]:
+    """Every workspace the archive holds, to choose from."""
+    with uow(write=False) as store:
+        return store.workspaces()
+
+
+def latest(*, uow: UnitOfWork, workspace: WorkspaceKey, offset: int = 0) -> PostList:
+    """The latest public posts, newest first."""
+    with uow(write=False) as store:
+        return store.public_posts(
+            workspace=workspace, channel_id=None, since=None, by_votes=False,
+            limit=PAGE_SIZE, offset=max(0, offset),
+        )  # fmt: skip
+
+
+def channels(*, uow: UnitOfWork, workspace: WorkspaceKey) -> list[Channel]:
+    """The public channels that follow the reading list."""
+    with uow(write=False) as store:
+        return store.public_channels(workspace=workspace)
+
+
+def channel_posts(
+    *, uow: UnitOfWork, workspace: WorkspaceKey, name: str, offset: int = 0
+) -> tuple[Channel, PostList] | None:
+    """A public channel (by its platform id) and its posts; None when no public one has it."""
+    with uow(write=False) as store:
+        found = [c for c in store.public_channels(workspace=workspace) if c.key.channel == name]
+        if not found:
+            return None
+        posts = store.public_posts(
+            workspace=workspace, channel_id=found[0].id, since=None, by_votes=False,
+            limit=PAGE_SIZE, offset=max(0, offset),
+        )  # fmt: skip
+        return found[0], posts
+
+
+def top(*, uow: UnitOfWork, workspace: WorkspaceKey, period: str, today: date) -> PostList | None:
+    """The most voted public posts of the last week, month or year; None for another period."""
+    if period not in PERIODS:
+        return None
+    since = today - timedelta(days=PERIODS[period])
+    with uow(write=False) as store:
+        return store.public_posts(workspace=workspace, channel_id=None, since=since,
+                                  by_votes=True, limit=PAGE_SIZE, offset=0)  # fmt: skip
+
+
+def paper(*, uow: UnitOfWork, workspace: WorkspaceKey, paper_id: int) -> PaperPage | None:
+    """A paper page, or None when the workspace holds no such paper for the public to see."""
+    viewer = public_viewer(workspace=workspace)
+    with uow(write=False) as store:
+        found = store.public_paper(workspace=workspace, paper_id=paper_id)
+        if found is None:
+            return None
+        posts = store.post_views(paper_id=paper_id, viewer=viewer)
+        moments = store.public_vote_moments(workspace=workspace, paper_id=paper_id)
+    return PaperPage(paper=found, posts=tuple(p for p in posts if not p.private),
+                     votes=tuple(moments))  # fmt: skip
+
+
+def search(
+    *, uow: UnitOfWork, workspace: WorkspaceKey, text: str, offset: int = 0
+) -> search_service.SearchResult:
+    """The same engine and syntax as `/paperclub search`, as a public channel sees it."""
+    return search_service.search(uow=uow, text=text, viewer=public_viewer(workspace=workspace),
+                                 offset=offset, limit=SEARCH_PAGE_SIZE)  # fmt: skip
+
+
+def activity(*, uow: UnitOfWork, workspace: WorkspaceKey, today: date) -> list[WeekActivity]:
+    """Every week of the last half year, with its public posts, votes and comments (zeros too)."""
+    first = today - timedelta(days=today.weekday(), weeks=CHART_WEEKS - 1)
+    with uow(write=False) as store:
+        found = {w.monday: w for w in store.public_weeks(workspace=workspace, since=first)}
+    mondays = [first + timedelta(weeks=n) for n in range(CHART_WEEKS)]
+    return [found.get(m, WeekActivity(monday=m, posts=0, votes=0, comments=0)) for m in mondays]
+
+
+def posting_days(*, uow: UnitOfWork, workspace: WorkspaceKey, today: date) -> dict[date, int]:
+    """How many public posts each day of the last half year had (days without any left out)."""
+    first = today - timedelta(days=today.weekday(), weeks=CHART_WEEKS - 1)
+    with uow(write=False) as store:
+        days = store.public_post_days(workspace=workspace, since=first)
+    counts: dict[date, int] = {}
+    for day in days:
+        counts[day] = counts.get(day, 0) + 1
+    return counts

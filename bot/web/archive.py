@@ -1,0 +1,159 @@
+"""The read-only web archive: Flask pages, their JSON twins under /api, and an Atom feed.
+
+Server-side rendered with Jinja2 (autoescaping on for .html, .xml and .svg), no JavaScript.
+Every view comes from services.archive_web, which shows one workspace's public channels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from flask import Flask, Response, abort, g, jsonify, render_template, request, url_for
+from markupsafe import Markup, escape
+
+from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, WorkspaceKey
+from bot.ports import UnitOfWork
+from bot.services import archive_web as views
+from bot.services.tenancy import WorkspaceUnknown
+from bot.web import archive_json as twin
+from bot.web.archive_charts import add_charts
+
+Today = Callable[[], date]
+
+
+def _highlight(snippet: str) -> Markup:
+    """A search snippet, escaped, with its matched words in <mark>."""
+    safe = str(escape(snippet))
+    return Markup(safe.replace(HIGHLIGHT_OPEN, "<mark>").replace(HIGHLIGHT_CLOSE, "</mark>"))  # noqa: S704
+
+
+def _offset() -> int:
+    """The ?offset= of a paged view (0 when absent or not a number)."""
+    return max(0, request.args.get("offset", 0, type=int) or 0)
+
+
+def _link(endpoint: str, **values: Any) -> str:
+    """url_for, keeping the ?workspace= the visitor chose."""
+    chosen = request.args.get("workspace")
+    if chosen:
+        values["workspace"] = chosen
+    return url_for(endpoint, **values)
+
+
+def archive_app(*, uow: UnitOfWork, today: Today, workspace: str | None = None) -> Flask:
+    """The archive as a WSGI app; `workspace`: the one shown when the visitor names none
+    (None: the only one there is)."""
+    app = Flask(__name__, template_folder="templates")
+    app.jinja_env.filters["highlight"] = _highlight
+    app.jinja_env.globals["link"] = _link
+
+    @app.before_request
+    def choose_workspace() -> Any:
+        """Pick the workspace of this request, or answer with the choice when it is unclear."""
+        try:
+            g.workspace = views.workspace_of(
+                uow=uow, named=request.args.get("workspace") or workspace
+            )
+        except WorkspaceUnknown as exc:
+            known = views.workspaces(uow=uow)
+            if request.path.startswith("/api/"):
+                return jsonify(error=str(exc), workspaces=[str(k) for k in known]), 404
+            body = render_template("choose.html", why=str(exc), known=known)
+            return Response(body, status=404, content_type="text/html; charset=utf-8")
+        return None
+
+    def ws() -> WorkspaceKey:
+        """The workspace this request shows."""
+        chosen: WorkspaceKey = g.workspace
+        return chosen
+
+    @app.get("/")
+    def home() -> str:
+        """The latest posts."""
+        page = views.latest(uow=uow, workspace=ws(), offset=_offset())
+        return render_template("posts.html", page=page, heading="Latest posts", here="home",
+                               channels=views.channels(uow=uow, workspace=ws()))  # fmt: skip
+
+    @app.get("/api/")
+    def api_home() -> Response:
+        """The latest posts, as JSON."""
+        page = views.latest(uow=uow, workspace=ws(), offset=_offset())
+        return jsonify(twin.post_list(page=page, workspace=str(ws())))
+
+    @app.get("/paper/<int:paper_id>")
+    def paper(paper_id: int) -> str:
+        """A paper: its text, its posts with votes and comments, and how its votes came in."""
+        page = views.paper(uow=uow, workspace=ws(), paper_id=paper_id) or abort(404)
+        return render_template("paper.html", page=page)
+
+    @app.get("/api/paper/<int:paper_id>")
+    def api_paper(paper_id: int) -> Response:
+        """A paper, as JSON."""
+        page = views.paper(uow=uow, workspace=ws(), paper_id=paper_id) or abort(404)
+        return jsonify(twin.paper_page(page=page))
+
+    @app.get("/search")
+    def search() -> str:
+        """Search, with the syntax of /paperclub search, ten hits a page."""
+        text = request.args.get("q", "")
+        result = (
+            views.search(uow=uow, workspace=ws(), text=text, offset=_offset()) if text else None
+        )
+        return render_template("search.html", q=text, result=result, size=views.SEARCH_PAGE_SIZE)
+
+    @app.get("/api/search")
+    def api_search() -> Response:
+        """Search, as JSON."""
+        result = views.search(uow=uow, workspace=ws(), text=request.args.get("q", ""),
+                              offset=_offset())  # fmt: skip
+        return jsonify(twin.search(result=result))
+
+    @app.get("/channel/<name>")
+    def channel(name: str) -> str:
+        """A public channel's posts."""
+        found = views.channel_posts(uow=uow, workspace=ws(), name=name, offset=_offset())
+        if found is None:
+            abort(404)
+        return render_template("posts.html", page=found[1], heading=f"#{found[0].key.channel}",
+                               here="channel", name=name, channels=[])  # fmt: skip
+
+    @app.get("/api/channel/<name>")
+    def api_channel(name: str) -> Response:
+        """A public channel's posts, as JSON."""
+        found = views.channel_posts(uow=uow, workspace=ws(), name=name, offset=_offset())
+        if found is None:
+            abort(404)
+        return jsonify(twin.post_list(page=found[1], channel=found[0].key.channel))
+
+    @app.get("/top/<period>")
+    def top(period: str) -> str:
+        """The most voted papers of the last week, month or year."""
+        page = views.top(uow=uow, workspace=ws(), period=period, today=today()) or abort(404)
+        return render_template("posts.html", page=page, heading=f"Top papers: last {period}",
+                               here="top", period=period, channels=[])  # fmt: skip
+
+    @app.get("/api/top/<period>")
+    def api_top(period: str) -> Response:
+        """The most voted papers of a period, as JSON."""
+        page = views.top(uow=uow, workspace=ws(), period=period, today=today()) or abort(404)
+        return jsonify(twin.post_list(page=page, period=period))
+
+    @app.get("/feed.atom")
+    def feed() -> Response:
+        """The daily posts as an Atom feed."""
+        page = views.latest(uow=uow, workspace=ws())
+        body = render_template("feed.xml", page=page, workspace=str(ws()))
+        return Response(body, content_type="application/atom+xml; charset=utf-8")
+
+    @app.errorhandler(404)
+    def missing(_: Exception) -> tuple[str | Response, int]:
+        """A page that is not there (or not for the public to see)."""
+        if request.path.startswith("/api/"):
+            return jsonify(error="not found"), 404
+        return render_template("message.html", title="Not found",
+                               text="There is no such page in this archive."), 404  # fmt: skip
+
+    add_charts(app=app, uow=uow, today=today)
+    return app
