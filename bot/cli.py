@@ -17,6 +17,8 @@ from bot.cli_export import cmd_export
 from bot.cli_search import cmd_search
 from bot.cli_secrets import add_parser as add_secrets
 from bot.cli_secrets import cmd_secrets
+from bot.cli_web import add_parser as add_web
+from bot.cli_web import cmd_web
 from bot.config import ConfigError, Settings, load_settings
 from bot.db.migrate import MigrationsNotFound
 from bot.export_formats import EXPORT_FORMATS
@@ -68,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with one ID: apply the Nth record its unclear match listed (a person's choice)",
     )  # fmt: skip
     add_secrets(sub=sub)
+    add_web(sub=sub)
     return parser
 
 
@@ -101,6 +104,7 @@ COMMANDS = {
     "enrich": cmd_enrich,
     "secrets": cmd_secrets,
     "run": cmd_run,
+    "web": cmd_web,
 }
 
 

@@ -20,6 +20,7 @@ from bot.config_slack import (
     SlackConfigError,
     slack_settings,
 )
+from bot.config_web import WEB_VARIABLES, WebSettings, web_settings
 from bot.schedule_text import ScheduleTextError, parse_days, parse_hhmm
 
 DEFAULT_ARXIV_API = "https://export.arxiv.org/api/query"
@@ -31,6 +32,7 @@ DEFAULT_DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 # Every variable the bot reads, with a one-line meaning; the README lists them all (a test checks).
 VARIABLES: dict[str, str] = {
     **SLACK_VARIABLES,
+    **WEB_VARIABLES,
     "DISCORD_TOKEN": "Bot token from the developer portal. Set: the bot runs on Discord too.",
     "DISCORD_API_URL": f"REST API base URL (default {DEFAULT_DISCORD_API_URL}).",
     "DISCORD_GATEWAY_URL": f"Gateway URL (default {DEFAULT_DISCORD_GATEWAY_URL}).",
@@ -101,6 +103,7 @@ class Settings:
     contact: str = ""
     up_reactions: frozenset[str] = frozenset({"+1", "thumbsup"})
     down_reactions: frozenset[str] = frozenset({"-1", "thumbsdown"})
+    web: WebSettings = field(default_factory=WebSettings)
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -217,6 +220,7 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         up_reactions=up,
         down_reactions=down,
         **slack,
+        web=web_settings(get=get, error=ConfigError),
         discord_token=discord["DISCORD_TOKEN"],
         discord_api_url=discord["DISCORD_API_URL"] or DEFAULT_DISCORD_API_URL,
         discord_gateway_url=discord["DISCORD_GATEWAY_URL"] or DEFAULT_DISCORD_GATEWAY_URL,

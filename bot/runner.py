@@ -6,6 +6,7 @@ import logging
 import signal
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from bot.clock import SystemClock
 from bot.config import Settings
@@ -15,6 +16,9 @@ from bot.platforms import FALLBACK, chosen, plugin
 from bot.ports import PlatformStartError
 from bot.process import signals_held
 from bot.wiring import Wiring
+
+if TYPE_CHECKING:
+    from bot.web.server import HttpService
 
 log = logging.getLogger("paperclub")
 
@@ -52,6 +56,25 @@ def _open_http(*, wiring: Wiring, settings: Settings) -> bool:
     return True
 
 
+def _open_web(*, wiring: Wiring, settings: Settings) -> HttpService | None:
+    """The web archive on PAPERCLUB_WEB_PORT, outside HTTP mode (there it is under /archive);
+    a taken port leaves the bot running without it, saying so."""
+    from bot.web.archive_serve import open_archive
+    from bot.web.server import PortTaken
+
+    if settings.web.port is None or wiring.platform_routes():
+        return None
+    try:
+        with signals_held():
+            web = open_archive(uow=wiring.database, settings=settings, clock=wiring.clock,
+                               port=settings.web.port)  # fmt: skip
+    except PortTaken as exc:
+        log.warning("no web archive: %s; set PAPERCLUB_WEB_PORT to another port", exc)
+        return None
+    log.info("serving the web archive on %s:%s", web.host, web.port)
+    return web
+
+
 def run(*, settings: Settings, mode: str) -> int:
     """Migrate, then serve every platform the settings (or the mode) call for; the exit status."""
     names = chosen(settings=settings, mode=mode)
@@ -83,11 +106,14 @@ def run(*, settings: Settings, mode: str) -> int:
         try:
             if names != [FALLBACK] and not _open_http(wiring=wiring, settings=settings):
                 return 1
+            web = _open_web(wiring=wiring, settings=settings)
             with signals_held():
                 wiring.start()
             log.info("Paper Club is running on %s", ", ".join(wiring.platforms))
             wiring.serve(stop=stop)
         finally:
+            if web is not None:
+                web.stop()
             wiring.close()
         log.info("stopped cleanly")
         return 0

@@ -154,10 +154,13 @@ class Wiring:
             connection.exec_driver_sql("SELECT 1")
 
     def routes(self) -> dict[str, WsgiApp]:
-        """Every path the process's server answers: /healthz, /metrics and the platforms'."""
+        """Every path the process's server answers: /healthz, /metrics, the platforms' and the
+        web archive under /archive."""
+        from bot.web.archive_serve import archive_routes
         from bot.web.ops import ops_routes
 
-        return ops_routes(check=self.health) | self.platform_routes()
+        archive = archive_routes(uow=self.database, settings=self.settings, clock=self.clock)
+        return ops_routes(check=self.health) | self.platform_routes() | archive
 
     def platform_routes(self) -> dict[str, WsgiApp]:
         """The paths the platforms answer (Slack's in HTTP mode), without which they cannot

@@ -24,7 +24,8 @@ MAX_BODY = 1_000_000
 CONNECTION_LIMIT = 1000
 # A connection that sends nothing for this long is closed (waitress's default is 120 s).
 IDLE_SECONDS = 15
-REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
+REASONS = {200: "OK", 301: "Moved Permanently", 400: "Bad Request", 401: "Unauthorized",
+           404: "Not Found",
            405: "Method Not Allowed", 413: "Payload Too Large",
            503: "Service Unavailable"}  # fmt: skip
 
@@ -51,12 +52,15 @@ def send(
 
 
 def router(*, routes: Mapping[str, WsgiApp]) -> WsgiApp:
-    """One WSGI callable for exact paths; anything else is a 404."""
+    """One WSGI callable for exact paths, and for every path under a key ending in '/' (the
+    web archive's, say); anything else is a 404."""
     table = dict(routes)
+    prefixes = sorted((key for key in table if key.endswith("/")), key=len, reverse=True)
 
     def route(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         """Hand the request to its path's callable."""
-        app = table.get(environ.get("PATH_INFO", ""))
+        path = environ.get("PATH_INFO", "")
+        app = table.get(path) or next((table[p] for p in prefixes if path.startswith(p)), None)
         if app is None:
             return send(start_response, 404, "not found")
         return app(environ, start_response)

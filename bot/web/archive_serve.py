@@ -1,0 +1,58 @@
+"""Where the archive is served: under /archive on the process's HTTP server, or alone on a
+port of its own (PAPERCLUB_WEB_PORT, and `paperclub web`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.config import Settings
+from bot.ports import Clock, UnitOfWork
+from bot.web.archive import archive_app
+from bot.web.server import HttpService, StartResponse, WsgiApp, send
+
+PREFIX = "/archive"
+
+
+def _mounted(*, app: WsgiApp, prefix: str) -> WsgiApp:
+    """The app under `prefix`: Flask then builds its links with it (SCRIPT_NAME)."""
+
+    def mounted(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        """Move the prefix from PATH_INFO to SCRIPT_NAME."""
+        path = environ.get("PATH_INFO", "")
+        if path == prefix:  # /archive itself: its pages' relative links need the slash
+            return send(start_response, 301, "", [("Location", prefix + "/")])
+        environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + prefix
+        environ["PATH_INFO"] = path[len(prefix) :]
+        return app(environ, start_response)
+
+    return mounted
+
+
+def archive_wsgi(*, uow: UnitOfWork, settings: Settings, clock: Clock) -> WsgiApp:
+    """The archive app, its 'today' in the configured time zone."""
+
+    def today() -> date:
+        """Today where the group lives (for 'top of the week')."""
+        return clock.now().astimezone(ZoneInfo(settings.timezone)).date()
+
+    app: WsgiApp = archive_app(uow=uow, today=today, workspace=settings.web.workspace)
+    return app
+
+
+def archive_routes(*, uow: UnitOfWork, settings: Settings, clock: Clock) -> dict[str, WsgiApp]:
+    """The archive under /archive, for the process's HTTP server."""
+    app = _mounted(app=archive_wsgi(uow=uow, settings=settings, clock=clock), prefix=PREFIX)
+    return {PREFIX: app, PREFIX + "/": app}
+
+
+def open_archive(
+    *, uow: UnitOfWork, settings: Settings, clock: Clock, port: int, host: str | None = None
+) -> HttpService:
+    """The archive alone, at the root of its own port (PortTaken when it cannot bind)."""
+    app = archive_wsgi(uow=uow, settings=settings, clock=clock)
+    service = HttpService(routes={"/": app}, host=host or settings.http_host, port=port)
+    service.start()
+    return service
