@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 WEB_VARIABLES: dict[str, str] = {
     "PAPERCLUB_WEB_PORT": "Port of the web archive in Socket Mode and console (unset: none).",
-    "PAPERCLUB_WEB_WORKSPACE": "Workspace the archive shows, e.g. slack:T0123 (default: the only one).",
+    "PAPERCLUB_WEB_WORKSPACE": "Workspace shown, e.g. slack:T0123 (default: the only one).",
     "PAPERCLUB_WEB_SIGNIN_KEY": "Key signing /paperclub web links; set: the archive needs one.",
-    "PAPERCLUB_WEB_URL": "Public address of the archive, put in signed links (https://host/archive).",
+    "PAPERCLUB_WEB_URL": "Public address of the archive, for signed links (https://host/archive).",
 }
 _GetFn = Callable[[str], "str | None"]
 MIN_KEY = 16  # shorter keys are guessable; a sign-in link must not be forged
