@@ -23,8 +23,10 @@ from tests.web.archive_data import Seeded, seed
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # As the machine notes advise: no background traffic to Google, which this network refuses.
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
 
 
 @pytest.hookimpl(hookwrapper=True)
