@@ -25,9 +25,10 @@ from bot.platforms import Plugin
 from bot.ports import Clock, PaperLookup, Platform, SeenRequests, ServesHttp, WsgiApp
 from bot.process import OWNER, owner_alive, signals_held
 from bot.scheduler import PostScheduler
-from bot.services import housekeeping, posting, recap
+from bot.services import housekeeping, posting, recap, web_links
 from bot.services.posting import Poster
 from bot.services.shared import Shared
+from bot.web.signin import signer as web_signer
 
 log = logging.getLogger("paperclub")
 _QUIET = {posting.Outcome.NOT_DUE, posting.Outcome.ALREADY, posting.Outcome.PAUSED}
@@ -67,6 +68,7 @@ class Wiring:
         self.database = database
         self.clock = clock
         self.settings = settings
+        web_links.install(signer=web_signer(settings=settings))  # /paperclub web's links
         self.heartbeat = Heartbeat()
         # One process on SQLite; on PostgreSQL replicas elect a leader to run the scheduler.
         self.replicated = database.engine.dialect.name == "postgresql"

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from bot.domain import ChannelKey, Schedule
 from bot.ports import Chat, PaperLookup, UnitOfWork
-from bot.services import adding, admin, recap, search, top
+from bot.services import adding, admin, recap, search, top, web_links
 from bot.services.posting import Poster
 from bot.services.reply import Reply
 from bot.wording import archive, replies
@@ -64,6 +64,8 @@ def handle(*, call: Invocation, text: str) -> Reply:
     if name == "top":
         period = args[0].lower() if args else "month"
         return top.top(uow=call.uow, channel=here, period=period, now=now, tz=_timezone(call=call))
+    if name == "web":
+        return web_links.reply(channel=here, now=now)
     if name == "help":
         return Reply(message=archive.help_message())
     # Anything else is a search: `/paperclub tensor parallel` searches for those words.

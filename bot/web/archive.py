@@ -7,20 +7,63 @@ Every view comes from services.archive_web, which shows one workspace's public c
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
-from flask import Flask, Response, abort, g, jsonify, render_template, request, url_for
+from flask import Flask, Response, abort, g, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
+from werkzeug.wrappers import Response as BaseResponse
 
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, WorkspaceKey
 from bot.ports import UnitOfWork
 from bot.services import archive_web as views
 from bot.services.tenancy import WorkspaceUnknown
+from bot.services.web_links import BadLink, Signer
 from bot.web import archive_json as twin
 from bot.web.archive_charts import add_charts
+from bot.wording import web as wording
 
 Today = Callable[[], date]
+COOKIE = "paperclub_archive"  # holds the sign-in token itself: signed, and expiring
+
+
+def _utc_now() -> datetime:
+    """The time a sign-in token is checked against."""
+    return datetime.now(UTC)
+
+
+def _denied(*, title: str, text: str) -> Response:
+    """A 401: a page a person can read, or JSON for the API."""
+    if request.path.startswith("/api/"):
+        answer = jsonify(error=text)
+    else:
+        answer = Response(render_template("message.html", title=title, text=text),
+                          content_type="text/html; charset=utf-8")  # fmt: skip
+    answer.status_code = 401
+    return answer
+
+
+def _signed_in(*, signer: Signer, now: datetime) -> BaseResponse | None:
+    """Let a visitor with a genuine, unexpired token through (its workspace in g); /signin
+    keeps the link's token in a cookie and goes home; otherwise a 401 that says why."""
+    signing_in = request.path == "/signin"
+    token = request.args.get("token") if signing_in else request.cookies.get(COOKIE)
+    if not token:
+        return _denied(title=wording.MISSING_TITLE, text=wording.MISSING)
+    try:
+        g.workspace = signer.check(token=token, now=now)
+    except BadLink as exc:
+        if exc.expired:
+            return _denied(title=wording.EXPIRED_TITLE, text=wording.EXPIRED)
+        return _denied(title=wording.INVALID_TITLE, text=wording.INVALID)
+    if not signing_in:
+        return None
+    answer = redirect(url_for("home"))
+    answer.set_cookie(
+        COOKIE, token, max_age=signer.minutes * 60, httponly=True, samesite="Lax",
+        secure=request.is_secure, path=request.script_root or "/",
+    )  # fmt: skip
+    return answer
 
 
 def _highlight(snippet: str) -> Markup:
@@ -42,9 +85,17 @@ def _link(endpoint: str, **values: Any) -> str:
     return url_for(endpoint, **values)
 
 
-def archive_app(*, uow: UnitOfWork, today: Today, workspace: str | None = None) -> Flask:
+def archive_app(
+    *,
+    uow: UnitOfWork,
+    today: Today,
+    workspace: str | None = None,
+    signer: Signer | None = None,
+    now: Callable[[], datetime] = _utc_now,
+) -> Flask:
     """The archive as a WSGI app; `workspace`: the one shown when the visitor names none
-    (None: the only one there is)."""
+    (None: the only one there is); with a `signer`, only visitors with a sign-in link get
+    in, and see the workspace their link names."""
     app = Flask(__name__, template_folder="templates")
     app.jinja_env.filters["highlight"] = _highlight
     app.jinja_env.globals["link"] = _link
@@ -52,6 +103,8 @@ def archive_app(*, uow: UnitOfWork, today: Today, workspace: str | None = None) 
     @app.before_request
     def choose_workspace() -> Any:
         """Pick the workspace of this request, or answer with the choice when it is unclear."""
+        if signer is not None:
+            return _signed_in(signer=signer, now=now())
         try:
             g.workspace = views.workspace_of(
                 uow=uow, named=request.args.get("workspace") or workspace
@@ -68,6 +121,11 @@ def archive_app(*, uow: UnitOfWork, today: Today, workspace: str | None = None) 
         """The workspace this request shows."""
         chosen: WorkspaceKey = g.workspace
         return chosen
+
+    @app.get("/signin")
+    def signin() -> BaseResponse:
+        """Reached only without sign-in (with it, the check above answers)."""
+        return redirect(url_for("home"))
 
     @app.get("/")
     def home() -> str:

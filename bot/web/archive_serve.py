@@ -12,8 +12,10 @@ from bot.config import Settings
 from bot.ports import Clock, UnitOfWork
 from bot.web.archive import archive_app
 from bot.web.server import HttpService, StartResponse, WsgiApp, send
-
-PREFIX = "/archive"
+from bot.web.signin import (
+    PREFIX,
+    signer,
+)
 
 
 def _mounted(*, app: WsgiApp, prefix: str) -> WsgiApp:
@@ -38,7 +40,8 @@ def archive_wsgi(*, uow: UnitOfWork, settings: Settings, clock: Clock) -> WsgiAp
         """Today where the group lives (for 'top of the week')."""
         return clock.now().astimezone(ZoneInfo(settings.timezone)).date()
 
-    app: WsgiApp = archive_app(uow=uow, today=today, workspace=settings.web.workspace)
+    app: WsgiApp = archive_app(uow=uow, today=today, workspace=settings.web.workspace,
+                               signer=signer(settings=settings), now=clock.now)  # fmt: skip
     return app
 
 

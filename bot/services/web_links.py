@@ -1,0 +1,90 @@
+"""Sign-in links to the web archive: `/paperclub web` hands one out, the archive checks it.
+
+A token names the workspace it opens and when it expires, with an HMAC-SHA256 of both under
+a key from the environment; a changed character or a passed expiry makes it worthless. Like
+telemetry, the signer is one per process, installed by the wiring when a key is set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import quote
+
+from bot.domain import ChannelKey, WorkspaceKey
+from bot.services.reply import Reply
+from bot.services.tenancy import WorkspaceUnknown, parse_workspace
+from bot.wording import web as wording
+
+SEPARATOR = "~"  # in neither a workspace key nor a hex digest, and safe in a URL
+
+
+class BadLink(ValueError):
+    """A token that was tampered with (`expired` False) or is too old (`expired` True)."""
+
+    def __init__(self, *, expired: bool) -> None:
+        """Remember which."""
+        super().__init__("expired" if expired else "invalid")
+        self.expired = expired
+
+
+@dataclass(frozen=True, slots=True)
+class Signer:
+    """Makes and checks tokens with one key; `base`: the archive's public address."""
+
+    key: bytes
+    base: str
+    minutes: int = 60
+
+    def _mac(self, *, body: str) -> str:
+        """The token body's signature."""
+        return hmac.new(self.key, f"paperclub-archive{SEPARATOR}{body}".encode(),
+                        hashlib.sha256).hexdigest()  # fmt: skip
+
+    def token(self, *, workspace: WorkspaceKey, now: datetime) -> str:
+        """A token opening `workspace` until `minutes` from now."""
+        expires = math.floor((now + timedelta(minutes=self.minutes)).timestamp())
+        body = f"{workspace}{SEPARATOR}{expires}"
+        return f"{body}{SEPARATOR}{self._mac(body=body)}"
+
+    def link(self, *, workspace: WorkspaceKey, now: datetime) -> str:
+        """The URL that signs its visitor in."""
+        return f"{self.base}/signin?token={quote(self.token(workspace=workspace, now=now))}"
+
+    def check(self, *, token: str, now: datetime) -> WorkspaceKey:
+        """The workspace a genuine, unexpired token opens (BadLink otherwise)."""
+        body, _, mac = token.rpartition(SEPARATOR)
+        name, _, expires = body.rpartition(SEPARATOR)
+        if not hmac.compare_digest(mac.encode(), self._mac(body=body).encode()):
+            raise BadLink(expired=False)
+        if not expires.isdigit() or int(expires) < now.timestamp():
+            raise BadLink(expired=True)
+        try:
+            return parse_workspace(text=name)
+        except WorkspaceUnknown:
+            raise BadLink(expired=False) from None
+
+
+_installed: list[Signer | None] = [None]
+
+
+def install(*, signer: Signer | None) -> None:
+    """Hand out and require sign-in links from now on (None: no sign-in)."""
+    _installed[0] = signer
+
+
+def current() -> Signer | None:
+    """The process's signer, if sign-in is on."""
+    return _installed[0]
+
+
+def reply(*, channel: ChannelKey, now: datetime) -> Reply:
+    """`/paperclub web`: a link to the archive of the asker's workspace, or why there is none."""
+    signer = current()
+    if signer is None:
+        return Reply(message=wording.WEB_OFF)
+    url = signer.link(workspace=channel.tenant, now=now)
+    return Reply(message=wording.link(url=url, minutes=signer.minutes))
