@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import discord_events, events, imports, search, startup
+from bench import discord_events, events, imports, search, startup, web
 from bench.stats import figure
 from bench.targets import judged
 
@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
             events=200 if args.quick else 1000, repeats=3 if args.quick else 5)),
         ("import", lambda: imports.run(papers=5_000 if args.quick else 100_000, repeats=3)),
         ("start-up", lambda: startup.run(repeats=3 if args.quick else 5)),
+        ("web archive", lambda: web.run(size=sizes[0] if args.quick else 100_000,
+                                        repeat=3 if args.quick else 20)),
     ]  # fmt: skip
     rows: list[Row] = []
     for name, bench in plan:
