@@ -59,11 +59,11 @@ def _open_http(*, wiring: Wiring, settings: Settings) -> bool:
 def _open_web(*, wiring: Wiring, settings: Settings) -> HttpService | None:
     """The web archive on PAPERCLUB_WEB_PORT, outside HTTP mode (there it is under /archive);
     a taken port leaves the bot running without it, saying so."""
+    if settings.web.port is None or wiring.platform_routes():
+        return None  # the console loads no web library unless the archive is asked for
     from bot.web.archive_serve import open_archive
     from bot.web.server import PortTaken
 
-    if settings.web.port is None or wiring.platform_routes():
-        return None
     try:
         with signals_held():
             web = open_archive(uow=wiring.database, settings=settings, clock=wiring.clock,
@@ -103,6 +103,7 @@ def run(*, settings: Settings, mode: str) -> int:
         except PlatformStartError as exc:
             log.error("%s", exc)
             return 1
+        web: HttpService | None = None
         try:
             if names != [FALLBACK] and not _open_http(wiring=wiring, settings=settings):
                 return 1

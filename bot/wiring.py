@@ -177,9 +177,10 @@ class Wiring:
         """Bind and serve the process's HTTP server (PortTaken when the address is in use)."""
         from bot.web.server import HttpService
 
-        self.http = HttpService(routes=self.routes(), host=host, port=port)
+        routes = self.routes()  # once: the archive's Flask app is built for it
+        self.http = HttpService(routes=routes, host=host, port=port)
         self.http.start()
-        log.info("serving HTTP on %s:%s (%s)", host, self.http.port, ", ".join(self.routes()))
+        log.info("serving HTTP on %s:%s (%s)", host, self.http.port, ", ".join(routes))
         return self.http
 
     def reschedule(self) -> None:
