@@ -47,6 +47,7 @@ HELP = message(
             runs(Code("/paperclub queue"), ": the next papers in this channel"),
             runs(Code("/paperclub top [week|month|year|all]"),
                  ": the most voted and most discussed papers"),
+            runs(Code("/paperclub web"), ": a link to the group's web archive, for you alone"),
             runs(Code("/paperclub help"), ": this message"),
         ),
     ),
