@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -53,21 +54,27 @@ def postgres_server() -> str:
     return PG_ADMIN_URL
 
 
-@pytest.fixture
-def postgres_url(postgres_server: str) -> Iterator[str]:
-    """A fresh, migrated PostgreSQL database of this test's own, dropped afterwards."""
-    name = f"paperclub_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(postgres_server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = postgres_server.rsplit("/", 1)[0] + f"/{name}"
+@contextmanager
+def throwaway_postgres(*, server: str, prefix: str = "paperclub") -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database on `server`, dropped on leaving."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
     try:
-        upgrade_url(url=url)
-        yield url
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        yield server.rsplit("/", 1)[0] + f"/{name}"
     finally:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A fresh, migrated PostgreSQL database of this test's own, dropped afterwards."""
+    with throwaway_postgres(server=postgres_server) as url:
+        upgrade_url(url=url)
+        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -11,6 +11,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import IntegrityError
 
 from bot.db.migrate import alembic_config
+from tests.conftest import throwaway_postgres
 
 T0 = "2026-01-05 08:00:00"
 OLD_ROWS = [
@@ -44,17 +45,8 @@ def at_0001(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield from _filled(url)
         return
     server = str(request.getfixturevalue("postgres_server"))
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    name = f"paperclub_m2_{tmp_path.name[-8:].lower().replace('-', '_')}"
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield from _filled(server.rsplit("/", 1)[0] + f"/{name}")
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with throwaway_postgres(server=server, prefix="paperclub_m2") as url:
+        yield from _filled(url)
 
 
 def _filled(url: str) -> Iterator[str]:

@@ -3,7 +3,7 @@ filters, paging, and arbitrary text that never breaks the query."""
 
 from __future__ import annotations
 
-import uuid
+import contextlib
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine, text, update
+from sqlalchemy import update
 
 from bot import ingest
 from bot.db import search as search_module
@@ -24,7 +24,7 @@ from bot.domain import HIGHLIGHT_OPEN as OPEN
 from bot.domain import ChannelKey, PaperDraft, SearchPage, VoteCount, WorkspaceKey
 from bot.search_query import parse_query
 from bot.services.importing import import_drafts
-from tests.conftest import SAMPLE
+from tests.conftest import SAMPLE, throwaway_postgres
 from tests.test_search_query import NASTY
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -104,22 +104,16 @@ def sample(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Database, dict[str, int]]]:
     """The sample list in a migrated database, shared by the read-only tests of a module."""
-    if request.param == "sqlite":
-        url, admin = f"sqlite:///{tmp_path_factory.mktemp('sample') / 'paperclub.db'}", None
-    else:
-        server, name = request.getfixturevalue("postgres_server"), f"search_{uuid.uuid4().hex[:12]}"
-        admin = create_engine(server, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        url = server.rsplit("/", 1)[0] + f"/{name}"
-    upgrade_url(url=url)
-    database = Database(url=url)
-    yield database, load(database)
-    database.dispose()
-    if admin is not None:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with contextlib.ExitStack() as stack:
+        if request.param == "sqlite":
+            url = f"sqlite:///{tmp_path_factory.mktemp('sample') / 'paperclub.db'}"
+        else:
+            server = str(request.getfixturevalue("postgres_server"))
+            url = stack.enter_context(throwaway_postgres(server=server, prefix="search"))
+        upgrade_url(url=url)
+        database = Database(url=url)
+        yield database, load(database)
+        database.dispose()
 
 
 @pytest.mark.parametrize(

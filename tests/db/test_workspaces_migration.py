@@ -3,7 +3,6 @@ first posted it, a paper posted in two workspaces copied, full-text search kept.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from alembic import command
 from sqlalchemy import create_engine, text
 
 from bot.db.migrate import alembic_config
+from tests.conftest import throwaway_postgres
 
 T0 = "2026-01-05 08:00:00"
 ROWS_AT_0006 = [
@@ -45,16 +45,8 @@ def blank(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield f"sqlite:///{tmp_path / 'old.db'}"
         return
     server = str(request.getfixturevalue("postgres_server"))
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    name = f"paperclub_m7_{uuid.uuid4().hex[:10]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield server.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with throwaway_postgres(server=server, prefix="paperclub_m7") as url:
+        yield url
 
 
 def _rows(url: str, sql: str) -> list[tuple[object, ...]]:
