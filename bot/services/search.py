@@ -45,13 +45,10 @@ def search(
     one); nothing they type reaches SQL as text."""
     started = time.perf_counter()
     query = parse_query(text=text)
-    scope = (
-        viewer.tenant
-        if viewer is not None
-        else workspace
-        if workspace is not None
-        else tenancy.resolve(uow=uow, named=None)
-    )
+    if viewer is not None:
+        scope = viewer.tenant  # a channel searches its own workspace, whatever was asked
+    else:
+        scope = workspace or tenancy.resolve(uow=uow, named=None)
     with uow(write=False) as store:
         page = store.search(query=query, limit=limit, offset=max(0, offset), viewer=viewer,
                             workspace=scope)  # fmt: skip
