@@ -156,10 +156,7 @@ class ArchivePagesStore(UnitBound):
         )
         ids = posts.subquery()
         days: dict[int, date] = {
-            pid: day
-            for pid, day in self.session.execute(
-                select(PostRow.id, PostRow.local_date).where(PostRow.id.in_(select(ids.c.id)))
-            )
+            pid: day for pid, day in self.session.execute(posts.add_columns(PostRow.local_date))
         }
         weeks: dict[date, list[int]] = {}
         for day in days.values():
@@ -194,8 +191,7 @@ class ArchivePagesStore(UnitBound):
 
     def public_post_days(self, *, workspace: WorkspaceKey, since: date) -> list[date]:
         """The dates of delivered posts in public channels from `since` on (one per post)."""
-        ids = self._posts_query(workspace=workspace, channel_id=None).where(
+        posts = self._posts_query(workspace=workspace, channel_id=None).where(
             PostRow.local_date >= since
         )
-        query = select(PostRow.local_date).where(PostRow.id.in_(ids))
-        return list(self.session.scalars(query))
+        return list(self.session.scalars(posts.with_only_columns(PostRow.local_date)))
