@@ -177,7 +177,7 @@ class Wiring:
         """Bind and serve the process's HTTP server (PortTaken when the address is in use)."""
         from bot.web.server import HttpService
 
-        routes = self.routes()  # once: the archive's Flask app is built for it
+        routes = self.routes()  # once: each call builds the routes anew
         self.http = HttpService(routes=routes, host=host, port=port)
         self.http.start()
         log.info("serving HTTP on %s:%s (%s)", host, self.http.port, ", ".join(routes))
