@@ -56,7 +56,7 @@ def _open_http(*, wiring: Wiring, settings: Settings) -> bool:
     return True
 
 
-def _open_web(*, wiring: Wiring, settings: Settings) -> HttpService | None:
+def _open_web(*, wiring: Wiring, settings: Settings, console: bool) -> HttpService | None:
     """The web archive on PAPERCLUB_WEB_PORT, outside HTTP mode (there it is under /archive);
     a taken port leaves the bot running without it, saying so."""
     if settings.web.port is None or wiring.platform_routes():
@@ -71,7 +71,10 @@ def _open_web(*, wiring: Wiring, settings: Settings) -> HttpService | None:
     except PortTaken as exc:
         log.warning("no web archive: %s; set PAPERCLUB_WEB_PORT to another port", exc)
         return None
-    log.info("serving the web archive on %s:%s", web.host, web.port)
+    if console:  # the console logs only problems, and its user needs the address
+        print(f"The web archive: http://{web.host}:{web.port}/", file=sys.stderr)
+    else:
+        log.info("serving the web archive on %s:%s", web.host, web.port)
     return web
 
 
@@ -107,7 +110,7 @@ def run(*, settings: Settings, mode: str) -> int:
         try:
             if names != [FALLBACK] and not _open_http(wiring=wiring, settings=settings):
                 return 1
-            web = _open_web(wiring=wiring, settings=settings)
+            web = _open_web(wiring=wiring, settings=settings, console=names == [FALLBACK])
             with signals_held():
                 wiring.start()
             log.info("Paper Club is running on %s", ", ".join(wiring.platforms))

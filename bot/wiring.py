@@ -155,14 +155,21 @@ class Wiring:
         with self.database.read_engine.connect() as connection:
             connection.exec_driver_sql("SELECT 1")
 
-    def routes(self) -> dict[str, WsgiApp]:
-        """Every path the process's server answers: /healthz, /metrics, the platforms' and the
-        web archive under /archive."""
-        from bot.web.archive_serve import archive_routes
+    def routes(self, *, archive: bool | None = None) -> dict[str, WsgiApp]:
+        """Every path the process's server answers: /healthz, /metrics, the platforms' and, in
+        HTTP mode (or when `archive` says so), the web archive under /archive."""
         from bot.web.ops import ops_routes
 
-        archive = archive_routes(uow=self.database, settings=self.settings, clock=self.clock)
-        return ops_routes(check=self.health) | self.platform_routes() | archive
+        platform = self.platform_routes()
+        routes = ops_routes(check=self.health) | platform
+        if archive if archive is not None else bool(platform):
+            # Only HTTP mode mounts it: there the server is the public face a deployment
+            # already exposes; the ops port of Socket Mode is for probes, and the archive has
+            # PAPERCLUB_WEB_PORT of its own there.
+            from bot.web.archive_serve import archive_routes
+
+            routes |= archive_routes(uow=self.database, settings=self.settings, clock=self.clock)
+        return routes
 
     def platform_routes(self) -> dict[str, WsgiApp]:
         """The paths the platforms answer (Slack's in HTTP mode), without which they cannot
@@ -173,11 +180,11 @@ class Wiring:
                 routes.update(platform.routes)
         return routes
 
-    def open_http(self, *, host: str, port: int) -> HttpService:
+    def open_http(self, *, host: str, port: int, archive: bool | None = None) -> HttpService:
         """Bind and serve the process's HTTP server (PortTaken when the address is in use)."""
         from bot.web.server import HttpService
 
-        routes = self.routes()  # once: each call builds the routes anew
+        routes = self.routes(archive=archive)  # once: each call builds the routes anew
         self.http = HttpService(routes=routes, host=host, port=port)
         self.http.start()
         log.info("serving HTTP on %s:%s (%s)", host, self.http.port, ", ".join(routes))

@@ -39,13 +39,14 @@ class Served:
         return status, json.loads(body)
 
 
-def serve(*, url: str) -> Iterator[Served]:
-    """A wiring on the database at `url`, its server open, its scheduler not yet started."""
+def serve(*, url: str, archive: bool = True) -> Iterator[Served]:
+    """A wiring on the database at `url`, its server open (the archive mounted as in HTTP
+    mode unless `archive` is False), its scheduler not yet started."""
     settings = Settings(database_url=url, http_port=0)
     database = Database(url=url)
     wiring = Wiring(settings=settings, database=database, clock=SystemClock(), plugins=[])
     try:
-        server = wiring.open_http(host="127.0.0.1", port=0)
+        server = wiring.open_http(host="127.0.0.1", port=0, archive=archive)
         yield Served(wiring=wiring, base=f"http://127.0.0.1:{server.port}")
     finally:
         wiring.close()
