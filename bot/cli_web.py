@@ -24,6 +24,7 @@ def cmd_web(*, args: argparse.Namespace, settings: Settings) -> int:
     from bot.runner import wait_for_signal
     from bot.web.archive_serve import open_archive
     from bot.web.server import PortTaken
+    from bot.web.signin import Exposed
 
     port = args.port if args.port is not None else settings.web.port or 8080
     database = open_database(settings=settings)
@@ -34,6 +35,9 @@ def cmd_web(*, args: argparse.Namespace, settings: Settings) -> int:
                                   port=port, host=args.host)  # fmt: skip
         except PortTaken as exc:
             print(f"paperclub: the web archive cannot start: {exc}", file=sys.stderr)
+            return 1
+        except Exposed as exc:
+            print(f"paperclub: {exc}", file=sys.stderr)
             return 1
         # The line a person (or a test) waits for: where to point the browser.
         print(f"Serving the archive on http://{server.host}:{server.port}/", flush=True)

@@ -63,6 +63,7 @@ def _open_web(*, wiring: Wiring, settings: Settings, console: bool) -> HttpServi
         return None  # the console loads no web library unless the archive is asked for
     from bot.web.archive_serve import open_archive
     from bot.web.server import PortTaken
+    from bot.web.signin import Exposed
 
     try:
         with signals_held():
@@ -70,6 +71,9 @@ def _open_web(*, wiring: Wiring, settings: Settings, console: bool) -> HttpServi
                                port=settings.web.port)  # fmt: skip
     except PortTaken as exc:
         log.warning("no web archive: %s; set PAPERCLUB_WEB_PORT to another port", exc)
+        return None
+    except Exposed as exc:
+        log.warning("no web archive: %s", exc)
         return None
     if console:  # the console logs only problems, and its user needs the address
         print(f"The web archive: http://{web.host}:{web.port}/", file=sys.stderr)

@@ -183,7 +183,12 @@ class Wiring:
     def open_http(self, *, host: str, port: int, archive: bool | None = None) -> HttpService:
         """Bind and serve the process's HTTP server (PortTaken when the address is in use)."""
         from bot.web.server import HttpService
+        from bot.web.signin import exposure
 
+        archive = bool(self.platform_routes()) if archive is None else archive
+        if archive and (why := exposure(host=host, settings=self.settings)):
+            log.warning("no web archive under /archive: %s", why)
+            archive = False
         routes = self.routes(archive=archive)  # once: each call builds the routes anew
         self.http = HttpService(routes=routes, host=host, port=port)
         self.http.start()

@@ -12,10 +12,7 @@ from zoneinfo import ZoneInfo
 from bot.config import Settings
 from bot.ports import Clock, UnitOfWork
 from bot.web.server import HttpService, StartResponse, WsgiApp, send
-from bot.web.signin import (
-    PREFIX,
-    signer,
-)
+from bot.web.signin import PREFIX, Exposed, exposure, signer
 
 
 def _mounted(*, app: WsgiApp, prefix: str) -> WsgiApp:
@@ -66,8 +63,12 @@ def archive_routes(*, uow: UnitOfWork, settings: Settings, clock: Clock) -> dict
 def open_archive(
     *, uow: UnitOfWork, settings: Settings, clock: Clock, port: int, host: str | None = None
 ) -> HttpService:
-    """The archive alone, at the root of its own port (PortTaken when it cannot bind)."""
+    """The archive alone, at the root of its own port (PortTaken when it cannot bind, Exposed
+    when it would answer anyone with no sign-in)."""
+    host = host or settings.http_host
+    if why := exposure(host=host, settings=settings):
+        raise Exposed(why)
     app = archive_wsgi(uow=uow, settings=settings, clock=clock)
-    service = HttpService(routes={"/": app}, host=host or settings.http_host, port=port)
+    service = HttpService(routes={"/": app}, host=host, port=port)
     service.start()
     return service
