@@ -18,12 +18,23 @@ SVG = "image/svg+xml; charset=utf-8"
 WIDTH, HEIGHT, LEFT, BOTTOM = 720, 200, 30, 20
 SERIES = (("posts", "#4a6fa5"), ("votes", "#5aa469"), ("comments", "#d88c3a"))
 CELL = 13  # a calendar day's square, with its gap
+TOP = 14  # room above the calendar for the month labels
+DAY_LABELS = ((0, "Mon"), (2, "Wed"), (4, "Fri"))
+
+
+def _slot(*, weeks: list[Any]) -> float:
+    """The width of one week on the weekly chart."""
+    return (WIDTH - LEFT) / max(1, len(weeks))
+
+
+def _peak(*, weeks: list[Any]) -> int:
+    """The largest value on the weekly chart (its scale)."""
+    return int(max([1, *(getattr(w, name) for w in weeks for name, _ in SERIES)]))
 
 
 def weekly_bars(*, weeks: list[Any]) -> list[dict[str, Any]]:
     """Three bars a week (posts, votes, comments), scaled to the largest value."""
-    peak = max([1, *(getattr(w, name) for w in weeks for name, _ in SERIES)])
-    slot = (WIDTH - LEFT) / max(1, len(weeks))
+    peak, slot = _peak(weeks=weeks), _slot(weeks=weeks)
     bar = slot / (len(SERIES) + 1)
     plot = HEIGHT - BOTTOM - 10
     bars = []
@@ -41,6 +52,17 @@ def weekly_bars(*, weeks: list[Any]) -> list[dict[str, Any]]:
     return bars
 
 
+def month_ticks(*, mondays: list[date], left: float, step: float) -> list[dict[str, Any]]:
+    """A label where a month begins, so a chart says when its weeks are: the first week, and
+    every week whose Monday falls in another month than the week before's."""
+    ticks = []
+    for index, monday in enumerate(mondays):
+        if index == 0 or monday.month != mondays[index - 1].month:
+            label = f"{monday:%b}" if index and monday.month != 1 else f"{monday:%b %Y}"
+            ticks.append({"x": round(left + index * step, 1), "label": label})
+    return ticks
+
+
 def calendar_cells(*, counts: dict[date, int], today: date) -> list[dict[str, Any]]:
     """One square per day of the last half year, by week (columns) and weekday (rows)."""
     first = today - timedelta(days=today.weekday(), weeks=views.CHART_WEEKS - 1)
@@ -50,7 +72,7 @@ def calendar_cells(*, counts: dict[date, int], today: date) -> list[dict[str, An
         count = counts.get(day, 0)
         shade = "#ebedf0" if not count else "#9be9a8" if count == 1 else "#40c463"
         cells.append({
-            "x": LEFT + (offset // 7) * CELL, "y": 10 + day.weekday() * CELL, "fill": shade,
+            "x": LEFT + (offset // 7) * CELL, "y": TOP + day.weekday() * CELL, "fill": shade,
             "title": f"{day.isoformat()}: {count} post{'s' if count != 1 else ''}",
             "count": count,
         })  # fmt: skip
@@ -85,8 +107,10 @@ def add_charts(*, app: Flask, uow: UnitOfWork, today: Callable[[], date]) -> Non
     def chart_weeks() -> Response:
         """Posts, votes and comments per week."""
         weeks = views.activity(uow=uow, workspace=g.workspace, today=today())
+        ticks = month_ticks(mondays=[w.monday for w in weeks], left=LEFT, step=_slot(weeks=weeks))
         body = render_template("weeks.svg", bars=weekly_bars(weeks=weeks), series=SERIES,
-                               width=WIDTH, height=HEIGHT)  # fmt: skip
+                               width=WIDTH, height=HEIGHT, ticks=ticks,
+                               peak=_peak(weeks=weeks) if weeks else 0)  # fmt: skip
         return Response(body, content_type=SVG)
 
     @app.get("/charts/calendar.svg")
@@ -94,9 +118,13 @@ def add_charts(*, app: Flask, uow: UnitOfWork, today: Callable[[], date]) -> Non
         """A calendar of posting days."""
         counts = views.posting_days(uow=uow, workspace=g.workspace, today=today())
         cells = calendar_cells(counts=counts, today=today())
+        first = today() - timedelta(days=today().weekday(), weeks=views.CHART_WEEKS - 1)
+        mondays = [first + timedelta(weeks=n) for n in range(views.CHART_WEEKS)]
         width = LEFT + (views.CHART_WEEKS + 1) * CELL
+        ticks = month_ticks(mondays=mondays, left=LEFT, step=CELL)
         body = render_template("calendar.svg", cells=cells, cell=CELL - 2, width=width,
-                               height=10 + 7 * CELL)  # fmt: skip
+                               height=TOP + 7 * CELL, top=TOP, days=DAY_LABELS,
+                               ticks=ticks)  # fmt: skip
         return Response(body, content_type=SVG)
 
     @app.get("/charts/paper/<int:paper_id>/votes.svg")

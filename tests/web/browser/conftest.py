@@ -92,5 +92,8 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
         report = getattr(request.node, "report_call", None)
         if report is not None and report.failed:
             SCREENSHOTS.mkdir(exist_ok=True)
-            opened.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+            # A whole-page shot of a bare SVG document never settles: those get the viewport.
+            svg = opened.url.endswith(".svg")
+            opened.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"),
+                              full_page=not svg, timeout=10_000)  # fmt: skip
         context.close()

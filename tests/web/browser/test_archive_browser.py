@@ -53,9 +53,14 @@ def test_the_svg_charts_count_what_was_posted(page: Any, archive: Archive) -> No
     assert (
         "posts in the week of 2026-11-30" in page.locator("rect.bar.posts title").last.inner_html()
     )
+    values = page.locator("rect.bar").evaluate_all("bars => bars.map(b => +b.dataset.value)")
+    assert page.locator("text.peak").text_content() == str(max(values))  # the scale
+    months = ["Jun 2026", "Jul", "Aug", "Sep", "Oct", "Nov"]  # 26 weeks back from Nov 30
+    assert page.locator("text.tick").all_text_contents() == months
     page.goto(base + "/charts/calendar.svg")
     counts = page.locator("rect.day").evaluate_all("days => days.map(d => +d.dataset.count)")
     assert sum(counts) == total and page.locator("rect.day title").first.inner_html()
+    assert page.locator("text.tick").all_text_contents() == months
     twin = page.request.get(f"{base}/api/paper/{ids.script_paper}").json()
     page.goto(f"{base}/charts/paper/{ids.script_paper}/votes.svg")
     assert page.locator("circle.vote").count() == len(twin["votes_over_time"]) > 0
