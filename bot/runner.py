@@ -112,9 +112,10 @@ def run(*, settings: Settings, mode: str) -> int:
             return 1
         web: HttpService | None = None
         try:
-            if names != [FALLBACK] and not _open_http(wiring=wiring, settings=settings):
+            console = names == [FALLBACK]
+            if not console and not _open_http(wiring=wiring, settings=settings):
                 return 1
-            web = _open_web(wiring=wiring, settings=settings, console=names == [FALLBACK])
+            web = _open_web(wiring=wiring, settings=settings, console=console)
             with signals_held():
                 wiring.start()
             log.info("Paper Club is running on %s", ", ".join(wiring.platforms))

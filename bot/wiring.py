@@ -155,20 +155,21 @@ class Wiring:
         with self.database.read_engine.connect() as connection:
             connection.exec_driver_sql("SELECT 1")
 
-    def routes(self, *, archive: bool | None = None) -> dict[str, WsgiApp]:
-        """Every path the process's server answers: /healthz, /metrics, the platforms' and, in
-        HTTP mode (or when `archive` says so), the web archive under /archive."""
+    def routes(self, *, archive: bool | None = None, host: str | None = None) -> dict[str, WsgiApp]:
+        """Every path the process's server (on `host`, default PAPERCLUB_HTTP_HOST) answers:
+        /healthz, /metrics, the platforms' and, in HTTP mode (or when `archive` says so), the
+        web archive under /archive."""
         from bot.web.ops import ops_routes
 
         platform = self.platform_routes()
         routes = ops_routes(check=self.health) | platform
-        if archive if archive is not None else bool(platform):
-            # Only HTTP mode mounts it: there the server is the public face a deployment
-            # already exposes; the ops port of Socket Mode is for probes, and the archive has
-            # PAPERCLUB_WEB_PORT of its own there.
+        # Only HTTP mode mounts it: there the server is the public face a deployment already
+        # exposes; Socket Mode's is for probes, and the archive has PAPERCLUB_WEB_PORT there.
+        if bool(platform) if archive is None else archive:
             from bot.web.archive_serve import archive_routes
 
-            routes |= archive_routes(uow=self.database, settings=self.settings, clock=self.clock)
+            routes |= archive_routes(uow=self.database, settings=self.settings, clock=self.clock,
+                                     host=host or self.settings.http_host)  # fmt: skip
         return routes
 
     def platform_routes(self) -> dict[str, WsgiApp]:
@@ -183,13 +184,8 @@ class Wiring:
     def open_http(self, *, host: str, port: int, archive: bool | None = None) -> HttpService:
         """Bind and serve the process's HTTP server (PortTaken when the address is in use)."""
         from bot.web.server import HttpService
-        from bot.web.signin import exposure
 
-        archive = bool(self.platform_routes()) if archive is None else archive
-        if archive and (why := exposure(host=host, settings=self.settings)):
-            log.warning("no web archive under /archive: %s", why)
-            archive = False
-        routes = self.routes(archive=archive)  # once: each call builds the routes anew
+        routes = self.routes(archive=archive, host=host)  # once: each call builds them anew
         self.http = HttpService(routes=routes, host=host, port=port)
         self.http.start()
         log.info("serving HTTP on %s:%s (%s)", host, self.http.port, ", ".join(routes))

@@ -63,9 +63,15 @@ def month_ticks(*, mondays: list[date], left: float, step: float) -> list[dict[s
     return ticks
 
 
+def calendar_mondays(*, today: date) -> list[date]:
+    """The Monday of each week the calendar shows, the oldest first."""
+    first = today - timedelta(days=today.weekday(), weeks=views.CHART_WEEKS - 1)
+    return [first + timedelta(weeks=n) for n in range(views.CHART_WEEKS)]
+
+
 def calendar_cells(*, counts: dict[date, int], today: date) -> list[dict[str, Any]]:
     """One square per day of the last half year, by week (columns) and weekday (rows)."""
-    first = today - timedelta(days=today.weekday(), weeks=views.CHART_WEEKS - 1)
+    first = calendar_mondays(today=today)[0]
     cells = []
     for offset in range((today - first).days + 1):
         day = first + timedelta(days=offset)
@@ -116,12 +122,11 @@ def add_charts(*, app: Flask, uow: UnitOfWork, today: Callable[[], date]) -> Non
     @app.get("/charts/calendar.svg")
     def chart_calendar() -> Response:
         """A calendar of posting days."""
-        counts = views.posting_days(uow=uow, workspace=g.workspace, today=today())
-        cells = calendar_cells(counts=counts, today=today())
-        first = today() - timedelta(days=today().weekday(), weeks=views.CHART_WEEKS - 1)
-        mondays = [first + timedelta(weeks=n) for n in range(views.CHART_WEEKS)]
+        day = today()
+        counts = views.posting_days(uow=uow, workspace=g.workspace, today=day)
+        cells = calendar_cells(counts=counts, today=day)
         width = LEFT + (views.CHART_WEEKS + 1) * CELL
-        ticks = month_ticks(mondays=mondays, left=LEFT, step=CELL)
+        ticks = month_ticks(mondays=calendar_mondays(today=day), left=LEFT, step=CELL)
         body = render_template("calendar.svg", cells=cells, cell=CELL - 2, width=width,
                                height=TOP + 7 * CELL, top=TOP, days=DAY_LABELS,
                                ticks=ticks)  # fmt: skip

@@ -3,6 +3,7 @@ port of its own (PAPERCLUB_WEB_PORT, and `paperclub web`)."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable
 from datetime import date
@@ -13,6 +14,8 @@ from bot.config import Settings
 from bot.ports import Clock, UnitOfWork
 from bot.web.server import HttpService, StartResponse, WsgiApp, send
 from bot.web.signin import PREFIX, Exposed, exposure, signer
+
+log = logging.getLogger("paperclub")
 
 
 def _mounted(*, app: WsgiApp, prefix: str) -> WsgiApp:
@@ -43,9 +46,15 @@ def archive_wsgi(*, uow: UnitOfWork, settings: Settings, clock: Clock) -> WsgiAp
     return app
 
 
-def archive_routes(*, uow: UnitOfWork, settings: Settings, clock: Clock) -> dict[str, WsgiApp]:
-    """The archive under /archive, for the process's HTTP server. Built on its first request:
-    importing Flask would cost every start of the bot ~0.13 s, and most never open the archive."""
+def archive_routes(
+    *, uow: UnitOfWork, settings: Settings, clock: Clock, host: str
+) -> dict[str, WsgiApp]:
+    """The archive under /archive, for the process's HTTP server on `host` (none, saying why,
+    where it would answer anyone with no sign-in). Built on its first request: importing Flask
+    would cost every start of the bot ~0.13 s, and most never open the archive."""
+    if why := exposure(host=host, settings=settings):
+        log.warning("no web archive under /archive: %s", why)
+        return {}
     built: list[WsgiApp] = []
     lock = threading.Lock()
 
