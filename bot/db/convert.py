@@ -10,6 +10,7 @@ from bot.domain import (
     ChannelKey,
     Paper,
     PaperStatus,
+    PickOrder,
     Post,
     PostState,
     Schedule,
@@ -63,6 +64,7 @@ def to_channel(*, row: ChannelRow) -> Channel:
         paused=row.paused,
         private=row.private,
         empty_notice_sent=row.empty_notice_sent,
+        pick_order=PickOrder(row.pick_order),
         recap=(
             WeeklyRecap(weekday=row.recap_day, at=time.fromisoformat(row.recap_time))
             if row.recap_day and row.recap_time

@@ -11,7 +11,7 @@ from sqlalchemy import delete, or_, select
 
 from bot.db.convert import to_paper
 from bot.db.engine import upsert_insert
-from bot.db.schema import Base, EnrichCandidateRow, LookupCacheRow, PaperRow
+from bot.db.schema import Base, EmbeddingRow, EnrichCandidateRow, LookupCacheRow, PaperRow
 from bot.db.unit import UnitBound
 from bot.domain import Paper, PaperStatus
 
@@ -81,6 +81,8 @@ class EnrichmentStore(UnitBound):
                 setattr(row, name, list(value) if name == "authors" else value)
         if "title" in changes:
             row.title_derived = False
+        if {"title", "abstract"} & changes.keys():  # its meaning changed: the embedder redoes it
+            self.session.execute(delete(EmbeddingRow).where(EmbeddingRow.paper_id == paper_id))
         row.enrichment, row.enriched_at = verdict, now
         self.session.execute(
             delete(EnrichCandidateRow).where(EnrichCandidateRow.paper_id == paper_id)

@@ -13,6 +13,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     SmallInteger,
     String,
@@ -160,6 +161,8 @@ class ChannelRow(Base):
     # The weekly recap: ISO weekday and local HH:MM; NULL is off (the default).
     recap_day: Mapped[int | None] = mapped_column(SmallInteger)
     recap_time: Mapped[str | None] = mapped_column(String(5))
+    # How the next paper is picked: "queue" (list order) or "taste" (the group's votes).
+    pick_order: Mapped[str] = mapped_column(String(8), default="queue", server_default="queue")
 
 
 class PostRow(Base):
@@ -183,6 +186,8 @@ class PostRow(Base):
     # Who is posting it and since when: a lease, so a crashed poster's claim can be taken over.
     claimed_by: Mapped[str | None] = mapped_column(String(200))
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # One line on why the taste picker chose this paper; NULL when it came in queue order.
+    pick_reason: Mapped[str | None] = mapped_column(String(500))
 
 
 class VoteRow(Base):
@@ -229,6 +234,23 @@ class RecapRow(Base):
     channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id", ondelete="CASCADE"))
     local_date: Mapped[date] = mapped_column(Date)
     message_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EmbeddingRow(Base):
+    """A paper's text as a unit float32 vector of one model (the semantic extra); a paper whose
+    text changes loses its vector, and the embedder makes a new one."""
+
+    __tablename__ = "embeddings"
+    __table_args__ = (
+        UniqueConstraint("paper_id", "model", name="uq_embeddings_paper_model"),
+        Index("ix_embeddings_model_id", "model", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"))
+    model: Mapped[str] = mapped_column(String(100))
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -10,6 +10,9 @@ from datetime import date, datetime, time
 from bot.domain.keys import LOCAL as LOCAL
 from bot.domain.keys import ChannelKey as ChannelKey
 from bot.domain.keys import WorkspaceKey as WorkspaceKey
+from bot.domain.meaning import PickOrder as PickOrder
+from bot.domain.meaning import RelatedRead as RelatedRead
+from bot.domain.votes import VoteCount as VoteCount
 
 
 class PaperStatus(enum.StrEnum):
@@ -110,6 +113,7 @@ class Channel:
     private: bool = False
     empty_notice_sent: bool = False
     recap: WeeklyRecap | None = None
+    pick_order: PickOrder = PickOrder.QUEUE
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,14 +132,6 @@ class Post:
     claimed_at: datetime | None = None
     # The channel's row id (a foreign key), so comment writes need no second look-up.
     channel_id: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class VoteCount:
-    """Thumbs up and down on a post."""
-
-    up: int = 0
-    down: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +217,10 @@ class PaperCard:
     recap: Recap | None = None
     # The name of the reading list the paper came from ("Related papers: …").
     list_name: str | None = None
+    # Up to two papers the group already read that are closest in meaning (the semantic extra).
+    related: tuple[RelatedRead, ...] = ()
+    # Why the taste picker chose this paper, one line; None when it came in queue order.
+    pick_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +248,7 @@ class SearchHit:
     channel: ChannelKey | None = None
     post_date: date | None = None
     permalink: str | None = None
-    votes: VoteCount = VoteCount()
+    votes: VoteCount = field(default_factory=VoteCount)
     comments: int = 0
 
 
