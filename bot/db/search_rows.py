@@ -4,20 +4,15 @@ from __future__ import annotations
 
 import json
 from datetime import date, datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from bot.db.convert import utc
 from bot.db.search_sql import SNIPPET_TOKENS
 from bot.domain import ChannelKey, Paper, PaperStatus, SearchHit, VoteCount
+from bot.domain.meaning import Ranked
 
-
-class Scored(NamedTuple):
-    """A candidate: its text score, its best comment's score and that comment."""
-
-    paper_id: int
-    text_score: float
-    comment_score: float = 0.0
-    comment_id: int | None = None
+# A candidate: its text score, its best comment's score and that comment (the core fuses them).
+Scored = Ranked
 
 
 def hit_of(*, hit: Scored, paper: Paper, post: Any, comment: Any, snippet: str | None) -> SearchHit:

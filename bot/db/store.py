@@ -16,12 +16,13 @@ from bot.db.enrichment import EnrichmentStore
 from bot.db.group_commit import WriteScope
 from bot.db.home import HomeStore
 from bot.db.lists import ListsStore
+from bot.db.meaning import MeaningStore
 from bot.db.posts import PostsStore
 from bot.db.ranking import RankingStore
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
 from bot.db.search import search
 from bot.db.titles import TitlesStore
-from bot.db.workspaces import WorkspacesStore, in_workspace
+from bot.db.workspaces import WorkspacesStore, in_workspace, visible_to
 from bot.domain import (
     Channel,
     ChannelKey,
@@ -40,18 +41,9 @@ from bot.search_query import SearchQuery
 _RECORD_CHUNK = 500
 
 
-def visible_to(*, viewer: ChannelKey) -> ColumnElement[bool]:
-    """The channel rows a viewer may see: itself, and its workspace's public channels."""
-    return and_(
-        ChannelRow.platform == viewer.platform,
-        ChannelRow.workspace == viewer.workspace,
-        or_(ChannelRow.external_id == viewer.channel, ChannelRow.private.is_(False)),
-    )
-
-
 class SqlStore(
     PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore, EnrichmentStore, HomeStore,
-    WorkspacesStore, ArchivePagesStore,
+    WorkspacesStore, ArchivePagesStore, MeaningStore,
 ):  # fmt: skip
     """The Store of one session; the unit of work commits or rolls back around it."""
 

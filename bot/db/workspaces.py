@@ -3,13 +3,13 @@ to one of them."""
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, ScalarSelect, Select, select, update
+from sqlalchemy import ColumnElement, ScalarSelect, Select, and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from bot.db.engine import upsert_insert
-from bot.db.schema import PaperRow, WorkspaceRow
+from bot.db.schema import ChannelRow, PaperRow, WorkspaceRow
 from bot.db.unit import UnitBound
-from bot.domain import LOCAL, WorkspaceKey
+from bot.domain import LOCAL, ChannelKey, WorkspaceKey
 
 
 def _id_of(*, workspace: WorkspaceKey) -> Select[int]:
@@ -27,6 +27,15 @@ def workspace_row_id(*, workspace: WorkspaceKey) -> ScalarSelect[int]:
 def in_workspace(*, workspace: WorkspaceKey) -> ColumnElement[bool]:
     """The papers of one workspace (none, for a workspace not stored yet)."""
     return PaperRow.workspace_id == workspace_row_id(workspace=workspace)
+
+
+def visible_to(*, viewer: ChannelKey) -> ColumnElement[bool]:
+    """The channel rows a viewer may see: itself, and its workspace's public channels."""
+    return and_(
+        ChannelRow.platform == viewer.platform,
+        ChannelRow.workspace == viewer.workspace,
+        or_(ChannelRow.external_id == viewer.channel, ChannelRow.private.is_(False)),
+    )
 
 
 def ensure_workspace(*, session: Session, workspace: WorkspaceKey, claim: bool) -> int:

@@ -1,5 +1,6 @@
 """Interfaces the core needs from its edges: a store, a chat platform, metadata, a clock."""
 
+from bot.ports.meaning import MeaningStore, SearchRun, Semantic
 from bot.ports.platform import (
     Chat,
     ChatError,
@@ -19,10 +20,13 @@ __all__ = [
     "ChatError",
     "Clock",
     "LookupFailed",
+    "MeaningStore",
     "PaperLookup",
     "Platform",
     "PlatformStartError",
+    "SearchRun",
     "SeenRequests",
+    "Semantic",
     "ServesHttp",
     "Store",
     "UnitOfWork",
