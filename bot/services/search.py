@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 
 from bot.domain import ChannelKey, SearchPage, WorkspaceKey
 from bot.messages import Message
-from bot.ports import UnitOfWork
-from bot.search_query import parse_query
-from bot.services import telemetry, tenancy
+from bot.ports import Semantic, Store, UnitOfWork
+from bot.search_query import SearchQuery, parse_query
+from bot.services import meaning, telemetry, tenancy
+from bot.services.fusion import Fused, fuse
 from bot.wording import archive
+from bot.wording import meaning as words
 
 PAGE_SIZE = 5
 OPERATOR = "operator"  # the metrics' platform for a search without a viewer (the CLI's)
+DEPTH = 50  # candidates taken from each ranking before they are fused
+# Below this cosine similarity a neighbour is noise for this model (unrelated abstracts score
+# 0.0-0.2 with all-MiniLM-L6-v2): fusing it would only push keyword hits down.
+FLOOR = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +30,11 @@ class SearchResult:
     text: str
     page: SearchPage
     notes: tuple[str, ...]
+    # "hybrid" (keyword and meaning fused) or "keyword", and why: what --explain tells.
+    engine: str = words.KEYWORD
+    why: str = ""
+    # With explain: each hit's place in either ranking, in the page's order.
+    explained: tuple[Fused, ...] = ()
 
     @property
     def next_offset(self) -> int | None:
@@ -49,13 +61,56 @@ def search(
         scope = viewer.tenant  # a channel searches its own workspace, whatever was asked
     else:
         scope = workspace or tenancy.resolve(uow=uow, named=None)
+    semantic = meaning.installed()
     with uow(write=False) as store:
-        page = store.search(query=query, limit=limit, offset=max(0, offset), viewer=viewer,
-                            workspace=scope)  # fmt: skip
+        if semantic is not None and query.has_text:
+            result = _hybrid(
+                store=store, semantic=semantic, query=query, text=text, viewer=viewer,
+                scope=scope, offset=max(0, offset), limit=limit,
+            )  # fmt: skip
+        else:
+            page = store.search(query=query, limit=limit, offset=max(0, offset), viewer=viewer,
+                                workspace=scope)  # fmt: skip
+            why = words.NO_WORDS if semantic is not None else meaning.NOT_INSTALLED
+            result = SearchResult(text=text, page=page, notes=query.notes, why=why)
     telemetry.current().search(
         platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started
     )
-    return SearchResult(text=text, page=page, notes=query.notes)
+    return result
+
+
+def _hybrid(
+    *,
+    store: Store,
+    semantic: Semantic,
+    query: SearchQuery,
+    text: str,
+    viewer: ChannelKey | None,
+    scope: WorkspaceKey,
+    offset: int,
+    limit: int,
+) -> SearchResult:
+    """Keyword and vector rankings fused: the vectors are scored on their own thread while the
+    keyword search runs; a neighbour joins only if it passes the query's exact parts."""
+    depth = max(DEPTH, offset + limit)
+    run = store.search_run(query=query, viewer=viewer, workspace=scope)
+    wanted = " ".join(query.positives)
+    nearest = semantic.start_nearest(store=store, workspace=scope, text=wanted, k=depth)
+    keyword, total, relaxed = run.ranked(depth=depth)
+    found = {hit.paper_id for hit in keyword}
+    near = [n for n in nearest() if n.similarity >= FLOOR]
+    admitted = run.admitted(ids=[n.paper_id for n in near if n.paper_id not in found])
+    near = [n for n in near if n.paper_id in found or n.paper_id in admitted]
+    fused = fuse(keyword=keyword, meaning=near)[offset : offset + limit]
+    hits = run.hits(page=[item.ranked for item in fused])
+    hits = tuple(
+        dataclasses.replace(hit, score=item.score) for hit, item in zip(hits, fused, strict=True)
+    )
+    page = SearchPage(hits=hits, total=total + len(admitted), offset=offset, relaxed=relaxed)
+    return SearchResult(
+        text=text, page=page, notes=query.notes, engine=words.HYBRID, why=words.FUSED,
+        explained=tuple(fused),
+    )  # fmt: skip
 
 
 def page_message(*, result: SearchResult) -> Message:

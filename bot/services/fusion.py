@@ -1,0 +1,50 @@
+"""Reciprocal rank fusion of the keyword and the vector rankings (Cormack et al., 2009): each
+list adds weight / (K + rank), so agreement between them beats a high place in either alone,
+and scores of different kinds (bm25, cosine) never have to be put on one scale."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.domain.meaning import Neighbour, Ranked
+
+K = 60  # the usual constant: ranks far down either list still count, a little
+KEYWORD_WEIGHT = 1.0
+MEANING_WEIGHT = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """A candidate's place in each list (1-based; None when absent) and its fused score."""
+
+    ranked: Ranked
+    score: float
+    keyword_rank: int | None = None
+    meaning_rank: int | None = None
+    similarity: float | None = None
+
+
+def _order(*, fused: Fused) -> tuple[float, float, int]:
+    """Best fused score first; ties go to the keyword score, then the older paper."""
+    ranked = fused.ranked
+    return (-fused.score, -(ranked.text_score + ranked.comment_score), ranked.paper_id)
+
+
+def fuse(*, keyword: Sequence[Ranked], meaning: Sequence[Neighbour]) -> list[Fused]:
+    """Both lists as one, best first."""
+    near = {hit.paper_id: (rank, hit) for rank, hit in enumerate(meaning, start=1)}
+    fused: list[Fused] = []
+    for rank, hit in enumerate(keyword, start=1):
+        score = KEYWORD_WEIGHT / (K + rank)
+        place = near.pop(hit.paper_id, None)
+        if place is None:
+            fused.append(Fused(ranked=hit, score=score, keyword_rank=rank))
+        else:
+            score += MEANING_WEIGHT / (K + place[0])
+            fused.append(Fused(hit, score, rank, place[0], place[1].similarity))
+    for rank, neighbour in near.values():  # found by meaning alone
+        ranked = Ranked(paper_id=neighbour.paper_id, text_score=0.0)
+        score = MEANING_WEIGHT / (K + rank)
+        fused.append(Fused(ranked, score, None, rank, neighbour.similarity))
+    return sorted(fused, key=lambda item: _order(fused=item))

@@ -1,0 +1,68 @@
+"""The semantic extra, as the services see it: one per process, installed by the composition
+root when the extra loads (like telemetry and web links), absent on a plain install."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.domain import Paper
+from bot.ports import Semantic, UnitOfWork
+
+_installed: list[Semantic] = []
+# What /paperclub search --explain and related say when the extra is not there.
+NOT_INSTALLED = "the semantic extra is not installed (pip install 'paperclub[semantic]')"
+
+
+def install(*, semantic: Semantic | None) -> None:
+    """Use this semantic index from now on (None: keyword search alone)."""
+    _installed.clear()
+    if semantic is not None:
+        _installed.append(semantic)
+
+
+def installed() -> Semantic | None:
+    """The process's semantic index, or None without the extra."""
+    return _installed[0] if _installed else None
+
+
+def paper_text(*, paper: Paper) -> str:
+    """What a paper's vector is made of: its title and abstract."""
+    title, abstract = " ".join(paper.title.split()), " ".join(paper.abstract.split())
+    return f"{title}. {abstract}" if abstract else title
+
+
+def embed_pending(
+    *,
+    uow: UnitOfWork,
+    semantic: Semantic,
+    now: Callable[[], datetime],
+    batch: int = 8,
+    limit: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """Give every paper without one a vector (at most `limit`), a batch a transaction, so an
+    interrupted run keeps what it did and the next one resumes; the count made."""
+    with uow(write=False) as store:
+        total = store.count_to_embed(model=semantic.model)
+    if limit is not None:
+        total = min(total, limit)
+    done, tried = 0, set[int]()
+    while done < total:
+        with uow(write=False) as store:
+            papers = store.papers_to_embed(model=semantic.model, limit=min(batch, total - done))
+        papers = [paper for paper in papers if paper.id not in tried]
+        if not papers:  # none left, or only those another writer keeps failing on
+            break
+        tried.update(paper.id for paper in papers)
+        vectors = semantic.embed(texts=[paper_text(paper=paper) for paper in papers])
+        with uow() as store:
+            store.save_vectors(
+                model=semantic.model,
+                vectors=[(paper.id, vector) for paper, vector in zip(papers, vectors, strict=True)],
+                now=now(),
+            )
+        done += len(papers)
+        if progress is not None:
+            progress(done, total)
+    return done
