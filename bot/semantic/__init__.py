@@ -1,0 +1,2 @@
+"""Meaning for search, related papers and the picker: an optional extra (paperclub[semantic]);
+loaded lazily so a plain install never imports it."""
