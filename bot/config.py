@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import time
 from pathlib import Path
@@ -13,6 +13,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
 
+from bot.config_discord import (
+    DEFAULT_DISCORD_API_URL,
+    DEFAULT_DISCORD_GATEWAY_URL,
+    DISCORD_VARIABLES,
+    discord_variables,
+)
+from bot.config_semantic import SEMANTIC_VARIABLES, semantic_enabled
 from bot.config_slack import (
     DEFAULT_API_URL,
     SLACK_VARIABLES,
@@ -25,18 +32,13 @@ from bot.schedule_text import ScheduleTextError, parse_days, parse_hhmm
 
 DEFAULT_ARXIV_API = "https://export.arxiv.org/api/query"
 DEFAULT_CROSSREF_API = "https://api.crossref.org"
-DEFAULT_DISCORD_API_URL = "https://discord.com/api/v10"
-# discord.py's own; bot/discord/endpoints.py moves both, and a test pins them.
-DEFAULT_DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 
 # Every variable the bot reads, with a one-line meaning; the README lists them all (a test checks).
 VARIABLES: dict[str, str] = {
     **SLACK_VARIABLES,
     **WEB_VARIABLES,
-    "DISCORD_TOKEN": "Bot token from the developer portal. Set: the bot runs on Discord too.",
-    "DISCORD_API_URL": f"REST API base URL (default {DEFAULT_DISCORD_API_URL}).",
-    "DISCORD_GATEWAY_URL": f"Gateway URL (default {DEFAULT_DISCORD_GATEWAY_URL}).",
-    "DISCORD_CHANNEL": "Discord channel id that follows the reading list from the start.",
+    **DISCORD_VARIABLES,
+    **SEMANTIC_VARIABLES,
     "PAPERCLUB_DATABASE_URL": "SQLAlchemy URL (default: SQLite file paperclub.db here).",
     "PAPERCLUB_CHANNEL": "Channel id that follows the reading list from the start.",
     "PAPERCLUB_POST_TIME": "Local time of the daily post, HH:MM (default 09:00).",
@@ -56,7 +58,6 @@ VARIABLES: dict[str, str] = {
 
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$")
 _SLACK_ID = re.compile(r"^[A-Z0-9]{2,20}$")
-_SNOWFLAKE = re.compile(r"^[1-9][0-9]{15,19}$")
 
 
 class ConfigError(ValueError):
@@ -104,6 +105,9 @@ class Settings:
     up_reactions: frozenset[str] = frozenset({"+1", "thumbsup"})
     down_reactions: frozenset[str] = frozenset({"-1", "thumbsdown"})
     web: WebSettings = field(default_factory=WebSettings)
+    # The semantic extra, when installed: load_settings turns it on unless PAPERCLUB_SEMANTIC=off;
+    # off for settings made in code (tests), which ask for it where they test it.
+    semantic: bool = False
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -155,7 +159,7 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         slack = slack_settings(get=get)
     except SlackConfigError as exc:
         raise ConfigError(str(exc)) from None
-    discord = _discord(get=get)
+    discord = discord_variables(get=get, error=ConfigError)
     channel = get("PAPERCLUB_CHANNEL")
     if channel and not _SLACK_ID.match(channel):
         raise ConfigError(
@@ -221,6 +225,7 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         down_reactions=down,
         **slack,
         web=web_settings(get=get, error=ConfigError),
+        semantic=semantic_enabled(get=get, error=ConfigError),
         discord_token=discord["DISCORD_TOKEN"],
         discord_api_url=discord["DISCORD_API_URL"] or DEFAULT_DISCORD_API_URL,
         discord_gateway_url=discord["DISCORD_GATEWAY_URL"] or DEFAULT_DISCORD_GATEWAY_URL,
@@ -235,31 +240,6 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         http_host=host,
         log_level=level,
     )
-
-
-def _discord(*, get: Callable[[str], str | None]) -> dict[str, str | None]:
-    """The DISCORD_* variables, checked: a token without spaces, http(s) and ws(s) URLs, a
-    channel snowflake."""
-    token, api, gateway, channel = (
-        get(f"DISCORD_{name}") for name in ("TOKEN", "API_URL", "GATEWAY_URL", "CHANNEL")
-    )
-    if token and any(c.isspace() for c in token):
-        raise ConfigError("DISCORD_TOKEN should be the bare bot token (no 'Bot ' before it).")
-    if api and not re.match(r"^https?://[^\s/]+", api):
-        raise ConfigError(f"DISCORD_API_URL must be an http(s) URL, got {api!r}.")
-    if gateway and not re.match(r"^wss?://[^\s/]+", gateway):
-        raise ConfigError(f"DISCORD_GATEWAY_URL must be a ws(s) URL, got {gateway!r}.")
-    if channel and not _SNOWFLAKE.match(channel):
-        raise ConfigError(
-            f"DISCORD_CHANNEL must be a channel id like 1100000000000000200, got {channel!r} "
-            "(in Discord: Developer Mode on, then right-click the channel, Copy Channel ID)."
-        )
-    return {
-        "DISCORD_TOKEN": token,
-        "DISCORD_API_URL": api.rstrip("/") if api else None,
-        "DISCORD_GATEWAY_URL": gateway,
-        "DISCORD_CHANNEL": channel,
-    }
 
 
 def _contact(*, text: str | None) -> str:

