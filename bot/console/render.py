@@ -28,6 +28,7 @@ from bot.messages import (
     format_date,
 )
 from bot.paper_links import paper_links
+from bot.wording import meaning
 from bot.wording import post as words
 from bot.wording.console import typed_button
 
@@ -109,6 +110,7 @@ def paper_panel(*, card: PaperCard, channel: str) -> Panel:
         list_name=card.list_name, title_derived=paper.title_derived,
     )  # fmt: skip
     lines.append(runs_text(runs=footer, style="dim"))
+    lines += [runs_text(runs=line, style="dim") for line in meaning.card_lines(card=card)]
     votes = Text(f"{words.VOTE_UP} {card.votes.up} · {words.VOTE_DOWN} {card.votes.down}   ")
     lines.append(votes.append(words.VOTE_HINT, style="dim"))
     return Panel(

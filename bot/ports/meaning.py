@@ -90,6 +90,10 @@ class Semantic(Protocol):
         """One unit vector a text, as bytes for the store."""
         ...
 
+    def knows(self, *, store: MeaningStore, workspace: WorkspaceKey, paper_id: int) -> bool:
+        """Whether a paper of the workspace has a vector of this model."""
+        ...
+
     def start_nearest(
         self, *, store: MeaningStore, workspace: WorkspaceKey, text: str, k: int
     ) -> Callable[[], list[Neighbour]]:

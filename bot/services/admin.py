@@ -16,7 +16,7 @@ from bot.services.reply import Reply
 from bot.services.schedule import describe_when, next_post_at
 from bot.wording import replies
 
-ADMIN_COMMANDS = frozenset({"schedule", "pause", "resume", "skip", "next", "recap"})
+ADMIN_COMMANDS = frozenset({"schedule", "pause", "resume", "skip", "next", "recap", "order"})
 
 
 def is_admin(*, channel: ChannelKey, user: str, admins: tuple[str, ...], chat: Chat) -> bool:

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from bot.domain import ChannelKey, Schedule
 from bot.ports import Chat, PaperLookup, UnitOfWork
-from bot.services import adding, admin, recap, search, top, web_links
+from bot.services import adding, admin, recap, related, search, taste, top, web_links
 from bot.services.posting import Poster
 from bot.services.reply import Reply
 from bot.wording import archive, replies
@@ -56,6 +56,10 @@ def handle(*, call: Invocation, text: str) -> Reply:
         return admin.post_next(poster=call.poster, channel=here, now=now)
     if name == "queue":
         return queue_reply(call=call)
+    if name == "related":
+        return related.ask(uow=call.uow, text=" ".join(args), viewer=here)
+    if name == "order":
+        return taste.set_order(uow=call.uow, channel=here, args=args)
     if name == "add":
         return adding.add(
             uow=call.uow, lookup=call.lookup, text=" ".join(args), channel=here,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.domain import Paper
-from bot.ports import Semantic, UnitOfWork
+from bot.domain import Paper, WorkspaceKey
+from bot.ports import Semantic, Store, UnitOfWork
 
 _installed: list[Semantic] = []
 # What /paperclub search --explain and related say when the extra is not there.
@@ -40,6 +40,7 @@ def embed_pending(
     batch: int = 8,
     limit: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> int:
     """Give every paper without one a vector (at most `limit`), a batch a transaction, so an
     interrupted run keeps what it did and the next one resumes; the count made."""
@@ -48,7 +49,7 @@ def embed_pending(
     if limit is not None:
         total = min(total, limit)
     done, tried = 0, set[int]()
-    while done < total:
+    while done < total and not stop():
         with uow(write=False) as store:
             papers = store.papers_to_embed(model=semantic.model, limit=min(batch, total - done))
         papers = [paper for paper in papers if paper.id not in tried]
@@ -66,3 +67,13 @@ def embed_pending(
         if progress is not None:
             progress(done, total)
     return done
+
+
+def ensure_vector(
+    *, store: Store, semantic: Semantic, paper: Paper, workspace: WorkspaceKey, now: datetime
+) -> None:
+    """Give one paper its vector at once if it has none: a daily post's paper, so its related
+    line need not wait for the background embedder."""
+    if not semantic.knows(store=store, workspace=workspace, paper_id=paper.id):
+        vector = semantic.embed(texts=[paper_text(paper=paper)])[0]
+        store.save_vectors(model=semantic.model, vectors=[(paper.id, vector)], now=now)

@@ -18,12 +18,12 @@ import enum
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
-from bot.domain import Channel, ChannelKey, PaperCard, PaperStatus, Post
+from bot.domain import Channel, ChannelKey, Paper, PaperCard, PaperStatus, Post, RelatedRead
 from bot.messages import Message
 from bot.ports import Chat, ChatError, Store, UnitOfWork
-from bot.services import telemetry
+from bot.services import meaning, related, taste, telemetry
 from bot.services.schedule import is_due, local_now
 from bot.wording import archive
 
@@ -83,7 +83,33 @@ def _card(*, store: Store, channel: Channel, post: Post) -> PaperCard:
         added_by_name=None,
         recap=store.recap_before(channel=channel, local_date=post.local_date),
         list_name=store.list_name(list_id=paper.list_id) if paper.list_id is not None else None,
+        related=_related(store=store, channel=channel, paper=paper, day=post.local_date),
+        pick_reason=store.pick_reason(post_id=post.id),
     )
+
+
+def _related(*, store: Store, channel: Channel, paper: Paper, day: date) -> tuple[RelatedRead, ...]:
+    """The post's related papers; a failure of the optional extra never stops a post."""
+    try:
+        return related.on_post(store=store, channel=channel, paper=paper, day=day)
+    except Exception:
+        log.exception("related papers of post %s on %s failed; posting without", paper.id, day)
+        return ()
+
+
+def _pick(*, store: Store, channel: Channel, now: datetime) -> taste.Pick | None:
+    """The channel's next paper (by taste when it asked); the extra failing means queue order."""
+    semantic = meaning.installed()
+    try:
+        chosen = taste.pick(store=store, semantic=semantic, channel=channel, now=now)
+        if chosen is not None and semantic is not None:
+            meaning.ensure_vector(store=store, semantic=semantic, paper=chosen.paper,
+                                  workspace=channel.key.tenant, now=now)  # fmt: skip
+        return chosen
+    except Exception:
+        log.exception("picking by taste in %s failed; taking the queue's head", channel.key)
+        head = store.queued(workspace=channel.key.tenant, channel=channel, limit=1)
+        return taste.Pick(paper=head[0]) if head else None
 
 
 def card_of_post(*, uow: UnitOfWork, post_id: int) -> tuple[Post, PaperCard] | None:
@@ -147,21 +173,23 @@ def _post_today(*, poster: Poster, key: ChannelKey, now: datetime, force: bool) 
                 return PostResult(outcome=Outcome.BUSY, post=post)
             recovering = True
         else:
-            head = store.queued(workspace=channel.key.tenant, channel=channel, limit=1)
-            if not head:
+            chosen = _pick(store=store, channel=channel, now=now)
+            if chosen is None:
                 notify_empty = not channel.empty_notice_sent
                 store.set_channel_flags(channel=channel, empty_notice_sent=True)
             else:
                 post = store.claim_post(
                     channel=channel,
                     local_date=today,
-                    paper_id=head[0].id,
+                    paper_id=chosen.paper.id,
                     owner=poster.owner,
                     now=now,
                 )
                 if post is None:
                     return PostResult(outcome=Outcome.BUSY)
-                store.set_paper_status(paper_id=head[0].id, status=PaperStatus.POSTED)
+                store.set_paper_status(paper_id=chosen.paper.id, status=PaperStatus.POSTED)
+                if chosen.reason:
+                    store.set_pick_reason(post_id=post.id, reason=chosen.reason)
             recovering = False
         card = _card(store=store, channel=channel, post=post) if post is not None else None
     if card is None or post is None:

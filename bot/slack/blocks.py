@@ -16,6 +16,7 @@ from bot.paper_links import paper_links
 from bot.slack import ids
 from bot.slack.render import SECTION_MAX, Names, data, mrkdwn
 from bot.slack.text import ELLIPSIS, clip, count_text, paragraphs, safe_url, squash
+from bot.wording import meaning
 from bot.wording import post as words
 
 Block = dict[str, Any]
@@ -121,6 +122,7 @@ def paper_message(*, card: PaperCard, names: Names) -> tuple[str, list[Block]]:
         shown = Link(url=link.url, label=link.label[:LABEL_MAX])
         blocks.append(_section("📄 " + mrkdwn(runs=(shown,), names=names)))
     blocks.append(_context(mrkdwn(runs=_footer(card=card), names=names)))
+    blocks += [_context(mrkdwn(runs=line, names=names)) for line in meaning.card_lines(card=card)]
     value = ids.encode_post_id(post_id=card.post_id)
     blocks.append(_vote_buttons(votes=card.votes, value=value))
     text = words.fallback(title=data(text=title, limit=TITLE_MAX))

@@ -45,6 +45,8 @@ HELP = message(
             runs(Code("/paperclub add <arXiv id or URL | DOI | URL | title>"),
                  ": put a paper in this channel's queue"),
             runs(Code("/paperclub queue"), ": the next papers in this channel"),
+            runs(Code("/paperclub related <arXiv id | DOI | title>"),
+                 ": the papers the group read that are closest to it"),
             runs(Code("/paperclub top [week|month|year|all]"),
                  ": the most voted and most discussed papers"),
             runs(Code("/paperclub web"), ": a link to the group's web archive, for you alone"),
@@ -63,6 +65,8 @@ HELP = message(
             runs(Code("/paperclub next"), ": post today's paper now, if today has none yet"),
             runs(Code("/paperclub recap fri 16:00"), " / ", Code("/paperclub recap off"),
                  ": a weekly recap of the week's papers"),
+            runs(Code("/paperclub order queue|taste"),
+                 ": post in list order, or pick by what the group liked"),
         ),
     ),
 )  # fmt: skip

@@ -2,7 +2,80 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from bot.domain import PaperCard, RelatedRead
+from bot.messages import Link, Listing, Message, Plain, Run, When, join, line, message, runs
+from bot.wording.post import UNTITLED
+
 KEYWORD = "keyword"
 HYBRID = "hybrid"
 FUSED = "keyword (bm25) and meaning (vectors) fused by reciprocal rank"
 NO_WORDS = "filters only: no words to rank by, so the latest posts come first"
+TASTE_UNAVAILABLE = (
+    "Queue order: picking by the group's taste needs the semantic extra "
+    "(pip install 'paperclub[semantic]')"
+)
+RELATED = "Related, read before: "
+RELATED_NONE = "Nothing the group read yet is close to “{title}”."
+RELATED_UNAVAILABLE = (
+    "Related papers need the semantic extra: pip install 'paperclub[semantic]', then "
+    "paperclub embed."
+)
+RELATED_NOT_FOUND = "No paper in this archive matches “{text}”. Try its arXiv id, DOI or title."
+RELATED_ASK = "Which paper? /paperclub related <arXiv id, DOI or title>"
+RELATED_HEAD = "Papers the group read that are closest to “{title}”:"
+ORDER_ASK = "How should this channel's next paper be picked? /paperclub order queue|taste"
+ORDER_QUEUE = "This channel's papers now come in queue order."
+ORDER_TASTE = (
+    "This channel's next papers are now picked by the group's taste: what it liked and "
+    "discussed, with a bonus for papers that waited. Each post says why it was picked."
+)
+
+
+def taste_learning(*, needed: int) -> str:
+    """Why a taste channel's paper still came in queue order."""
+    return (
+        f"Queue order: the group's taste is learnt once it has voted on {needed} papers "
+        "with different results"
+    )
+
+
+def taste_reason(*, title: str | None, up: int, days: int) -> str:
+    """'Picked for this group's taste: close to “X” (👍 4) · waited 12 days'."""
+    parts = ["Picked for this group's taste"]
+    if title:
+        parts[0] += f": close to “{' '.join(title.split())[:120]}” (👍 {up})"
+    if days:
+        parts.append(f"waited {days} day{'' if days == 1 else 's'}")
+    return " · ".join(parts)
+
+
+def related_runs(*, read: RelatedRead) -> tuple[Run, ...]:
+    """'“Title” (Mon 5 Jan 2026, 👍 3 · 👎 1)', the title linked to its thread when known."""
+    title = " ".join(read.title.split()) or UNTITLED
+    shown: Run = Link(url=read.permalink, label=title) if read.permalink else Plain(f"“{title}”")
+    counts = f"👍 {read.votes.up} · 👎 {read.votes.down}"
+    return runs(shown, " (", When(day=read.date), f", {counts})")
+
+
+def related_line(*, related: Sequence[RelatedRead]) -> tuple[Run, ...]:
+    """'Related, read before: “A” (…) · “B” (…)' under a daily post."""
+    return runs(RELATED, *join(related_runs(read=read) for read in related))
+
+
+def card_lines(*, card: PaperCard) -> list[tuple[Run, ...]]:
+    """The lines meaning adds under a daily post: its related papers, why it was picked."""
+    lines = [related_line(related=card.related)] if card.related else []
+    if card.pick_reason:
+        lines.append(runs(card.pick_reason))
+    return lines
+
+
+def related_reply(*, title: str, related: Sequence[RelatedRead]) -> Message:
+    """The answer to /paperclub related: the closest papers read, or that none is close."""
+    shown = " ".join(title.split())[:200] or UNTITLED
+    if not related:
+        return message(RELATED_NONE.format(title=shown))
+    items = tuple(related_runs(read=read) for read in related)
+    return message(line(RELATED_HEAD.format(title=shown)), Listing(items=items))
