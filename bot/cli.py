@@ -14,6 +14,8 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from bot import ingest
 from bot.cli_archive import CliError, cmd_import, cmd_queue, open_database
 from bot.cli_export import cmd_export
+from bot.cli_meaning import add_parser as add_meaning
+from bot.cli_meaning import cmd_embed, cmd_related
 from bot.cli_search import cmd_search
 from bot.cli_secrets import add_parser as add_secrets
 from bot.cli_secrets import cmd_secrets
@@ -57,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--limit", type=int, default=10, metavar="N")
     search.add_argument("--workspace", metavar="WS", help=WORKSPACE_HELP)
     search.add_argument("--json", action="store_true")
+    search.add_argument("--explain", action="store_true", help="say which engine ranked each hit")
     export = sub.add_parser("export", help="write every paper with its posts, votes and comments")
     export.add_argument("--format", choices=EXPORT_FORMATS, default="json")
     export.add_argument("--workspace", metavar="WS", help=WORKSPACE_HELP)
@@ -69,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--pick", type=int, metavar="N",
         help="with one ID: apply the Nth record its unclear match listed (a person's choice)",
     )  # fmt: skip
+    add_meaning(sub=sub, workspace_help=WORKSPACE_HELP)
     add_secrets(sub=sub)
     add_web(sub=sub)
     return parser
@@ -105,6 +109,8 @@ COMMANDS = {
     "secrets": cmd_secrets,
     "run": cmd_run,
     "web": cmd_web,
+    "embed": cmd_embed,
+    "related": cmd_related,
 }
 
 

@@ -9,8 +9,10 @@ from bot.cli_archive import CliError, chosen_workspace, open_database
 from bot.config import Settings
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN
 from bot.messages import as_plain, message
+from bot.semantic.lazy import semantic_installed
 from bot.services import search as searching
 from bot.wording import archive
+from bot.wording import meaning as words
 
 
 def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
@@ -21,10 +23,11 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
     try:
         # The operator on the server sees the whole workspace, private channels included.
         workspace = chosen_workspace(database=database, named=args.workspace)
-        result = searching.search(
-            uow=database, text=" ".join(args.query), viewer=None, limit=args.limit,
-            workspace=workspace,
-        )  # fmt: skip
+        with semantic_installed(enabled=settings.semantic):
+            result = searching.search(
+                uow=database, text=" ".join(args.query), viewer=None, limit=args.limit,
+                workspace=workspace,
+            )  # fmt: skip
     finally:
         database.dispose()
     page = result.page
@@ -42,20 +45,39 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
             }
             for hit in page.hits
         ]  # fmt: skip
-        print(json.dumps({"query": result.text, "total": page.total, "hits": hits,
-                          "notes": list(result.notes)}, indent=2, ensure_ascii=False))  # fmt: skip
+        out = {"query": result.text, "total": page.total, "engine": result.engine, "hits": hits,
+               "notes": list(result.notes)}  # fmt: skip
+        if args.explain:
+            out["why"] = result.why
+            for row, line in zip(hits, explain_lines(result=result), strict=True):
+                row["explain"] = line
+        print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     if not page.hits:
+        if args.explain:
+            print(f"ranked by {result.engine}: {result.why}")
         tips = as_plain(message=message(archive.NO_HITS_TIPS))
         print(f"No papers or comments match “{result.text}”. {tips}")
         return 0
     print(f"{page.total} match{'es' if page.total != 1 else ''} for “{result.text}”:")
+    if args.explain:
+        print(f"ranked by {result.engine}: {result.why}")
+    reasons = explain_lines(result=result)
     for n, hit in enumerate(page.hits, start=1):
         where = f"{hit.post_date} {hit.channel}" if hit.post_date else hit.paper.status.value
         print(f"{n:>3}. {hit.paper.title}  [{where}; +{hit.votes.up}/-{hit.votes.down}; "
               f"{hit.comments} comment{'' if hit.comments == 1 else 's'}]")  # fmt: skip
         snippet = " ".join(hit.snippet.split())
         print("     " + snippet.replace(HIGHLIGHT_OPEN, "»").replace(HIGHLIGHT_CLOSE, "«"))
+        if args.explain:
+            print(f"     why: {reasons[n - 1]}")
     for note in result.notes:
         print(f"note: {note}")
     return 0
+
+
+def explain_lines(*, result: searching.SearchResult) -> list[str]:
+    """Why each hit ranks where it does: its place in each ranking and the fused score."""
+    if not result.explained:  # keyword alone: the bm25 score is the whole story
+        return [f"bm25 {hit.score:.3g}" for hit in result.page.hits]
+    return [words.explain(fused=item) for item in result.explained]

@@ -56,3 +56,14 @@ class Ranked:
     text_score: float
     comment_score: float = 0.0
     comment_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """A candidate's place in each list (1-based; None when absent) and its fused score."""
+
+    ranked: Ranked
+    score: float
+    keyword_rank: int | None = None
+    meaning_rank: int | None = None
+    similarity: float | None = None

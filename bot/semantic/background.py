@@ -33,7 +33,7 @@ class Embedder:
         """The process's extra, installed for the services (search, related, taste) when it is
         on and installed, and its embedder."""
         semantic, why = semantic_for(enabled=enabled)
-        meaning.install(semantic=semantic)
+        meaning.install(semantic=semantic, why=why)
         if semantic is None:
             log.debug("semantic search off: %s", why)
         return cls(uow=uow, semantic=semantic, clock=clock)
@@ -59,9 +59,12 @@ class Embedder:
                 return
             try:
                 made = meaning.embed_pending(
-                    uow=self.uow, semantic=self.semantic, now=self.clock.now, limit=PER_PASS,
+                    uow=self.uow,
+                    semantic=self.semantic,
+                    now=self.clock.now,
+                    limit=PER_PASS,
                     stop=self._closed.is_set,
-                )  # fmt: skip
+                )
                 if made and not self._told:
                     self._told = True
                     log.info("semantic search: giving papers their vectors in the background")

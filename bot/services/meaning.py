@@ -10,20 +10,27 @@ from bot.domain import Paper, WorkspaceKey
 from bot.ports import Semantic, Store, UnitOfWork
 
 _installed: list[Semantic] = []
-# What /paperclub search --explain and related say when the extra is not there.
+# Why there is none, for --explain: what the composition root said, or this by default.
 NOT_INSTALLED = "the semantic extra is not installed (pip install 'paperclub[semantic]')"
+_why: list[str] = [NOT_INSTALLED]
 
 
-def install(*, semantic: Semantic | None) -> None:
-    """Use this semantic index from now on (None: keyword search alone)."""
+def install(*, semantic: Semantic | None, why: str = NOT_INSTALLED) -> None:
+    """Use this semantic index from now on (None: keyword search alone, because `why`)."""
     _installed.clear()
     if semantic is not None:
         _installed.append(semantic)
+    _why[:] = [why or NOT_INSTALLED]
 
 
 def installed() -> Semantic | None:
     """The process's semantic index, or None without the extra."""
     return _installed[0] if _installed else None
+
+
+def why_not() -> str:
+    """Why there is no semantic index (the extra missing, or turned off)."""
+    return _why[0]
 
 
 def paper_text(*, paper: Paper) -> str:

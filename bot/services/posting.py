@@ -103,8 +103,13 @@ def _pick(*, store: Store, channel: Channel, now: datetime) -> taste.Pick | None
     try:
         chosen = taste.pick(store=store, semantic=semantic, channel=channel, now=now)
         if chosen is not None and semantic is not None:
-            meaning.ensure_vector(store=store, semantic=semantic, paper=chosen.paper,
-                                  workspace=channel.key.tenant, now=now)  # fmt: skip
+            meaning.ensure_vector(
+                store=store,
+                semantic=semantic,
+                paper=chosen.paper,
+                workspace=channel.key.tenant,
+                now=now,
+            )
         return chosen
     except Exception:
         log.exception("picking by taste in %s failed; taking the queue's head", channel.key)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from bot import ingest
-from bot.domain import Channel, ChannelKey, Paper, RelatedRead
+from bot.domain import Channel, ChannelKey, Paper, RelatedRead, WorkspaceKey
 from bot.ingest.keys import dedupe_keys
 from bot.messages import message
 from bot.ports import Semantic, Store, UnitOfWork
@@ -27,25 +27,31 @@ def closest_read(
     store: Store,
     semantic: Semantic,
     paper: Paper,
-    viewer: ChannelKey,
+    workspace: WorkspaceKey,
+    viewer: ChannelKey | None,
     k: int,
     before: date | None = None,
 ) -> tuple[RelatedRead, ...]:
-    """Up to `k` papers read in the viewer's sight (before `before`) closest to `paper`."""
+    """Up to `k` papers read in the viewer's sight (None: the operator, every channel), before
+    `before` when given, closest to `paper`."""
     read = {
         r.paper_id: r
-        for r in store.read_papers(workspace=viewer.tenant, viewer=viewer)
+        for r in store.read_papers(workspace=workspace, viewer=viewer)
         if r.paper_id != paper.id and (before is None or r.date < before)
     }
     near = semantic.nearest_to(
-        store=store, workspace=viewer.tenant, paper_id=paper.id, among=read.keys(), k=k
+        store=store, workspace=workspace, paper_id=paper.id, among=read.keys(), k=k
     )
     return tuple(
-        RelatedRead(title=read[n.paper_id].title, date=read[n.paper_id].date,
-                    permalink=read[n.paper_id].permalink, votes=read[n.paper_id].votes)
+        RelatedRead(
+            title=read[n.paper_id].title,
+            date=read[n.paper_id].date,
+            permalink=read[n.paper_id].permalink,
+            votes=read[n.paper_id].votes,
+        )
         for n in near
         if n.similarity >= FLOOR
-    )  # fmt: skip
+    )
 
 
 def on_post(*, store: Store, channel: Channel, paper: Paper, day: date) -> tuple[RelatedRead, ...]:
@@ -53,34 +59,62 @@ def on_post(*, store: Store, channel: Channel, paper: Paper, day: date) -> tuple
     semantic = meaning.installed()
     if semantic is None:
         return ()
-    return closest_read(store=store, semantic=semantic, paper=paper, viewer=channel.key,
-                        k=ON_POST, before=day)  # fmt: skip
+    return closest_read(
+        store=store,
+        semantic=semantic,
+        paper=paper,
+        workspace=channel.key.tenant,
+        viewer=channel.key,
+        k=ON_POST,
+        before=day,
+    )
+
+
+def find(
+    *, uow: UnitOfWork, text: str, workspace: WorkspaceKey, viewer: ChannelKey | None
+) -> tuple[Paper, tuple[RelatedRead, ...]] | str:
+    """The paper a reference names and the closest papers read, or what to tell the asker."""
+    semantic = meaning.installed()
+    if not text.strip():
+        return words.RELATED_ASK
+    if semantic is None:
+        return words.related_unavailable(why=meaning.why_not())
+    with uow(write=False) as store:
+        paper = _find(store=store, text=text, workspace=workspace, viewer=viewer)
+        if paper is None:
+            return words.RELATED_NOT_FOUND.format(text=" ".join(text.split())[:200])
+        near = closest_read(
+            store=store,
+            semantic=semantic,
+            paper=paper,
+            workspace=workspace,
+            viewer=viewer,
+            k=ON_ASK,
+        )
+    return paper, near
 
 
 def ask(*, uow: UnitOfWork, text: str, viewer: ChannelKey) -> Reply:
     """/paperclub related <arXiv id, DOI or title>: the closest papers the group read."""
-    semantic = meaning.installed()
-    if not text.strip():
-        return Reply(message=message(words.RELATED_ASK))
-    if semantic is None:
-        return Reply(message=message(words.RELATED_UNAVAILABLE))
-    with uow(write=False) as store:
-        paper = _find(store=store, text=text, viewer=viewer)
-        if paper is None:
-            return Reply(message=message(words.RELATED_NOT_FOUND.format(text=text[:200])))
-        found = closest_read(store=store, semantic=semantic, paper=paper, viewer=viewer, k=ON_ASK)
-    return Reply(message=words.related_reply(title=paper.title, related=found))
+    found = find(uow=uow, text=text, workspace=viewer.tenant, viewer=viewer)
+    if isinstance(found, str):
+        return Reply(message=message(found))
+    paper, near = found
+    return Reply(message=words.related_reply(title=paper.title, related=near))
 
 
-def _find(*, store: Store, text: str, viewer: ChannelKey) -> Paper | None:
+def _find(
+    *, store: Store, text: str, workspace: WorkspaceKey, viewer: ChannelKey | None
+) -> Paper | None:
     """The paper meant: by arXiv id, DOI or link, by its title, else the best search hit."""
     draft = ingest.draft_from_reference(text=text, origin="related")
     if draft is not None:
-        known = store.paper_by_keys(workspace=viewer.tenant, keys=dedupe_keys(draft=draft))
+        known = store.paper_by_keys(workspace=workspace, keys=dedupe_keys(draft=draft))
         if known is None and not (draft.arxiv_id or draft.doi or draft.url):
-            known = store.paper_by_title(workspace=viewer.tenant, title=draft.title)
+            known = store.paper_by_title(workspace=workspace, title=draft.title)
         if known is not None:
             return known
-    page = store.search(query=parse_query(text=text), limit=1, offset=0, viewer=viewer,
-                        workspace=viewer.tenant)  # fmt: skip
+    page = store.search(
+        query=parse_query(text=text), limit=1, offset=0, viewer=viewer, workspace=workspace
+    )
     return page.hits[0].paper if page.hits else None

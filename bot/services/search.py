@@ -7,11 +7,12 @@ import time
 from dataclasses import dataclass
 
 from bot.domain import ChannelKey, SearchPage, WorkspaceKey
+from bot.domain.meaning import Fused
 from bot.messages import Message
 from bot.ports import Semantic, Store, UnitOfWork
 from bot.search_query import SearchQuery, parse_query
 from bot.services import meaning, telemetry, tenancy
-from bot.services.fusion import Fused, fuse
+from bot.services.fusion import fuse
 from bot.wording import archive
 from bot.wording import meaning as words
 
@@ -65,13 +66,19 @@ def search(
     with uow(write=False) as store:
         if semantic is not None and query.has_text:
             result = _hybrid(
-                store=store, semantic=semantic, query=query, text=text, viewer=viewer,
-                scope=scope, offset=max(0, offset), limit=limit,
-            )  # fmt: skip
+                store=store,
+                semantic=semantic,
+                query=query,
+                text=text,
+                viewer=viewer,
+                scope=scope,
+                offset=max(0, offset),
+                limit=limit,
+            )
         else:
             page = store.search(query=query, limit=limit, offset=max(0, offset), viewer=viewer,
                                 workspace=scope)  # fmt: skip
-            why = words.NO_WORDS if semantic is not None else meaning.NOT_INSTALLED
+            why = words.NO_WORDS if semantic is not None else meaning.why_not()
             result = SearchResult(text=text, page=page, notes=query.notes, why=why)
     telemetry.current().search(
         platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started
@@ -108,9 +115,13 @@ def _hybrid(
     )
     page = SearchPage(hits=hits, total=total + len(admitted), offset=offset, relaxed=relaxed)
     return SearchResult(
-        text=text, page=page, notes=query.notes, engine=words.HYBRID, why=words.FUSED,
+        text=text,
+        page=page,
+        notes=query.notes,
+        engine=words.HYBRID,
+        why=words.FUSED,
         explained=tuple(fused),
-    )  # fmt: skip
+    )
 
 
 def page_message(*, result: SearchResult) -> Message:

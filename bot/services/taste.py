@@ -84,9 +84,12 @@ def pick(
         return Pick(paper=candidates[0], reason=words.taste_learning(needed=MIN_READ))
     paper, _score, days = order(candidates=with_abstract, predicted=predicted, now=now)[0]
     nearest = semantic.nearest_to(
-        store=store, workspace=tenant, paper_id=paper.id, k=1,
+        store=store,
+        workspace=tenant,
+        paper_id=paper.id,
+        k=1,
         among=[r.paper_id for r in read if liked[r.paper_id] > 0],
-    )  # fmt: skip
+    )
     like = next((r for r in read if nearest and r.paper_id == nearest[0].paper_id), None)
     reason = words.taste_reason(
         title=like.title if like else None, up=like.votes.up if like else 0, days=days

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.domain import PaperCard, RelatedRead
+from bot.domain.meaning import Fused
 from bot.messages import Link, Listing, Message, Plain, Run, When, join, line, message, runs
 from bot.wording.post import UNTITLED
 
@@ -18,10 +19,6 @@ TASTE_UNAVAILABLE = (
 )
 RELATED = "Related, read before: "
 RELATED_NONE = "Nothing the group read yet is close to “{title}”."
-RELATED_UNAVAILABLE = (
-    "Related papers need the semantic extra: pip install 'paperclub[semantic]', then "
-    "paperclub embed."
-)
 RELATED_NOT_FOUND = "No paper in this archive matches “{text}”. Try its arXiv id, DOI or title."
 RELATED_ASK = "Which paper? /paperclub related <arXiv id, DOI or title>"
 RELATED_HEAD = "Papers the group read that are closest to “{title}”:"
@@ -79,3 +76,20 @@ def related_reply(*, title: str, related: Sequence[RelatedRead]) -> Message:
         return message(RELATED_NONE.format(title=shown))
     items = tuple(related_runs(read=read) for read in related)
     return message(line(RELATED_HEAD.format(title=shown)), Listing(items=items))
+
+
+def explain(*, fused: Fused) -> str:
+    """'keyword #2 (bm25 8.41) + meaning #1 (cosine 0.62) = 0.0325 (reciprocal rank fusion)'."""
+    ranked = fused.ranked
+    parts = []
+    if fused.keyword_rank is not None:
+        score = ranked.text_score + ranked.comment_score
+        parts.append(f"keyword #{fused.keyword_rank} (bm25 {score:.3g})")
+    if fused.meaning_rank is not None and fused.similarity is not None:
+        parts.append(f"meaning #{fused.meaning_rank} (cosine {fused.similarity:.2f})")
+    return f"{' + '.join(parts)} = {fused.score:.4f} (reciprocal rank fusion)"
+
+
+def related_unavailable(*, why: str) -> str:
+    """Why /paperclub related cannot answer here (the extra missing or turned off)."""
+    return f"Related papers are not available here: {why}."
