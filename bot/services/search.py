@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from bot.domain import ChannelKey, SearchPage, WorkspaceKey
 from bot.domain.meaning import Fused
+from bot.ingest.arxiv import canonical_arxiv_id
+from bot.ingest.doi import normalise_doi
 from bot.messages import Message
 from bot.ports import Semantic, Store, UnitOfWork
 from bot.search_query import SearchQuery, parse_query
@@ -64,7 +66,7 @@ def search(
         scope = workspace or tenancy.resolve(uow=uow, named=None)
     semantic = meaning.installed()
     with uow(write=False) as store:
-        if semantic is not None and query.has_text:
+        if semantic is not None and query.has_text and not _identifiers(query=query):
             result = _hybrid(
                 store=store,
                 semantic=semantic,
@@ -84,6 +86,13 @@ def search(
         platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started
     )
     return result
+
+
+def _identifiers(*, query: SearchQuery) -> bool:
+    """Whether every word is an arXiv id or a DOI: those stay exact, meaning has none to add."""
+    return all(
+        canonical_arxiv_id(text=item) or normalise_doi(text=item) for item in query.positives
+    )
 
 
 def _hybrid(
@@ -106,14 +115,21 @@ def _hybrid(
     keyword, total, relaxed = run.ranked(depth=depth)
     found = {hit.paper_id for hit in keyword}
     near = [n for n in nearest() if n.similarity >= FLOOR]
-    admitted = run.admitted(ids=[n.paper_id for n in near if n.paper_id not in found])
+    # Relaxed to any word, the keyword side lets a phrase go missing too: check its hits.
+    recheck = relaxed and bool(query.phrases)
+    asked = [n.paper_id for n in near if n.paper_id not in found]
+    admitted = run.admitted(ids=asked + (sorted(found) if recheck else []))
+    if recheck:
+        keyword = [hit for hit in keyword if hit.paper_id in admitted]
+        total, found = len(keyword), {hit.paper_id for hit in keyword}
     near = [n for n in near if n.paper_id in found or n.paper_id in admitted]
+    extra = sum(1 for n in near if n.paper_id not in found)
     fused = fuse(keyword=keyword, meaning=near)[offset : offset + limit]
     hits = run.hits(page=[item.ranked for item in fused])
     hits = tuple(
         dataclasses.replace(hit, score=item.score) for hit, item in zip(hits, fused, strict=True)
     )
-    page = SearchPage(hits=hits, total=total + len(admitted), offset=offset, relaxed=relaxed)
+    page = SearchPage(hits=hits, total=total + extra, offset=offset, relaxed=relaxed)
     return SearchResult(
         text=text,
         page=page,
