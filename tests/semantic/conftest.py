@@ -14,6 +14,7 @@ import pytest
 from bot.db.database import Database
 from bot.domain import PaperDraft, WorkspaceKey
 from bot.services import importing, meaning
+from tests.services.memory_chat import MemoryChat
 
 onnxruntime = pytest.importorskip("onnxruntime")  # the extra; a plain install skips these
 
@@ -28,6 +29,12 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 def encoder() -> Encoder:
     """The model, loaded once: a few hundred milliseconds each time otherwise."""
     return load_encoder()
+
+
+@pytest.fixture
+def chat() -> MemoryChat:
+    """A fresh in-memory chat (the service tests' own)."""
+    return MemoryChat()
 
 
 @pytest.fixture
