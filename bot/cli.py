@@ -25,6 +25,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.db.migrate import MigrationsNotFound
 from bot.export_formats import EXPORT_FORMATS
 from bot.logs import configure_logging
+from bot.semantic.encoder import SemanticUnavailable
 
 log = logging.getLogger("paperclub")
 
@@ -133,7 +134,7 @@ def main(*, argv: Sequence[str]) -> int:
     except CliError as exc:
         print(f"paperclub: {exc}", file=sys.stderr)
         return 1
-    except MigrationsNotFound as exc:
+    except (MigrationsNotFound, SemanticUnavailable) as exc:
         print(f"paperclub: {exc}", file=sys.stderr)
         return 1
     except OperationalError as exc:

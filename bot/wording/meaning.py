@@ -12,6 +12,7 @@ from bot.wording.post import UNTITLED
 KEYWORD = "keyword"
 HYBRID = "hybrid"
 FUSED = "keyword (bm25) and meaning (vectors) fused by reciprocal rank"
+
 NO_WORDS = "filters only: no words to rank by, so the latest posts come first"
 TASTE_UNAVAILABLE = (
     "Queue order: picking by the group's taste needs the semantic extra "
@@ -93,3 +94,8 @@ def explain(*, fused: Fused) -> str:
 def related_unavailable(*, why: str) -> str:
     """Why /paperclub related cannot answer here (the extra missing or turned off)."""
     return f"Related papers are not available here: {why}."
+
+
+def meaning_failed(*, error: str) -> str:
+    """Why a search fell back to keywords alone."""
+    return f"meaning failed ({error}), so keywords alone ranked this"
