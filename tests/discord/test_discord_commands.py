@@ -9,7 +9,7 @@ from tests.discord.conftest import DiscordHarness
 DEFERRED_CHANNEL_MESSAGE = 5
 EPHEMERAL = 1 << 6
 SUBCOMMANDS = {"search", "add", "queue", "top", "help", "schedule", "pause", "resume", "skip",
-               "next", "recap"}  # fmt: skip
+               "next", "recap", "related", "order"}  # fmt: skip
 
 
 def test_one_group_with_every_subcommand_is_registered(harness: DiscordHarness) -> None:
@@ -119,3 +119,18 @@ def test_a_long_query_pages_by_key_and_a_forgotten_key_says_stale(
     harness.platform.chat.keys.forget()  # as a restart does
     stale = harness.answer(fake.click(fresh["id"], more["custom_id"]).id)
     assert "no longer works" in stale["content"]
+
+
+def test_order_is_for_admins_and_related_answers(harness: DiscordHarness) -> None:
+    fake = harness.fake
+    refused = harness.command("order", {"how": "taste"}, user=fake.alice_id)["content"]
+    assert "Only Paper Club admins" in refused
+    done = harness.command("order", {"how": "taste"}, user=fake.bob_id)["content"]
+    assert "picked by the group's taste" in done
+    with harness.database(write=False) as store:
+        channel = store.channel(key=harness.key)
+    assert channel is not None and channel.pick_order == "taste"
+    # Without the semantic extra in this process, related says why it cannot answer.
+    first = _queued_titles(harness)[0]
+    answer = harness.command("related", {"paper": first})["content"]
+    assert "Related papers are not available here" in answer

@@ -84,6 +84,18 @@ def group(*, deps: DiscordDeps) -> app_commands.Group:
         """/paperclub add."""
         await run(interaction, "add", paper)
 
+    @paperclub.command(name="related", description="Papers the group read closest to this one")
+    @app_commands.describe(paper="An arXiv id, a DOI or a title")
+    async def related(interaction: discord.Interaction[Any], paper: str) -> None:
+        """/paperclub related."""
+        await run(interaction, "related", paper)
+
+    @paperclub.command(name="order", description="Admins: post in queue order, or by taste")
+    @app_commands.describe(how="queue: list order; taste: what the group liked")
+    async def order(interaction: discord.Interaction[Any], how: Literal["queue", "taste"]) -> None:
+        """/paperclub order."""
+        await run(interaction, "order", how)
+
     @paperclub.command(name="top", description="The most voted and discussed papers")
     @app_commands.describe(period="Which period (default month)")
     async def top(
