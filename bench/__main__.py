@@ -17,9 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import discord_events, embedding, events, imports, search, startup, web
+from bench import discord_events, embedding, events, imports, relevance, search, startup, web
 from bench.stats import figure
 from bench.targets import judged
+from bot.semantic.encoder import SemanticUnavailable
 
 Row = dict[str, Any]
 
@@ -48,9 +49,49 @@ def search_rows(*, sizes: list[int]) -> list[Row]:
     return rows
 
 
+def hybrid_rows(*, size: int) -> list[Row]:
+    """The search service with the semantic extra against bm25 alone, the same service; the
+    vectors' memory goes on stderr and in the row's JSON, as it has no baseline to divide by."""
+    try:
+        result = search.measure_hybrid(size=size)
+    except SemanticUnavailable as error:
+        print(f"search with the extra: skipped, {error}", file=sys.stderr)
+        return []
+    print(f"  {size:,}: {search.memory_line(result=result)}", file=sys.stderr)
+    per_query = result["queries"]
+    row = figure(
+        name=f"search with the extra, {size:,} papers",
+        unit="ms",
+        ours=[q["hybrid_ms"] for q in per_query],
+        baseline="bm25 alone",
+        theirs=[q["bm25_ms"] for q in per_query],
+    )
+    keys = ("first_search_ms", "vectors", "vectors_mib", "rss_before_mib", "rss_after_mib",
+            "rss_growth_mib")  # fmt: skip
+    return [row | {key: result[key] for key in keys}]
+
+
+def relevance_rows(*, result: dict[str, Any]) -> list[Row]:
+    """Per kind of judged query: MRR and recall@5 with the extra (hybrid) against bm25 alone."""
+    rows: list[Row] = []
+    table = result.get("table", {})
+    for kind in relevance.KINDS:
+        if kind not in table.get("bm25", {}):
+            continue
+        for key, label in (("mrr", "MRR"), ("recall@5", "recall@5")):
+            ours, theirs = table["hybrid"][kind][key], table["bm25"][kind][key]
+            if not theirs:  # no ratio to a zero: the relevance table below still shows both
+                print(f"relevance {label}, {kind}: bm25 scores 0, no row", file=sys.stderr)
+                continue
+            rows.append(figure(name=f"relevance {label}, {kind} queries", unit=label,
+                               ours=[ours], baseline="bm25", theirs=[theirs]))  # fmt: skip
+    return rows
+
+
 def table(*, rows: list[Row]) -> str:
     """The one table `make bench` prints; ratio = our median / the baseline's median."""
-    head = (f"{'figure':<30} {'unit':<9} {'better':<6} {'median':>10} {'min–max':>21}  "
+    width = max([30, *(len(r["name"]) for r in rows)])  # the longest name, kept aligned
+    head = (f"{'figure':<{width}} {'unit':<9} {'better':<6} {'median':>10} {'min–max':>21}  "
             f"{'baseline':<17} {'median':>10} {'min–max':>21} {'ratio':>8} {'target':>7}  "
             "result")  # fmt: skip
     lines = [head, "-" * len(head)]
@@ -59,8 +100,8 @@ def table(*, rows: list[Row]) -> str:
         theirs = f"{r['baseline_min']:,.2f}–{r['baseline_max']:,.2f}"
         verdict = {True: "pass", False: "FAIL", None: "reference"}[r["passed"]]
         lines.append(
-            f"{r['name']:<30} {r['unit']:<9} {r['better']:<6} {r['median']:>10,.2f} {ours:>21}  "
-            f"{r['baseline']:<17} {r['baseline_median']:>10,.2f} {theirs:>21} "
+            f"{r['name']:<{width}} {r['unit']:<9} {r['better']:<6} {r['median']:>10,.2f} "
+            f"{ours:>21}  {r['baseline']:<17} {r['baseline_median']:>10,.2f} {theirs:>21} "
             f"{r['ratio']:>7.2f}x {r['target']:>7}  {verdict}"
         )
     return "\n".join(lines)
@@ -73,8 +114,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=Path("bench/results.json"))
     args = parser.parse_args(argv)
     sizes = [2_000] if args.quick else [10_000, 100_000, 1_000_000]
+    judged_set: dict[str, Any] = {}  # relevance's own result: its table follows ours
+
+    def relevance_run() -> list[Row]:
+        """Relevance on the judged set, kept for its table, as rows."""
+        judged_set.update(relevance.run(progress=False))
+        return relevance_rows(result=judged_set)
+
     plan: list[tuple[str, Callable[[], list[Row]]]] = [
         ("search", lambda: search_rows(sizes=sizes)),
+        ("search with the extra", lambda: hybrid_rows(size=sizes[0] if args.quick else 100_000)),
         ("event ingestion", lambda: events.run(events=200 if args.quick else 1000,
                                                repeats=3 if args.quick else 5)),
         ("event ingestion (discord)", lambda: discord_events.run(
@@ -85,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
                                         repeat=3 if args.quick else 20)),
         ("embedding", lambda: embedding.run(texts=32 if args.quick else 128, repeat=3)),
     ]  # fmt: skip
+    if args.quick:  # it embeds the whole judged corpus: a minute, too long for a smoke run
+        print("relevance: skipped with --quick (python -m bench.relevance)", file=sys.stderr)
+    else:
+        plan.append(("relevance", relevance_run))
     rows: list[Row] = []
     for name, bench in plan:
         started = time.perf_counter()
@@ -92,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
         rows += [judged(row=row) for row in bench()]
         print(f"  {name} done in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     print(table(rows=rows))
+    if judged_set:
+        print(f"\nrelevance: {judged_set['papers']} papers, {judged_set['queries']} judged queries")
+        print(relevance.render(result=judged_set))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(rows, indent=2) + "\n")
     print(f"\nWrote {args.json}", file=sys.stderr)

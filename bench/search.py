@@ -11,6 +11,12 @@ median, the fastest and slowest query, and the ratios (worst single query in bra
 Ours searches as a channel does (with a viewer, so the privacy rule is applied). The bare
 query and the LIKE scan run on the very connection ours uses, inside the same read
 transaction: the same pragmas (64 MB page cache), the same warm cache, no reconnects.
+
+    python -m bench.search --hybrid --sizes 100000
+
+With --hybrid (the semantic extra): the search service with the extra installed (keyword and
+vector rankings fused) against the same service without it (bm25 alone), on a copy of the
+archive with a vector a paper (build_vectors says which), and the memory the vectors take.
 """
 
 from __future__ import annotations
@@ -18,11 +24,13 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import shutil
 import sqlite3
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +39,9 @@ from bot.db.database import Database
 from bot.db.migrate import upgrade_url
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, ChannelKey, SearchPage
 from bot.search_query import fts5_match, parse_query
+from bot.semantic.encoder import DIMENSIONS, SemanticUnavailable, load_encoder
+from bot.services import meaning
+from bot.services import search as service
 
 VERSION = 5  # bump when synthetic.py or the schema changes, so cached archives are rebuilt
 CACHE = Path(tempfile.gettempdir()) / "paperclub-bench"
@@ -79,6 +90,11 @@ ACTIVITY_SQL = {
     "comments": "INSERT INTO comments (id, post_id, channel_id, user_id, message_id, text,"
     " created_at, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 }
+VECTOR_SQL = (
+    "INSERT INTO embeddings (paper_id, model, vector, created_at)"
+    " VALUES (?, ?, ?, '2026-01-01 00:00:00.000000')"
+)
+VECTOR_CHUNK = 10_000  # rows of random floats drawn at a time: 15 MB, not 1.5 GB at 1M papers
 
 
 def _papers(span: tuple[int, int]) -> list[tuple[object, ...]]:
@@ -141,6 +157,55 @@ def build(*, size: int, log: Callable[[str], None] = print) -> Path:
     return path
 
 
+def build_vectors(*, size: int, model: str, log: Callable[[str], None] = print) -> Path:
+    """The archive of `size` papers with a seeded random unit vector of `model` a paper, copied
+    once beside it (the archive itself is left as it is); returns the copy's path."""
+    # Random, not the model's: embedding 100,000 synthetic abstracts would take half an hour,
+    # and scoring costs the same whatever the values. But the service drops neighbours under
+    # its FLOOR, and random vectors all are (|cos| < 0.25 in 384 dimensions): the admitted
+    # query and meaning-only hits would never run. So, as in a real archive, each of QUERIES
+    # gets DEPTH random papers close to it (cos 0.35-0.75), mostly ones its words do not find.
+    import numpy as np
+
+    path = CACHE / f"archive-{size}-v{VERSION}-vectors.db"
+    if path.exists():
+        return path
+    source = build(size=size, log=log)
+    building = path.with_suffix(".building")
+    for leftover in CACHE.glob(building.name + "*"):
+        leftover.unlink()
+    started = time.perf_counter()
+    shutil.copyfile(source, building)  # closed after its build: no WAL file to carry along
+    upgrade_url(url=f"sqlite:///{building}")  # an archive cached before 0008 has no embeddings
+    wanted = [" ".join(parse_query(text=text).positives) for text in QUERIES]
+    near = load_encoder().encode(texts=wanted)  # what the index encodes: the query's positives
+    db = sqlite3.connect(building, isolation_level=None)
+    db.execute("PRAGMA synchronous=OFF")
+    ids = [row[0] for row in db.execute("SELECT id FROM papers ORDER BY id")]
+    rng = np.random.default_rng(synthetic.SEED)
+    planted = rng.choice(len(ids), size=(len(QUERIES), service.DEPTH), replace=False)
+    db.execute("BEGIN")
+    for start in range(0, len(ids), VECTOR_CHUNK):
+        chunk = ids[start : start + VECTOR_CHUNK]
+        vectors = rng.standard_normal((len(chunk), DIMENSIONS), dtype=np.float32)
+        for query, picked in zip(near, planted, strict=True):
+            mine = picked[(picked >= start) & (picked < start + len(chunk))] - start
+            if len(mine):
+                # cos w to the query: w of it plus the rest of the random vector orthogonal to it
+                other = vectors[mine] - np.outer(vectors[mine] @ query, query)
+                other /= np.linalg.norm(other, axis=1, keepdims=True)
+                w = rng.uniform(0.35, 0.75, size=(len(mine), 1)).astype(np.float32)
+                vectors[mine] = w * query + np.sqrt(1 - w * w) * other
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        blobs = zip(chunk, (vector.tobytes() for vector in vectors), strict=True)
+        db.executemany(VECTOR_SQL, [(paper_id, model, blob) for paper_id, blob in blobs])
+    db.execute("COMMIT")
+    db.close()
+    building.rename(path)
+    log(f"  {size:,}: vectors in {time.perf_counter() - started:.0f}s -> {path}")
+    return path
+
+
 def render(*, page: SearchPage) -> str:
     """Hits as plain text, the way a reply would list them."""
     lines = [f"{page.total} papers"]
@@ -152,12 +217,15 @@ def render(*, page: SearchPage) -> str:
     return "\n".join(lines)
 
 
-def _time(*fns: Callable[[], Any], repeat: int) -> list[float]:
+def _time(
+    *fns: Callable[[], Any], repeat: int, before: Callable[[], Any] = lambda: None
+) -> list[float]:
     """Median wall time of each fn in milliseconds, run in turns so that load on a shared
-    machine hits them alike."""
+    machine hits them alike; `before` runs untimed before every call."""
     times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeat):
         for fn, bucket in zip(fns, times, strict=True):
+            before()
             started = time.perf_counter()
             fn()
             bucket.append((time.perf_counter() - started) * 1000)
@@ -212,12 +280,101 @@ def measure(*, size: int, repeat: int = 11, like_repeat: int = 3) -> dict[str, A
     return {"size": size, "queries": per_query, **_summary(per_query=per_query)}
 
 
+def _rss_mib() -> float:
+    """This process's resident memory, from /proc (like bench/startup.py's)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS for this process")
+
+
+def measure_hybrid(*, size: int, repeat: int = 11) -> dict[str, Any]:
+    """Per-query median times of the search service with the extra (hybrid) and without it
+    (bm25 alone), its first search and its memory; SemanticUnavailable without the extra."""
+    # The archive's vectors are seeded random (build_vectors): scoring costs the same whatever
+    # their values, and every timed query is encoded by the real model.
+    from bot.semantic.lazy import semantic_for
+
+    semantic, why = semantic_for(enabled=True)
+    if semantic is None:
+        raise SemanticUnavailable(why)
+    path = build_vectors(size=size, model=semantic.model)
+    database = Database(url=f"sqlite:///{path}")
+    with database(write=False) as store:
+        vectors = store.vector_version(workspace=VIEWER.tenant, model=semantic.model)[0]
+
+    def forget() -> None:
+        """Drop the index's cached query vectors, so that each timed call encodes its query."""
+        semantic.index()._queries.clear()
+
+    def bm25(text: str) -> service.SearchResult:
+        """The service as a plain install runs it."""
+        meaning.install(semantic=None)
+        return service.search(uow=database, text=text, viewer=VIEWER, limit=5)
+
+    def hybrid(text: str) -> service.SearchResult:
+        """The service with the extra installed."""
+        meaning.install(semantic=semantic)
+        return service.search(uow=database, text=text, viewer=VIEWER, limit=5)
+
+    per_query: list[dict[str, Any]] = []
+    try:
+        bm25(QUERIES[0])  # the keyword path warm, so that the first search below is the extra's
+        # In the run that builds the copy, numpy and the model were loaded for it already: that
+        # run's first search is cheaper and its RSS growth smaller than a bot's.
+        rss_before = _rss_mib()
+        started = time.perf_counter()
+        hybrid(QUERIES[0])  # loads the model and reads every vector into the matrix
+        first_ms = (time.perf_counter() - started) * 1000
+        rss_after = _rss_mib()
+        for text in QUERIES:
+            bm25(text)
+            forget()
+            found = hybrid(text).explained
+            bm25_ms, hybrid_ms = _time(
+                partial(bm25, text), partial(hybrid, text), repeat=repeat, before=forget
+            )
+            per_query.append(
+                {
+                    "query": text,
+                    "bm25_ms": bm25_ms,
+                    "hybrid_ms": hybrid_ms,
+                    # hits on the page by meaning alone: the admitted query and their snippets ran
+                    "by_meaning": sum(item.keyword_rank is None for item in found),
+                }
+            )
+    finally:
+        meaning.install(semantic=None)
+        database.dispose()
+    summary = {key: _spread(values=[row[key] for row in per_query])
+               for key in ("bm25_ms", "hybrid_ms")}  # fmt: skip
+    return {
+        "size": size,
+        "queries": per_query,
+        **summary,
+        "hybrid_over_bm25": summary["hybrid_ms"]["median"] / summary["bm25_ms"]["median"],
+        "hybrid_over_bm25_worst": max(row["hybrid_ms"] / row["bm25_ms"] for row in per_query),
+        "first_search_ms": first_ms,
+        "vectors": vectors,
+        "vectors_mib": vectors * DIMENSIONS * 4 / 2**20,  # the float32 matrix the index holds
+        "rss_before_mib": rss_before,
+        "rss_after_mib": rss_after,
+        # not the matrix alone: the libraries and model (~190 MiB), the SQLite page cache the
+        # read filled, and what the read's rows left in malloc
+        "rss_growth_mib": rss_after - rss_before,
+    }
+
+
+def _spread(*, values: list[float]) -> dict[str, float]:
+    """Median, min and max."""
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
 def _summary(*, per_query: list[dict[str, Any]]) -> dict[str, Any]:
     """Median, min and max over queries for each method, and the ratios."""
     out: dict[str, Any] = {}
     for key in ("ours_ms", "bare_ms", "like_ms"):
-        values = [row[key] for row in per_query]
-        out[key] = {"median": statistics.median(values), "min": min(values), "max": max(values)}
+        out[key] = _spread(values=[row[key] for row in per_query])
     ratios = [row["ours_ms"] / row["bare_ms"] for row in per_query]
     out["ours_over_bare"] = out["ours_ms"]["median"] / out["bare_ms"]["median"]
     out["ours_over_bare_worst"] = max(ratios)
@@ -254,12 +411,57 @@ def table(*, results: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def hybrid_table(*, results: list[dict[str, Any]]) -> str:
+    """Hybrid against bm25 alone, the first search with the extra, and its memory."""
+
+    def cell(stats: dict[str, float]) -> str:
+        """median (min–max)."""
+        return f"{stats['median']:8.2f} ({stats['min']:.2f}–{stats['max']:.2f})"
+
+    head = (
+        f"{'papers':>9}  {'hybrid ms':>24}  {'bm25 alone ms':>24}  hybrid/bm25 (worst)  "
+        "first search ms  vectors MiB  RSS growth MiB"
+    )
+    rows = [head, "-" * len(head)]
+    for r in results:
+        worst = f"{r['hybrid_over_bm25']:9.2f} ({r['hybrid_over_bm25_worst']:.2f})"
+        rows.append(
+            f"{r['size']:>9,}  {cell(r['hybrid_ms']):>24}  {cell(r['bm25_ms']):>24}  "
+            f"{worst:>19}  {r['first_search_ms']:15,.0f}  {r['vectors_mib']:11,.1f}  "
+            f"{r['rss_growth_mib']:14,.1f}"
+        )
+    return "\n".join(rows)
+
+
+def memory_line(*, result: dict[str, Any]) -> str:
+    """What the vectors of one archive take, in a sentence."""
+    return (
+        f"{result['vectors']:,} vectors: {result['vectors_mib']:,.1f} MiB as float32; "
+        f"RSS {result['rss_before_mib']:,.0f} -> {result['rss_after_mib']:,.0f} MiB "
+        f"(+{result['rss_growth_mib']:,.0f}) over the first search with the extra, which also "
+        f"loads the model ({result['first_search_ms']:,.0f} ms)"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Command line: --sizes 10000,100000,1000000 [--per-query]."""
+    """Command line: --sizes 10000,100000,1000000 [--per-query] [--hybrid]."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--per-query", action="store_true", help="also print every query")
+    parser.add_argument("--hybrid", action="store_true",
+                        help="the service with the semantic extra against bm25 alone")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.hybrid:
+        hybrid = [measure_hybrid(size=int(size)) for size in args.sizes.split(",")]
+        if args.per_query:
+            for r in hybrid:
+                for q in r["queries"]:
+                    print(f"{r['size']:>9,}  {q['query']:<36} hybrid {q['hybrid_ms']:8.2f}  "
+                          f"bm25 {q['bm25_ms']:8.2f}  by meaning {q['by_meaning']}")  # fmt: skip
+        print(hybrid_table(results=hybrid))
+        for r in hybrid:
+            print(f"{r['size']:>9,}: {memory_line(result=r)}")
+        return
     results = run([int(size) for size in args.sizes.split(",")])
     if args.per_query:
         for r in results:
