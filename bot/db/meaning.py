@@ -42,6 +42,13 @@ class MeaningStore(UnitBound):
         ).one()
         return int(row[0]), int(row[1] or 0)
 
+    def newest_vector(self, *, model: str) -> int:
+        """The largest row id of any vector of `model` (0 with none): an index seek."""
+        newest = self.session.scalar(
+            select(func.max(EmbeddingRow.id)).where(EmbeddingRow.model == model)
+        )
+        return int(newest or 0)
+
     def vectors_after(
         self, *, workspace: WorkspaceKey, model: str, after: int
     ) -> list[tuple[int, int, bytes]]:

@@ -44,6 +44,10 @@ class MeaningStore(Protocol):
         """How many vectors of `model` the workspace has and their largest row id."""
         ...
 
+    def newest_vector(self, *, model: str) -> int:
+        """The largest row id of any vector of `model` (0 with none): an index seek."""
+        ...
+
     def vectors_after(
         self, *, workspace: WorkspaceKey, model: str, after: int
     ) -> list[tuple[int, int, bytes]]:

@@ -4,7 +4,9 @@ cannot load in this Python's sqlite3; 100k papers x 384 floats is 154 MB)."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,25 +24,81 @@ if TYPE_CHECKING:
     from bot.semantic.encoder import Encoder
 
 QUERY_CACHE = 256  # query texts whose vectors are kept: "More results" asks the same again
+# New vectors are looked for at every search (the model's largest id, one index seek); the
+# full count, which notices vectors deleted or remade, costs a pass over the workspace's
+# papers (~25 ms at 100k), so it is done at most this often (a stale vector only ever names
+# a paper that the search then checks in the database).
+RECOUNT = 30.0
+# Past this many papers, a first pass scores a 128-dimension projection (a third of the
+# memory traffic) and only the shortlist is scored in full.
+COARSE_FROM = 20_000
+COARSE_DIMENSIONS = 128
+SHORTLIST = 1000
+SAMPLE = 5000  # vectors the projection is learnt from
 RIDGE = 1.0  # the taste model's regularisation: with a handful of votes, stay near the mean
 
 
 @dataclass(frozen=True, slots=True)
 class _Vectors:
-    """One workspace's vectors: paper ids, their rows, and the store's version they reflect."""
+    """One workspace's vectors: paper ids, their rows, the store's (count, largest id) they
+    reflect, the newest id of the model looked at, and when they were last counted; past
+    COARSE_FROM papers, a projection of them for a first, cheaper pass."""
 
     version: tuple[int, int]
+    seen: int
+    counted: float
     ids: npt.NDArray[np.int64]
     matrix: npt.NDArray[np.float32]
     rows: dict[int, int]
+    projection: npt.NDArray[np.float32] | None = None
+    coarse: npt.NDArray[np.float32] | None = None
 
     @classmethod
-    def of(cls, *, version: tuple[int, int], ids: list[int], blobs: list[bytes]) -> _Vectors:
+    def of(
+        cls, *, version: tuple[int, int], ids: list[int], blobs: list[bytes], coarse_from: int
+    ) -> _Vectors:
         """Build from the store's rows (vectors as float32 bytes)."""
         flat = np.frombuffer(b"".join(blobs), dtype=np.float32)
         matrix = flat.reshape(len(ids), -1) if ids else np.zeros((0, 1), dtype=np.float32)
         rows = {paper_id: row for row, paper_id in enumerate(ids)}
-        return cls(version, np.asarray(ids, dtype=np.int64), matrix, rows)
+        projection = _projection(matrix=matrix) if len(ids) >= coarse_from else None
+        coarse = None if projection is None else np.ascontiguousarray(matrix @ projection)
+        ids_array = np.asarray(ids, dtype=np.int64)
+        return cls(
+            version, version[1], time.monotonic(), ids_array, matrix, rows, projection, coarse
+        )
+
+    def extended(self, *, rows: list[tuple[int, int, bytes]], seen: int) -> _Vectors:
+        """These vectors and the store's newer rows (none of whose papers is here already)."""
+        if not rows:
+            return dataclasses.replace(self, seen=seen)
+        added = np.frombuffer(b"".join(blob for _, _, blob in rows), dtype=np.float32)
+        added = added.reshape(len(rows), -1)
+        ids = np.concatenate([self.ids, [paper_id for _, paper_id, _ in rows]]).astype(np.int64)
+        matrix = np.concatenate([self.matrix, added]) if len(self.ids) else added
+        where = {paper_id: len(self.ids) + n for n, (_, paper_id, _) in enumerate(rows)}
+        coarse = self.coarse
+        if coarse is not None and self.projection is not None:
+            coarse = np.concatenate([coarse, added @ self.projection])
+        version = (len(ids), max(self.version[1], rows[-1][0]))
+        return dataclasses.replace(
+            self,
+            version=version,
+            seen=seen,
+            ids=ids,
+            matrix=matrix,
+            rows=self.rows | where,
+            coarse=coarse,
+        )
+
+
+def _projection(*, matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The top singular directions of a seeded sample of the vectors: inner products in
+    their span approximate the full ones well enough to shortlist the nearest."""
+    rng = np.random.default_rng(0)  # the same archive gives the same projection
+    sample = matrix[rng.choice(len(matrix), size=min(len(matrix), SAMPLE), replace=False)]
+    _, _, directions = np.linalg.svd(sample, full_matrices=False)
+    return np.ascontiguousarray(directions[:COARSE_DIMENSIONS].T.astype(np.float32))
 
 
 def _top(*, scores: npt.NDArray[np.float32], ids: npt.NDArray[np.int64], k: int) -> list[Neighbour]:
@@ -53,13 +111,35 @@ def _top(*, scores: npt.NDArray[np.float32], ids: npt.NDArray[np.int64], k: int)
     return [Neighbour(paper_id=int(ids[i]), similarity=float(scores[i])) for i in best]
 
 
+def _nearest(
+    *, held: _Vectors, query: npt.NDArray[np.float32], k: int, shortlist: int
+) -> list[Neighbour]:
+    """The k vectors closest to a query: every one scored, or past COARSE_FROM the
+    projection's `shortlist` best scored in full."""
+    size = max(shortlist, k)
+    if held.coarse is None or held.projection is None or len(held.ids) <= size:
+        return _top(scores=held.matrix @ query, ids=held.ids, k=k)
+    rough = held.coarse @ (query @ held.projection)
+    shortlist_rows = np.argpartition(-rough, size - 1)[:size]
+    return _top(scores=held.matrix[shortlist_rows] @ query, ids=held.ids[shortlist_rows], k=k)
+
+
 class VectorIndex:
     """Every workspace's vectors of one model, in memory, for search, related papers and taste."""
 
-    def __init__(self, *, model: str, load: Callable[[], Encoder]) -> None:
+    def __init__(
+        self,
+        *,
+        model: str,
+        load: Callable[[], Encoder],
+        coarse_from: int = COARSE_FROM,
+        shortlist: int = SHORTLIST,
+        recount: float = RECOUNT,
+    ) -> None:
         """Start empty: a workspace's vectors are read on its first search, and the model is
         loaded when a text is first encoded (reading vectors needs only the database)."""
         self.model = model
+        self.coarse_from, self.shortlist, self.recount = coarse_from, shortlist, recount
         self._load = load
         self._encoder: Encoder | None = None
         self._loading = threading.Lock()
@@ -82,29 +162,36 @@ class VectorIndex:
         return [row.tobytes() for row in self.encoder.encode(texts=texts)]
 
     def vectors(self, *, store: MeaningStore, workspace: WorkspaceKey) -> _Vectors:
-        """The workspace's vectors as the store has them now (new rows appended, else reread)."""
-        version = store.vector_version(workspace=workspace, model=self.model)
+        """The workspace's vectors as the store has them now: newer rows appended at once,
+        a full count at most every `recount` seconds, and a full read when that differs."""
         with self._lock:
             held = self._sets.get(workspace)
+        if held is not None and time.monotonic() - held.counted < self.recount:
+            newest = store.newest_vector(model=self.model)
+            if newest <= held.seen:
+                return held
+            rows = store.vectors_after(workspace=workspace, model=self.model, after=held.seen)
+            if not any(paper_id in held.rows for _, paper_id, _ in rows):
+                return self._keep(workspace=workspace, held=held.extended(rows=rows, seen=newest))
+        version = store.vector_version(workspace=workspace, model=self.model)
         if held is not None and held.version == version:
-            return held
-        after = held.version[1] if held is not None else 0
-        rows = store.vectors_after(workspace=workspace, model=self.model, after=after)
-        if held is not None and len(held.ids) + len(rows) == version[0]:
-            ids = [*held.ids.tolist(), *(paper_id for _, paper_id, _ in rows)]
-            blobs = [held.matrix.tobytes(), *(blob for _, _, blob in rows)]
-        else:  # vectors went away (a paper deleted, a text changed): read them all again
-            rows = (
-                rows
-                if held is None
-                else store.vectors_after(workspace=workspace, model=self.model, after=0)
+            return self._keep(
+                workspace=workspace, held=dataclasses.replace(held, counted=time.monotonic())
             )
-            ids = [paper_id for _, paper_id, _ in rows]
-            blobs = [blob for _, _, blob in rows]
-        fresh = _Vectors.of(version=version, ids=ids, blobs=blobs)
+        rows = store.vectors_after(workspace=workspace, model=self.model, after=0)
+        fresh = _Vectors.of(
+            version=version,
+            ids=[paper_id for _, paper_id, _ in rows],
+            blobs=[blob for _, _, blob in rows],
+            coarse_from=self.coarse_from,
+        )
+        return self._keep(workspace=workspace, held=fresh)
+
+    def _keep(self, *, workspace: WorkspaceKey, held: _Vectors) -> _Vectors:
+        """Hold a workspace's vectors for the next search."""
         with self._lock:
-            self._sets[workspace] = fresh
-        return fresh
+            self._sets[workspace] = held
+        return held
 
     def knows(self, *, store: MeaningStore, workspace: WorkspaceKey, paper_id: int) -> bool:
         """Whether a paper of the workspace has a vector of this model."""
@@ -138,7 +225,7 @@ class VectorIndex:
             try:
                 if len(held.ids):
                     query = self._query_vector(text=text)
-                    answer.append(_top(scores=held.matrix @ query, ids=held.ids, k=k))
+                    answer.append(_nearest(held=held, query=query, k=k, shortlist=self.shortlist))
                 else:
                     answer.append([])
             except BaseException as error:  # handed to the caller, who raises it
