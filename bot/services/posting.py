@@ -98,23 +98,25 @@ def _related(*, store: Store, channel: Channel, paper: Paper, day: date) -> tupl
 
 
 def _pick(*, store: Store, channel: Channel, now: datetime) -> taste.Pick | None:
-    """The channel's next paper (by taste when it asked); the extra failing means queue order."""
+    """The channel's next paper (by taste when it asked); the extra failing means queue order.
+    Once the channel has read papers, the chosen one gets its vector now, for its related
+    line (before that, no model is loaded for a post: a first start stays light)."""
     semantic = meaning.installed()
     try:
         chosen = taste.pick(store=store, semantic=semantic, channel=channel, now=now)
-        if chosen is not None and semantic is not None:
-            meaning.ensure_vector(
-                store=store,
-                semantic=semantic,
-                paper=chosen.paper,
-                workspace=channel.key.tenant,
-                now=now,
-            )
-        return chosen
     except Exception:
         log.exception("picking by taste in %s failed; taking the queue's head", channel.key)
         head = store.queued(workspace=channel.key.tenant, channel=channel, limit=1)
-        return taste.Pick(paper=head[0]) if head else None
+        chosen = taste.Pick(paper=head[0]) if head else None
+    if chosen is None or semantic is None:
+        return chosen
+    try:
+        if store.read_papers(workspace=channel.key.tenant, viewer=channel.key):
+            meaning.ensure_vector(store=store, semantic=semantic, paper=chosen.paper,
+                                  workspace=channel.key.tenant, now=now)  # fmt: skip
+    except Exception:
+        log.exception("no vector for paper %s; its post names no related papers", chosen.paper.id)
+    return chosen
 
 
 def card_of_post(*, uow: UnitOfWork, post_id: int) -> tuple[Post, PaperCard] | None:

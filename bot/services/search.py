@@ -84,7 +84,10 @@ def search(
         else:
             page = store.search(query=query, limit=limit, offset=max(0, offset), viewer=viewer,
                                 workspace=scope)  # fmt: skip
-            why = words.NO_WORDS if semantic is not None else meaning.why_not()
+            if semantic is None:
+                why = meaning.why_not()
+            else:
+                why = words.IDENTIFIERS if query.has_text else words.NO_WORDS
             result = SearchResult(text=text, page=page, notes=query.notes, why=why)
     telemetry.current().search(
         platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started

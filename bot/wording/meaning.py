@@ -14,6 +14,7 @@ HYBRID = "hybrid"
 FUSED = "keyword (bm25) and meaning (vectors) fused by reciprocal rank"
 
 NO_WORDS = "filters only: no words to rank by, so the latest posts come first"
+IDENTIFIERS = "arXiv ids and DOIs are matched exactly, by keywords alone"
 TASTE_UNAVAILABLE = (
     "Queue order: picking by the group's taste needs the semantic extra "
     "(pip install 'paperclub[semantic]')"

