@@ -16,6 +16,7 @@ from bot.config import Settings
 from bot.db.database import Database
 from bot.db.migrate import upgrade
 from bot.domain import Channel, ImportReport, PaperDraft, Rejection, WorkspaceKey
+from bot.semantic.lazy import semantic_for
 from bot.services import importing, listing, tenancy
 
 if TYPE_CHECKING:
@@ -94,8 +95,10 @@ def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
                     database=database, drafts=drafts, rejected=rejected, args=args,
                     tick=lambda done, _total: bar.update(task, completed=done),
                 )  # fmt: skip
+        semantic, _why = semantic_for(enabled=settings.semantic)
         with database(write=False) as store:
             partial = len(store.papers_to_enrich(ids=None, untried=True))
+            unembedded = store.count_to_embed(model=semantic.model) if semantic else 0
     finally:
         database.dispose()
     _print_report(report=report, as_json=args.json, verbose=args.verbose)
@@ -104,6 +107,11 @@ def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
             f"{partial} papers are known only in part (no id, a cut abstract or a title made "
             "from it): the running bot looks them up in arXiv and Crossref, or run "
             "`paperclub enrich`."
+        )
+    if unembedded and not args.json:
+        print(
+            f"{unembedded} papers have no vector for semantic search yet: the running bot "
+            "makes them in the background, or run `paperclub embed`."
         )
     return 0
 

@@ -317,3 +317,14 @@ def test_without_the_extra_embed_and_related_say_what_to_install(
     done = plain_install(*args)
     assert done.returncode == 1 and done.stdout == ""
     assert "pip install 'paperclub[semantic]'" in one_line(done.stderr)
+
+
+def test_import_says_the_new_papers_have_no_vector_yet(paperclub: Runner) -> None:
+    imported = paperclub("import", str(SAMPLE)).stdout
+    assert f"{SAMPLE_ENTRIES} papers have no vector for semantic search yet" in imported
+    assert "`paperclub embed`" in imported
+    paperclub("embed")
+    again = paperclub("import", str(SAMPLE)).stdout
+    assert "no vector" not in again  # all known, all embedded: nothing to say
+    paperclub("import", str(SAMPLE), PAPERCLUB_SEMANTIC="off")  # the archive is unchanged
+    assert "no vector" not in paperclub("import", str(SAMPLE), PAPERCLUB_SEMANTIC="off").stdout
