@@ -110,8 +110,9 @@ def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
         )
     if unembedded and not args.json:
         print(
-            f"{unembedded} papers have no vector for semantic search yet: the running bot "
-            "makes them in the background, or run `paperclub embed`."
+            f"{unembedded} {'paper has' if unembedded == 1 else 'papers have'} no vector for "
+            "semantic search yet: the running bot makes them in the background, or run "
+            "`paperclub embed`."
         )
     return 0
 
