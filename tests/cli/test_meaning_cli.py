@@ -329,4 +329,5 @@ def test_import_says_the_new_papers_have_no_vector_yet(paperclub: Runner, tmp_pa
     more.write_text("Wombat scheduling on rack-scale clusters\n", encoding="utf-8")
     # Turned off, the extra says nothing; on, the one new paper is counted.
     assert "no vector" not in paperclub("import", str(more), PAPERCLUB_SEMANTIC="off").stdout
-    assert "1 paper has no vector for semantic search yet" in paperclub("import", str(SAMPLE)).stdout
+    counted = paperclub("import", str(SAMPLE)).stdout
+    assert "1 paper has no vector for semantic search yet" in counted
