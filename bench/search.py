@@ -43,7 +43,7 @@ from bot.semantic.encoder import DIMENSIONS, SemanticUnavailable, load_encoder
 from bot.services import meaning
 from bot.services import search as service
 
-VERSION = 5  # bump when synthetic.py or the schema changes, so cached archives are rebuilt
+VERSION = 6  # bump when synthetic.py or the schema changes, so cached archives are rebuilt
 CACHE = Path(tempfile.gettempdir()) / "paperclub-bench"
 QUERIES = (
     "pipeline parallelism",
