@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from bot.domain import PaperCard, RelatedRead
 from bot.domain.meaning import Fused
-from bot.messages import Link, Listing, Message, Plain, Run, When, join, line, message, runs
+from bot.messages import Link, Listing, Message, Run, Strong, When, join, line, message, runs
 from bot.wording.post import UNTITLED
 
 KEYWORD = "keyword"
@@ -51,9 +51,10 @@ def taste_reason(*, title: str | None, up: int, days: int) -> str:
 
 
 def related_runs(*, read: RelatedRead) -> tuple[Run, ...]:
-    """'“Title” (Mon 5 Jan 2026, 👍 3 · 👎 1)', the title linked to its thread when known."""
+    """'Title (Mon 5 Jan 2026, 👍 3 · 👎 1)', the title linked to its thread when known, else
+    bold (as yesterday's line shows its paper)."""
     title = " ".join(read.title.split()) or UNTITLED
-    shown: Run = Link(url=read.permalink, label=title) if read.permalink else Plain(f"“{title}”")
+    shown: Run = Link(url=read.permalink, label=title) if read.permalink else Strong(title)
     counts = f"👍 {read.votes.up} · 👎 {read.votes.down}"
     return runs(shown, " (", When(day=read.date), f", {counts})")
 

@@ -183,10 +183,14 @@ def test_discord_shows_hostile_titles_as_text_within_limits() -> None:
     assert discord_view.hidden(view=seen, vouched=(card.paper.url or "",)) == []
     assert discord_view.disguised(view=seen) == []
     assert discord_view.links_to(view=seen, host="evil.example") == []
-    # The only formatting is the bot's own (the authors in italics), none of the titles'.
+    # The only formatting is the bot's own (the authors in italics, the related title without
+    # a thread in bold, as yesterday's line shows its paper), none from the titles' markup.
     bare = embeds.daily_post(card=plain_card(permalink=DISCORD_PERMALINK))
     before = discord_view.payload_view(payload=bare)
-    assert seen.formatted == before.formatted
+    added = [item for item in seen.formatted if item not in before.formatted]
+    assert len(seen.formatted) == len(before.formatted) + 1
+    assert [kind for kind, _ in added] == ["bold"]
+    assert EMOJI.startswith(added[0][1].removesuffix("…"))
     # The first title links to its thread by "↗" beside it (a label with markup is data).
     assert discord_view.Link(url=DISCORD_PERMALINK, label="↗") in seen.links
     described = discord_view.view(markdown=embed["description"]).text
@@ -241,7 +245,7 @@ def test_the_console_shows_hostile_titles_literally() -> None:
     assert f"{TITLE} ({SLACK_PERMALINK}) (Mon 1 Apr 2024, 👍 2 · 👎 1)" in shown
     assert PICK in shown
     related_line = console_lines(meaning_card(permalink=SLACK_PERMALINK))[-3]
-    assert related_line.endswith(f" · “{EMOJI}” (Tue 2 Apr 2024, 👍 0 · 👎 0)")
+    assert related_line.endswith(f" · {EMOJI} (Tue 2 Apr 2024, 👍 0 · 👎 0)")
 
 
 def test_the_console_adds_two_lines_and_nothing_else() -> None:
