@@ -7,8 +7,8 @@ from __future__ import annotations
 import logging
 import threading
 
-from bot.ports import Clock, Semantic, UnitOfWork
-from bot.semantic.lazy import semantic_for
+from bot.ports import Clock, UnitOfWork
+from bot.semantic.lazy import LazySemantic, semantic_for
 from bot.services import meaning
 
 log = logging.getLogger("paperclub")
@@ -20,29 +20,38 @@ class Embedder:
     """The running bot's embedder: `kick` asks for a pass on its thread; without the extra
     (`semantic` None) it does nothing."""
 
-    def __init__(self, *, uow: UnitOfWork, semantic: Semantic | None, clock: Clock) -> None:
+    def __init__(self, *, uow: UnitOfWork, semantic: LazySemantic | None, clock: Clock) -> None:
         """Idle until started."""
         self.uow, self.semantic, self.clock = uow, semantic, clock
         self._wake = threading.Event()
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
         self._told = False
+        self.passed = threading.Event()  # set after each pass: for whoever waits on one
 
     @classmethod
     def wired(cls, *, enabled: bool, uow: UnitOfWork, clock: Clock) -> Embedder:
         """The process's extra, installed for the services (search, related, taste) when it is
         on and installed, and its embedder."""
         semantic, why = semantic_for(enabled=enabled)
-        meaning.install(semantic=semantic, why=why)
+        embedder = cls(uow=uow, semantic=semantic, clock=clock)
+        meaning.install(semantic=semantic, why=why, on_write=embedder.written)
         if semantic is None:
             log.debug("semantic search off: %s", why)
-        return cls(uow=uow, semantic=semantic, clock=clock)
+        return embedder
 
     def start(self) -> None:
         """Start the pass's thread (with the extra)."""
         if self._thread is None and self.semantic is not None:
             self._thread = threading.Thread(target=self._run, name="embedder", daemon=True)
             self._thread.start()
+
+    def written(self) -> None:
+        """A paper was added: a pass at once, once the model is loaded (by a search or an
+        earlier pass); before that the next sweep's pass embeds it, so a bot that only
+        takes adds never loads the model for them in the middle of a command."""
+        if self.semantic is not None and self.semantic.ready():
+            self._wake.set()
 
     def kick(self, *, first: bool = False) -> None:
         """Run a pass soon (after a sweep; not after the `first`, the catch-up at start)."""
@@ -70,6 +79,7 @@ class Embedder:
                     log.info("semantic search: giving papers their vectors in the background")
             except Exception:  # a pass must never end the thread: the next sweep tries again
                 log.exception("embedding pass failed")
+            self.passed.set()
 
     def close(self) -> None:
         """Stop the thread (the batch being embedded is finished first); the services go back

@@ -66,6 +66,10 @@ class LazySemantic:
         self._made: VectorIndex | None = None
         self._lock = threading.Lock()
 
+    def ready(self) -> bool:
+        """Whether the model is loaded already (encoding one more text is then cheap)."""
+        return self._made is not None and self._made.loaded
+
     def index(self) -> VectorIndex:
         """The in-memory index, made on first use."""
         with self._lock:

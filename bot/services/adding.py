@@ -9,6 +9,7 @@ from bot import ingest
 from bot.domain import ChannelKey, NewPaper, Paper, PaperDraft
 from bot.ingest.keys import dedupe_keys, fingerprint
 from bot.ports import LookupFailed, PaperLookup, Store, UnitOfWork
+from bot.services import meaning
 from bot.services.reply import Reply
 from bot.wording import replies
 
@@ -95,4 +96,5 @@ def add(
             return Reply(message=replies.RACE_ADDED)
         paper = store.paper_by_keys(workspace=channel.tenant, keys=keys)
         position = store.queue_position(paper=paper, channel=followed) if paper else 0
+    meaning.written()  # committed: the embedder may read it now
     return Reply(message=replies.added(title=complete.title, position=position, note=note))

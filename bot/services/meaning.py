@@ -13,14 +13,29 @@ _installed: list[Semantic] = []
 # Why there is none, for --explain: what the composition root said, or this by default.
 NOT_INSTALLED = "the semantic extra is not installed (pip install 'paperclub[semantic]')"
 _why: list[str] = [NOT_INSTALLED]
+# Told when a paper is added, so the running bot's embedder can give it its vector at once.
+_on_write: list[Callable[[], None]] = []
 
 
-def install(*, semantic: Semantic | None, why: str = NOT_INSTALLED) -> None:
-    """Use this semantic index from now on (None: keyword search alone, because `why`)."""
+def install(
+    *,
+    semantic: Semantic | None,
+    why: str = NOT_INSTALLED,
+    on_write: Callable[[], None] | None = None,
+) -> None:
+    """Use this semantic index from now on (None: keyword search alone, because `why`);
+    `on_write` is told of each paper added."""
     _installed.clear()
     if semantic is not None:
         _installed.append(semantic)
     _why[:] = [why or NOT_INSTALLED]
+    _on_write[:] = [on_write] if on_write is not None else []
+
+
+def written() -> None:
+    """A paper was added: the embedder (where one runs) makes its vector soon."""
+    for tell in _on_write:
+        tell()
 
 
 def installed() -> Semantic | None:

@@ -12,6 +12,7 @@ from bot.db.database import Database
 from bot.db.schema import EmbeddingRow
 from bot.domain import LOCAL
 from bot.semantic import index as index_module
+from bot.semantic import vectors as vectors_module
 from bot.semantic.encoder import Encoder
 from bot.semantic.index import VectorIndex
 from tests.semantic.conftest import RELEVANCE, add_papers, corpus, embed_all
@@ -44,7 +45,7 @@ def test_the_coarse_pass_finds_what_scoring_every_vector_finds(
     with database(write=False) as store:
         held = coarse.vectors(store=store, workspace=LOCAL)
     assert held.coarse is not None
-    assert held.coarse.shape == (200, index_module.COARSE_DIMENSIONS)
+    assert held.coarse.shape == (200, vectors_module.COARSE_DIMENSIONS)
     # A shortlist of 60 of 200 keeps nearly all of every query's ten nearest.
     assert same >= 0.95 * 10 * len(queries)
 
@@ -72,3 +73,45 @@ def test_new_vectors_show_at_once_and_removed_ones_at_the_next_count(
         # ...and at the count it is seen.
         assert sorted(counting.vectors(store=store, workspace=LOCAL).ids.tolist()) == [2, 3]
     assert index_module.RECOUNT <= 60  # a removed paper's vector is gone within a minute
+
+
+class _NoLookup:
+    """Titles need no look-up."""
+
+    def by_arxiv_id(self, *, arxiv_id: str) -> None:
+        """Nothing."""
+
+    def by_doi(self, *, doi: str) -> None:
+        """Nothing."""
+
+
+def test_an_added_paper_gets_its_vector_at_once_once_the_model_is_loaded(
+    database: Database, encoder: Encoder
+) -> None:
+    from bot.clock import SystemClock
+    from bot.domain import ChannelKey
+    from bot.semantic.background import Embedder
+    from bot.semantic.lazy import LazySemantic
+    from bot.services import adding, meaning
+
+    semantic = LazySemantic(model=encoder.model, load=lambda: encoder)
+    embedder = Embedder(uow=database, semantic=semantic, clock=SystemClock())
+    meaning.install(semantic=semantic, on_write=embedder.written)
+    here = ChannelKey(platform="slack", workspace="T1", channel="C1")
+    embedder.start()
+    try:
+        adding.add(uow=database, lookup=_NoLookup(), text="Wombat scheduling on racks",
+                   channel=here, user="U1", now=NOW)  # fmt: skip
+        # The model is not loaded yet: an add alone does not load it (the sweep's pass will).
+        assert not embedder.passed.is_set()
+        with database(write=False) as store:
+            assert store.count_to_embed(model=semantic.model) == 1
+        semantic.index().encoder  # a search would have loaded it
+        adding.add(uow=database, lookup=_NoLookup(), text="Koala caching for key-value stores",
+                   channel=here, user="U1", now=NOW)  # fmt: skip
+        assert embedder.passed.wait(timeout=30)
+        with database(write=False) as store:
+            assert store.count_to_embed(model=semantic.model) == 0  # both, in that one pass
+    finally:
+        embedder.close()
+    assert meaning.installed() is None  # closing hands search back to keywords
