@@ -390,12 +390,13 @@ def run(sizes: list[int]) -> list[dict[str, Any]]:
     return results
 
 
+def cell(stats: dict[str, float]) -> str:
+    """median (min–max), one table cell."""
+    return f"{stats['median']:8.2f} ({stats['min']:.2f}–{stats['max']:.2f})"
+
+
 def table(*, results: list[dict[str, Any]]) -> str:
     """The side-by-side table."""
-
-    def cell(stats: dict[str, float]) -> str:
-        """median (min–max)."""
-        return f"{stats['median']:8.2f} ({stats['min']:.2f}–{stats['max']:.2f})"
 
     head = (
         f"{'papers':>9}  {'ours ms':>24}  {'bare FTS5 ms':>24}  {'LIKE ms':>26}  "
@@ -413,10 +414,6 @@ def table(*, results: list[dict[str, Any]]) -> str:
 
 def hybrid_table(*, results: list[dict[str, Any]]) -> str:
     """Hybrid against bm25 alone, the first search with the extra, and its memory."""
-
-    def cell(stats: dict[str, float]) -> str:
-        """median (min–max)."""
-        return f"{stats['median']:8.2f} ({stats['min']:.2f}–{stats['max']:.2f})"
 
     head = (
         f"{'papers':>9}  {'hybrid ms':>24}  {'bm25 alone ms':>24}  hybrid/bm25 (worst)  "
