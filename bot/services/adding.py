@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot import ingest
-from bot.domain import ChannelKey, NewPaper, Paper, PaperDraft
+from bot.domain import ChannelKey, NewPaper, Paper, PaperDraft, WorkspaceKey
 from bot.ingest.keys import dedupe_keys, fingerprint
 from bot.ports import LookupFailed, PaperLookup, Store, UnitOfWork
 from bot.services import meaning
@@ -45,6 +45,15 @@ def _typed_fields(*, draft: PaperDraft) -> tuple[str, ...]:
     return ("title",) if typed else ()
 
 
+def held(*, store: Store, workspace: WorkspaceKey, draft: PaperDraft) -> Paper | None:
+    """The workspace's paper a reference names: by its ids or link, else ("have we read
+    it?") by its title when it gave no id."""
+    known = store.paper_by_keys(workspace=workspace, keys=dedupe_keys(draft=draft))
+    if known is None and not (draft.arxiv_id or draft.doi or draft.url):
+        known = store.paper_by_title(workspace=workspace, title=draft.title)
+    return known
+
+
 def _known(*, store: Store, paper: Paper, channel: ChannelKey) -> Reply:
     """The reply about a paper the archive already holds, as this channel may see it."""
     views = store.post_views(paper_id=paper.id, viewer=channel)
@@ -71,10 +80,7 @@ def add(
     if draft is None:
         return Reply(message=replies.ADD_USAGE)
     with uow(write=False) as store:
-        known = store.paper_by_keys(workspace=channel.tenant, keys=dedupe_keys(draft=draft))
-        if known is None and not (draft.arxiv_id or draft.doi or draft.url):
-            # "have we read it?" by title
-            known = store.paper_by_title(workspace=channel.tenant, title=draft.title)
+        known = held(store=store, workspace=channel.tenant, draft=draft)
         if known is not None:
             return _known(store=store, paper=known, channel=channel)
     complete, note = _fetch(lookup=lookup, draft=draft)

@@ -7,11 +7,10 @@ from datetime import date
 
 from bot import ingest
 from bot.domain import Channel, ChannelKey, Paper, RelatedRead, WorkspaceKey
-from bot.ingest.keys import dedupe_keys
 from bot.messages import message
 from bot.ports import Semantic, Store, UnitOfWork
 from bot.search_query import parse_query
-from bot.services import meaning
+from bot.services import adding, meaning
 from bot.services.reply import Reply
 from bot.wording import meaning as words
 
@@ -108,12 +107,9 @@ def _find(
 ) -> Paper | None:
     """The paper meant: by arXiv id, DOI or link, by its title, else the best search hit."""
     draft = ingest.draft_from_reference(text=text, origin="related")
-    if draft is not None:
-        known = store.paper_by_keys(workspace=workspace, keys=dedupe_keys(draft=draft))
-        if known is None and not (draft.arxiv_id or draft.doi or draft.url):
-            known = store.paper_by_title(workspace=workspace, title=draft.title)
-        if known is not None:
-            return known
+    known = None if draft is None else adding.held(store=store, workspace=workspace, draft=draft)
+    if known is not None:
+        return known
     query = parse_query(text=text)
     if not query.has_text:  # no words: a search would list every paper, not name one
         return None
