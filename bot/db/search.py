@@ -46,7 +46,7 @@ from bot.domain import (
 from bot.search_query import SearchQuery, fts5_authors, fts5_excluded, fts5_match, tsquery_terms
 
 
-class _Search:
+class Searcher:
     """One search in one session: the dialect's statements and the query's bound values."""
 
     def __init__(
@@ -245,7 +245,7 @@ def search(
     """One page of a workspace's papers matching the query, best first (latest posts first
     without words); with a viewer, only what that channel may see of posts and comments."""
     limit, offset = max(0, limit), max(0, offset)
-    run = _Search(session=session, query=query, viewer=viewer, workspace=workspace)
+    run = Searcher(session=session, query=query, viewer=viewer, workspace=workspace)
     if not query.has_text:
         page, total = run.listing(limit=limit, offset=offset)
         return SearchPage(hits=run.hits(page=page), total=total, offset=offset)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
-from bot.db.search import _Search
+from bot.db.search import Searcher
 from bot.db.search_sql import CFG, PG_VECTOR
 from bot.domain import ChannelKey, SearchHit, WorkspaceKey
 from bot.domain.meaning import Ranked
@@ -29,7 +29,7 @@ class SearchSteps:
     ) -> None:
         """Read the workspace and what the viewer may not see, once for every step."""
         self.query = query
-        self.run = _Search(session=session, query=query, viewer=viewer, workspace=workspace)
+        self.run = Searcher(session=session, query=query, viewer=viewer, workspace=workspace)
 
     def ranked(self, *, depth: int) -> tuple[list[Ranked], int, bool]:
         """Keyword candidates, all words first, any of them when no paper has them all."""
