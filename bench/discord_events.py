@@ -44,15 +44,15 @@ from bench.discord_mix import GLYPHS, ROUND, USERS, emoji, make_mix
 from bench.event_mix import Action, Expected
 from bench.events import FixedClock, table, template
 from bench.stats import figure
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.discord import endpoints, plugin
 from bot.discord.bridge import Bridge
 from bot.discord.client import Handled, intents
 from bot.discord.plugin import DiscordPlatform
 from bot.ports import Platform
+from bot.runtime.wiring import Wiring
 from bot.services.shared import Shared
-from bot.wiring import Wiring
 from tests.fakediscord import FakeDiscord
 
 # The gateway events each client counts once (`handled`): every kind but the clicks.

@@ -40,7 +40,7 @@ from bench.event_mix import (
     requests,
 )
 from bot import ingest
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.db.migrate import upgrade_url
 from bot.domain import ChannelKey

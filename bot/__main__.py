@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bot.cli import main as cli_main
+from bot.cli.main import main as cli_main
 
 
 def main() -> None:

@@ -31,7 +31,20 @@ PLATFORMS = {
     "console": ("rich",),
     "discord": ("discord", "yarl", "aiohttp"),  # yarl: the URL type of discord.py's gateway
 }
+# Slack's OAuth stores are slack_sdk's SQLAlchemy stores on the archive's database, their tokens
+# sealed with Fernet: that one subfolder may also use SQLAlchemy, cryptography and our engine.
+LANE_EXTRAS = {"slack/oauth": ("sqlalchemy", "cryptography", "bot.db.engine")}
 SHARED_LIBRARIES: tuple[str, ...] = ()  # neutral third-party libraries every edge may use
+# Every top-level module and package of bot/, lowest layer first: a module imports only from its
+# own layer or a lower one (config from the edges up). A new package must be placed here.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    CORE,
+    ("config",),
+    ("db", "web", "enrich", "semantic", "lookup", "data", *PLATFORMS),
+    ("runtime",),
+    ("cli",),
+    ("__main__",),
+)
 PLATFORM_LIBRARIES = ("discord", *(lib for libs in PLATFORMS.values() for lib in libs))
 MARKUP = re.compile(
     "|".join(
@@ -124,11 +137,42 @@ def _core_violations(*, root: Path = BOT) -> list[str]:
 
 
 def _platform_violations(*, root: Path = BOT) -> list[str]:
-    """Platform-folder imports beyond core, config, the folder itself, its libraries, stdlib."""
+    """Platform-folder imports beyond core, config, the folder itself, its libraries, stdlib
+    (and a subfolder's LANE_EXTRAS)."""
     found: list[str] = []
     for folder, libraries in PLATFORMS.items():
         allowed = (*CORE_MODULES, "bot.config", f"bot.{folder}", *libraries, *SHARED_LIBRARIES)
-        found += _bad_imports(root=root, files=_files(root=root, parts=(folder,)), allowed=allowed)
+        for path in _files(root=root, parts=(folder,)):
+            lane = _rel(root=root, path=path).removeprefix("bot/")
+            extras = [
+                x for sub, xs in LANE_EXTRAS.items() if lane.startswith(f"{sub}/") for x in xs
+            ]
+            found += _bad_imports(root=root, files=[path], allowed=(*allowed, *extras))
+    return found
+
+
+def _layer(*, name: str) -> int | None:
+    """The layer of a dotted bot module (its top-level part), None for an unplaced one."""
+    top = name.split(".")[1] if "." in name else ""
+    return next((i for i, parts in enumerate(LAYERS) if top in parts), None)
+
+
+def _upward_arrows(*, root: Path = BOT) -> list[str]:
+    """Imports of a higher layer (an edge importing the runtime, the runtime the CLI...), and
+    top-level modules no layer names."""
+    found: list[str] = []
+    for path in sorted(root.rglob("*.py")):
+        here = _module(root=root, path=path)
+        if here == root.name:
+            continue
+        mine = _layer(name=here)
+        if mine is None:
+            found.append(f"{_rel(root=root, path=path)} is in no layer")
+            continue
+        for name, line in sorted(_imports(root=root, path=path).items(), key=lambda kv: kv[1]):
+            theirs = _layer(name=name) if _within(name=name, prefixes=(root.name,)) else None
+            if theirs is not None and theirs > mine:
+                found.append(f"{_rel(root=root, path=path)}:{line} imports {name}")
     return found
 
 
@@ -274,13 +318,19 @@ def test_db_imports_no_platform() -> None:
 
 
 def test_settings_are_read_only_in_config() -> None:
-    """Nothing but config.py reads os.environ or getenv."""
+    """Nothing outside bot/config reads os.environ or getenv."""
     offenders = [
         _rel(root=BOT, path=path)
         for path in sorted(BOT.rglob("*.py"))
-        if path.name != "config.py" and re.search(r"os\.environ|getenv\(", path.read_text())
+        if path.relative_to(BOT).parts[0] != "config"
+        and re.search(r"os\.environ|getenv\(", path.read_text())
     ]
     assert offenders == []
+
+
+def test_no_upward_arrows() -> None:
+    """Each module imports its own layer or lower ones; every top-level module has a layer."""
+    assert _upward_arrows() == []
 
 
 def test_modules_stay_small() -> None:
@@ -294,12 +344,14 @@ def test_modules_stay_small() -> None:
 
 
 def test_planted_core_import_is_found(tmp_path: Path) -> None:
-    """A core module importing a platform library or bot.config is reported."""
-    body = "import json\nimport slack_sdk\n\ndef f() -> None:\n    from bot.config import X\n"
+    """A core module importing a platform library or bot.config.settings is reported."""
+    body = (
+        "import json\nimport slack_sdk\n\ndef f() -> None:\n    from bot.config.settings import X\n"
+    )
     root = _plant(tmp_path=tmp_path, files={"services/x.py": body, "config.py": ""})
     assert _core_violations(root=root) == [
         "bot/services/x.py:2 imports slack_sdk",
-        "bot/services/x.py:5 imports bot.config",
+        "bot/services/x.py:5 imports bot.config.settings",
     ]
 
 
@@ -323,6 +375,32 @@ def test_planted_markup_is_found(tmp_path: Path) -> None:
     assert _markup_violations(root=root) == [
         "bot/messages.py:2 '<!channel> :wave:'",
         "bot/messages.py:8 '*{}* votes'",
+    ]
+
+
+def test_planted_upward_arrow_and_unplaced_module_are_found(tmp_path: Path) -> None:
+    """The web archive importing the runtime, the runtime the CLI, and a module outside every
+    layer are reported; the CLI importing the runtime is not."""
+    files = {
+        "web/x.py": "from bot.runtime import metrics\n",
+        "runtime/y.py": "from bot.cli import main\n",
+        "cli/z.py": "from bot.runtime import wiring\n",
+        "stray.py": "",
+    }
+    assert _upward_arrows(root=_plant(tmp_path=tmp_path, files=files)) == [
+        "bot/runtime/y.py:1 imports bot.cli",
+        "bot/stray.py is in no layer",
+        "bot/web/x.py:1 imports bot.runtime",
+    ]
+
+
+def test_planted_oauth_store_may_use_sqlalchemy_but_not_slack_elsewhere(tmp_path: Path) -> None:
+    """Only bot/slack/oauth may use SQLAlchemy and our engine; the rest of bot/slack may not."""
+    body = "import sqlalchemy\nfrom bot.db.engine import make_engine\n"
+    files = {"slack/oauth/store.py": body, "slack/chat.py": body, "slack/__init__.py": ""}
+    assert _platform_violations(root=_plant(tmp_path=tmp_path, files=files)) == [
+        "bot/slack/chat.py:1 imports sqlalchemy",
+        "bot/slack/chat.py:2 imports bot.db.engine",
     ]
 
 

@@ -7,7 +7,7 @@ import itertools
 import threading
 import time
 
-from bot.coalesce import MAX_RETRIES, Coalescer
+from bot.runtime.coalesce import MAX_RETRIES, Coalescer
 
 
 def test_burst_is_coalesced_and_last_touch_flushed() -> None:

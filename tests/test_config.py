@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import VARIABLES, ConfigError, load_settings
+from bot.config.settings import VARIABLES, ConfigError, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_settings
-from bot.slack_oauth.crypto import new_key
+from bot.config.settings import ConfigError, load_settings
+from bot.slack.oauth.crypto import new_key
 
 KEY, OLD = new_key(), new_key()
 BASE = {"SLACK_CLIENT_ID": "1111.2222", "SLACK_CLIENT_SECRET": "shh-secret",

@@ -6,7 +6,7 @@ import io
 import logging
 from collections.abc import Callable
 
-from bot.logs import RedactingFormatter, RedactSecrets, redact
+from bot.runtime.logs import RedactingFormatter, RedactSecrets, redact
 
 DISCORD_TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhT4xk.q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9"
 

@@ -34,7 +34,7 @@ def test_manifests_list_the_scopes_events_and_command() -> None:
 def test_the_distribution_manifest_asks_what_the_install_asks() -> None:
     """Its scopes are the ones the OAuth flow requests; it redirects to our callback and sends
     the uninstall events."""
-    from bot.config_slack import DISTRIBUTION_SCOPES
+    from bot.config.slack import DISTRIBUTION_SCOPES
 
     text = (ROOT / "manifest-distribution.yml").read_text()
     http = (ROOT / "manifest-http.yml").read_text()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Settings
-from bot.platforms import CONFIGURED, REGISTRY, chosen, plugin
+from bot.config.settings import Settings
+from bot.runtime.platforms import CONFIGURED, REGISTRY, chosen, plugin
 
 SLACK = {"slack_bot_token": "xoxb-1", "slack_app_token": "xapp-1"}
 DISCORD = {"discord_token": "MTEw.x.y"}

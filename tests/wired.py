@@ -6,16 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.coalesce import Coalescer
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.ports import Clock
+from bot.runtime.coalesce import Coalescer
+from bot.runtime.wiring import Wiring
 from bot.services.posting import Poster
 from bot.slack import plugin as slack_plugin
 from bot.slack.chat import SlackChat
-from bot.slack.plugin import SlackPlatform
+from bot.slack.single import SlackPlatform
 from bot.web.server import HttpService
-from bot.wiring import Wiring
 
 
 @dataclass

@@ -13,7 +13,7 @@ from types import FrameType
 from rich.console import Console as RichConsole
 
 from bot import ingest
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.console.chat import CHANNEL, KEY, PLATFORM, ConsoleChat
 from bot.console.prompt import LineReader
 from bot.console.render import paper_panel, to_rich

@@ -12,7 +12,7 @@ from threading import Event
 
 import discord
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.discord import render
 from bot.discord.bridge import Bridge
 from bot.discord.chat import DiscordChat

@@ -3,7 +3,7 @@ archive (so a second run, or another replica, asks nothing twice)."""
 
 from __future__ import annotations
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.enrich.fetch import Fetcher
 from bot.enrich.sources import Sources
 from bot.ports import Clock, UnitOfWork

@@ -1,7 +1,7 @@
-"""What happened, told to whoever keeps the numbers: bot.metrics, for GET /metrics.
+"""What happened, told to whoever keeps the numbers: bot.runtime.metrics, for GET /metrics.
 
-The core and the platform folders may not import bot.metrics (tests/test_architecture.py: it
-is infrastructure, Prometheus), so they tell this port instead. Until bot.metrics installs
+The core and the platform folders may not import bot.runtime.metrics (tests/test_architecture.py: it
+is infrastructure, Prometheus), so they tell this port instead. Until bot.runtime.metrics installs
 itself, every report goes nowhere. Label values are bounded words (a platform, an outcome, an
 error code), never a person's id, a channel's id or typed text.
 """

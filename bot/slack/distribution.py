@@ -23,7 +23,7 @@ from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk.oauth.installation_store import Bot, InstallationStore
 from slack_sdk.oauth.state_store import OAuthStateStore
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.messages import Message
 from bot.ports import PlatformStartError, WsgiApp
 from bot.services import admin

@@ -10,7 +10,7 @@ from datetime import date
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.ports import Clock, UnitOfWork
 from bot.web.server import HttpService, StartResponse, WsgiApp, send
 from bot.web.signin import PREFIX, Exposed, exposure, signer

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
-from bot.health import Health
-from bot.metrics import metrics_app
 from bot.web.server import StartResponse, WsgiApp, send
+
+
+class Health(Protocol):
+    """What a health check found (bot.runtime.health makes it): healthy or not, a line a check."""
+
+    @property
+    def healthy(self) -> bool:
+        """Whether every check passed."""
+        ...
+
+    @property
+    def checks(self) -> dict[str, str]:
+        """Each check's name and what it found."""
+        ...
 
 
 def healthz_app(*, check: Callable[[], Health]) -> WsgiApp:
@@ -26,6 +38,6 @@ def healthz_app(*, check: Callable[[], Health]) -> WsgiApp:
     return healthz
 
 
-def ops_routes(*, check: Callable[[], Health]) -> dict[str, WsgiApp]:
-    """The routes every served process has."""
-    return {"/healthz": healthz_app(check=check), "/metrics": metrics_app}
+def ops_routes(*, check: Callable[[], Health], metrics: WsgiApp) -> dict[str, WsgiApp]:
+    """The routes every served process has: the health check and the runtime's metrics page."""
+    return {"/healthz": healthz_app(check=check), "/metrics": metrics}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.services.web_links import Signer
 
 PREFIX = "/archive"  # where the process's HTTP server serves the archive

@@ -2,7 +2,7 @@
 installation and OAuth state stores, made here because the schema is made only by migrations
 (the stores' create_tables() is never called). Column for column as slack_sdk defines them,
 but for the token columns: 1000 characters instead of 200, because they hold sealed tokens
-(bot/slack_oauth/store.py). tests/db/test_slack_store_tables.py holds the two in step.
+(bot/slack/oauth/store.py). tests/db/test_slack_store_tables.py holds the two in step.
 
 Revision ID: 0006
 Revises: 0005

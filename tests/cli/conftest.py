@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
+from bot.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 

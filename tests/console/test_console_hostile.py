@@ -15,13 +15,13 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console as RichConsole
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.console.plugin import ConsolePlatform, open_console
 from bot.console.repl import handle_line
 from bot.db.database import Database
+from bot.runtime.wiring import Wiring
 from bot.services import recap
 from bot.services.shared import Shared
-from bot.wiring import Wiring
 from tests.hostile.archive import COMMENT, TITLES, import_hostile
 from tests.services.conftest import load_sample
 from tests.slack.conftest import MONDAY_9, FakeClock

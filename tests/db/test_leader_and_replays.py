@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from bot.db.seen_requests import WINDOW_SECONDS, SharedSeenRequests
-from bot.health import Heartbeat
-from bot.leader import LEADER_LOCK_KEY, STEP_DOWN_AFTER_SECONDS, Leadership
+from bot.runtime.health import Heartbeat
+from bot.runtime.leader import LEADER_LOCK_KEY, STEP_DOWN_AFTER_SECONDS, Leadership
 from tests.faults.support import wait_until
 
 pytestmark = pytest.mark.postgres

@@ -9,7 +9,7 @@ from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallation
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 from sqlalchemy import MetaData, String, create_engine, inspect
 
-from bot.slack_oauth.store import TOKENS, SealedInstallationStore
+from bot.slack.oauth.store import TOKENS, SealedInstallationStore
 
 STORE_TABLES = {"slack_installations", "slack_bots", "slack_oauth_states"}
 

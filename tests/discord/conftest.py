@@ -15,15 +15,15 @@ from typing import Any
 import pytest
 
 import bot.discord  # noqa: F401  (first: discord.py's audioop warning)
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.discord import endpoints, plugin
 from bot.discord.plugin import DiscordPlatform
 from bot.domain import ChannelKey
 from bot.ports import Platform
+from bot.runtime.wiring import Wiring
 from bot.services import posting
 from bot.services.shared import Shared
-from bot.wiring import Wiring
 from tests.fakediscord import FakeDiscord
 from tests.services.conftest import load_sample
 from tests.slack.conftest import FakeClock, free_port

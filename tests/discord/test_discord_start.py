@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import pytest
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.discord.plugin import DiscordPlatform
 from bot.ports import PlatformStartError
-from bot.wiring import Wiring
+from bot.runtime.wiring import Wiring
 from tests.discord.conftest import MONDAY_9, WAIT, QuickPlugin
 from tests.fakediscord import FakeDiscord
 from tests.slack.conftest import FakeClock, free_port

@@ -9,7 +9,7 @@ import pytest
 import yarl
 from discord import gateway, http
 
-from bot.config import DEFAULT_DISCORD_API_URL, DEFAULT_DISCORD_GATEWAY_URL
+from bot.config.settings import DEFAULT_DISCORD_API_URL, DEFAULT_DISCORD_GATEWAY_URL
 from bot.discord import endpoints
 
 

@@ -11,13 +11,13 @@ from dataclasses import replace
 
 import pytest
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.discord.deps import channel_key
 from bot.discord.plugin import DiscordPlatform
+from bot.runtime.wiring import Wiring
 from bot.services import posting
 from bot.slack import plugin as slack_plugin
-from bot.wiring import Wiring
 from tests.discord.conftest import MONDAY_9, WAIT, QuickPlugin
 from tests.fakediscord import FakeDiscord
 from tests.fakeslack import FakeSlack

@@ -17,7 +17,7 @@ from typing import Any
 from aiohttp import ClientSession, web
 
 import bot.discord  # noqa: F401  (first: discord.py's audioop warning)
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.db.migrate import upgrade_url
 from bot.domain import ChannelKey

@@ -23,7 +23,7 @@ from datetime import time as clock_time
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.db.migrate import upgrade_url
 from bot.domain import ChannelKey, Schedule

@@ -17,9 +17,9 @@ from slack_bolt import BoltRequest
 
 from bot.db.database import Database
 from bot.domain import ChannelKey
+from bot.runtime.wiring import make_lookup
 from bot.services import commands, posting
 from bot.slack import ids
-from bot.wiring import make_lookup
 from bot.wording.archive import more_value
 from tests.fakeslack import (
     FakeSlack,

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import SystemClock
 from bot.db.database import Database
+from bot.runtime.clock import SystemClock
 from bot.services import posting
 from tests.fakeslack import FakeSlack
 from tests.faults.support import (

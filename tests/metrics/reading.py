@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.metrics import exposition
+from bot.runtime.metrics import exposition
 
 Page = dict[str, float]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
+from bot.runtime import metrics
 from bot.services import telemetry
 from tests.metrics.reading import changes, observed, read, totals
 

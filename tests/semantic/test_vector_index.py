@@ -88,8 +88,8 @@ class _NoLookup:
 def test_an_added_paper_gets_its_vector_at_once_once_the_model_is_loaded(
     database: Database, encoder: Encoder
 ) -> None:
-    from bot.clock import SystemClock
     from bot.domain import ChannelKey
+    from bot.runtime.clock import SystemClock
     from bot.semantic.background import Embedder
     from bot.semantic.lazy import LazySemantic
     from bot.services import adding, meaning

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.services import posting

@@ -13,15 +13,15 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import create_engine, text
 
-from bot.config import Settings
-from bot.config_slack import Distribution
+from bot.config.settings import Settings
+from bot.config.slack import Distribution
 from bot.db.database import Database
+from bot.runtime.wiring import Wiring
 from bot.services import posting
 from bot.slack import ids
-from bot.slack_oauth import plugin as slack_plugin
-from bot.slack_oauth.crypto import new_key
+from bot.slack import plugin as slack_plugin
+from bot.slack.oauth.crypto import new_key
 from bot.web.server import HttpService
-from bot.wiring import Wiring
 from tests.fakeslack import (
     FakeSlack,
     block_actions_payload,

@@ -11,9 +11,9 @@ from dataclasses import replace
 
 import pytest
 
-from bot.clock import SystemClock
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
+from bot.runtime.clock import SystemClock
 from tests.fakeslack import signed_headers
 from tests.slack.conftest import SECRET
 from tests.wired import build_slack_bot, http_service

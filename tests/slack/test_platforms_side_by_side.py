@@ -8,14 +8,14 @@ import threading
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.messages import Message, as_plain
+from bot.runtime.wiring import Wiring
 from bot.services import posting
 from bot.services.shared import Shared
 from bot.slack import plugin as slack_plugin
-from bot.wiring import Wiring
 from tests.fakeslack import FakeSlack
 from tests.services.conftest import WEEKDAYS, load_sample
 from tests.services.memory_chat import MemoryChat

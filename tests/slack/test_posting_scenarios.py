@@ -9,7 +9,7 @@ from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.domain import Channel, ChannelKey, Schedule
-from bot.scheduler import channel_trigger
+from bot.runtime.scheduler import channel_trigger
 from bot.services import posting
 from bot.slack import ids
 from tests.fakeslack import FakeSlack

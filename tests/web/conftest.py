@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.clock import SystemClock
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
-from bot.wiring import Wiring
+from bot.runtime.clock import SystemClock
+from bot.runtime.wiring import Wiring
 
 
 @dataclass

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.config_web import WebSettings
+from bot.config.settings import Settings
+from bot.config.web import WebSettings
 from bot.web.signin import exposure
 from tests.conftest import ROOT
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import SystemClock
-from bot.config import Settings
-from bot.config_web import WebSettings
+from bot.config.settings import Settings
+from bot.config.web import WebSettings
 from bot.db.database import Database
+from bot.runtime.clock import SystemClock
 from bot.web.archive_serve import open_archive
 from tests.processes import stop_and_reap
 from tests.web.archive_data import seed

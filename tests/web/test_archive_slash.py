@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.config import Settings
-from bot.config_web import WebSettings
+from bot.config.settings import Settings
+from bot.config.web import WebSettings
 from tests.fakeslack import FakeSlack
 from tests.slack.conftest import Harness, _running, fake, settings  # noqa: F401
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.db.database import Database
-from bot.health import Heartbeat, check
-from bot.metrics import exposition
+from bot.runtime.health import Heartbeat, check
+from bot.runtime.metrics import exposition
 from tests.faults.support import wait_until
 from tests.web.conftest import Served
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from bot.clock import SystemClock
-from bot.config import Settings
-from bot.config_web import WebSettings
+from bot.config.settings import Settings
+from bot.config.web import WebSettings
 from bot.db.database import Database
 from bot.db.migrate import upgrade_url
+from bot.runtime.clock import SystemClock
 from bot.web.archive_serve import archive_wsgi
 from bot.web.server import HttpService
 from tests.web.archive_data import Seeded, seed

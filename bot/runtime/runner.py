@@ -8,14 +8,14 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from bot.clock import SystemClock
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.db.migrate import upgrade
-from bot.platforms import FALLBACK, chosen, plugin
 from bot.ports import PlatformStartError
-from bot.process import signals_held
-from bot.wiring import Wiring
+from bot.runtime.clock import SystemClock
+from bot.runtime.platforms import FALLBACK, chosen, plugin
+from bot.runtime.process import signals_held
+from bot.runtime.wiring import Wiring
 
 if TYPE_CHECKING:
     from bot.web.server import HttpService

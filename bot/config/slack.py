@@ -1,5 +1,5 @@
 """Slack's settings: the tokens of one workspace, the Web API URL, and distribution (OAuth, many
-workspaces, tokens encrypted at rest). Read by bot.config from the values it gathered; frozen."""
+workspaces, tokens encrypted at rest). Read by bot.config.settings; frozen."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ _GetFn = Callable[[str], "str | None"]
 
 
 class SlackConfigError(ValueError):
-    """A Slack setting is missing or malformed (bot.config raises it as its ConfigError)."""
+    """A Slack setting is missing or malformed (bot.config.settings raises its ConfigError)."""
 
 
 @dataclass(frozen=True, slots=True)

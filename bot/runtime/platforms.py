@@ -11,12 +11,12 @@ import importlib
 from collections.abc import Callable
 from typing import Protocol
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.ports import Platform
 from bot.services.shared import Shared
 
 REGISTRY: dict[str, str] = {
-    "slack": "bot.slack_oauth.plugin",  # bot.slack.plugin, or distribution when configured
+    "slack": "bot.slack.plugin",  # one workspace (bot.slack.single), or distribution
     "discord": "bot.discord.plugin",
     "console": "bot.console.plugin",
 }

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot import ingest
-from bot.clock import SystemClock
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.db.migrate import upgrade
 from bot.domain import Channel, ImportReport, PaperDraft, Rejection, WorkspaceKey
+from bot.runtime.clock import SystemClock
 from bot.semantic.lazy import semantic_for
 from bot.services import importing, listing, tenancy
 

@@ -6,9 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-from bot.cli_archive import open_database
-from bot.clock import SystemClock
-from bot.config import Settings
+from bot.cli.archive import open_database
+from bot.config.settings import Settings
+from bot.runtime.clock import SystemClock
 
 
 def add_parser(*, sub: Any) -> None:
@@ -21,7 +21,7 @@ def add_parser(*, sub: Any) -> None:
 
 def cmd_web(*, args: argparse.Namespace, settings: Settings) -> int:
     """Serve the archive until a stop signal; a taken port is one line and status 1."""
-    from bot.runner import wait_for_signal
+    from bot.runtime.runner import wait_for_signal
     from bot.web.archive_serve import open_archive
     from bot.web.server import PortTaken
     from bot.web.signin import Exposed

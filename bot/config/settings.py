@@ -13,21 +13,21 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
 
-from bot.config_discord import (
+from bot.config.discord import (
     DEFAULT_DISCORD_API_URL,
     DEFAULT_DISCORD_GATEWAY_URL,
     DISCORD_VARIABLES,
     discord_variables,
 )
-from bot.config_semantic import SEMANTIC_VARIABLES, semantic_enabled
-from bot.config_slack import (
+from bot.config.semantic import SEMANTIC_VARIABLES, semantic_enabled
+from bot.config.slack import (
     DEFAULT_API_URL,
     SLACK_VARIABLES,
     Distribution,
     SlackConfigError,
     slack_settings,
 )
-from bot.config_web import WEB_VARIABLES, WebSettings, web_settings
+from bot.config.web import WEB_VARIABLES, WebSettings, web_settings
 from bot.schedule_text import ScheduleTextError, parse_days, parse_hhmm
 
 DEFAULT_ARXIV_API = "https://export.arxiv.org/api/query"

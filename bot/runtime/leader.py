@@ -17,8 +17,8 @@ from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
-from bot.health import Heartbeat
-from bot.metrics import LEADER
+from bot.runtime.health import Heartbeat
+from bot.runtime.metrics import LEADER
 
 log = logging.getLogger("paperclub")
 

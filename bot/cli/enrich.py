@@ -7,11 +7,11 @@ import json
 import sys
 from typing import Any
 
-from bot.cli_archive import CliError, open_database, progress_bar
-from bot.clock import SystemClock
-from bot.config import Settings
+from bot.cli.archive import CliError, open_database, progress_bar
+from bot.config.settings import Settings
 from bot.enrich.service import Outcome, Result, confirm, enrich, record_of, summary
 from bot.enrich.setup import make_sources
+from bot.runtime.clock import SystemClock
 
 WORDS = {
     Result.FOUND: "found",

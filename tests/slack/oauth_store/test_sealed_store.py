@@ -12,9 +12,9 @@ import pytest
 from slack_sdk.oauth.installation_store.models.installation import Installation
 from sqlalchemy import Engine, create_engine, text
 
-from bot.slack_oauth.crypto import PREFIX, TokenCipher, UnreadableToken, new_key
-from bot.slack_oauth.rotate import rotate_tokens
-from bot.slack_oauth.store import SealedInstallationStore
+from bot.slack.oauth.crypto import PREFIX, TokenCipher, UnreadableToken, new_key
+from bot.slack.oauth.rotate import rotate_tokens
+from bot.slack.oauth.store import SealedInstallationStore
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD, NEW = new_key(), new_key()

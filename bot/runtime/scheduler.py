@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 60
 # On the one worker, like the posts: a worker stuck in a post stops the heartbeat, and
-# /healthz says so once it is stale (bot.health).
+# /healthz says so once it is stale (bot.runtime.health).
 HEARTBEAT_SECONDS = 10
 _CHANNEL_PREFIX = "post:"
 

@@ -1,5 +1,5 @@
 """Discord's settings: the bot token, where its REST API and gateway are, and the channel that
-follows the list from the start. Read by bot.config from the values it gathered."""
+follows the list from the start. Read by bot.config.settings from the values it gathered."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.cli_archive import CliError, chosen_workspace, open_database
-from bot.config import Settings
+from bot.cli.archive import CliError, chosen_workspace, open_database
+from bot.config.settings import Settings
 from bot.export_formats import render
 from bot.services import listing
 

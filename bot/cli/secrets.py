@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from bot.config import Settings
+from bot.config.settings import Settings
 
 
 def add_parser(*, sub: Any) -> None:
@@ -23,7 +23,7 @@ def add_parser(*, sub: Any) -> None:
 
 def cmd_secrets(*, args: argparse.Namespace, settings: Settings) -> int:
     """Run the chosen action (the crypto library is loaded only here)."""
-    from bot.slack_oauth.crypto import new_key
+    from bot.slack.oauth.crypto import new_key
 
     if args.secrets_command == "new-key":
         print(new_key())
@@ -33,9 +33,9 @@ def cmd_secrets(*, args: argparse.Namespace, settings: Settings) -> int:
 
 def _rotate(*, as_json: bool, settings: Settings) -> int:
     """Re-seal every token; progress on stderr, the outcome on stdout. Keys are never shown."""
-    from bot.cli_archive import CliError, open_database
-    from bot.slack_oauth.crypto import TokenCipher, UnreadableToken
-    from bot.slack_oauth.rotate import rotate_tokens
+    from bot.cli.archive import CliError, open_database
+    from bot.slack.oauth.crypto import TokenCipher, UnreadableToken
+    from bot.slack.oauth.rotate import rotate_tokens
 
     oauth = settings.slack_distribution
     if oauth is None:

@@ -8,8 +8,8 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.cli_archive import CliError, chosen_workspace, open_database, progress_bar
-from bot.config import Settings
+from bot.cli.archive import CliError, chosen_workspace, open_database, progress_bar
+from bot.config.settings import Settings
 from bot.messages import as_plain
 from bot.ports import Semantic
 from bot.semantic.lazy import semantic_for, semantic_installed

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine, MetaData, Table, func, select
 
-from bot.slack_oauth.crypto import TokenCipher
-from bot.slack_oauth.store import BOT_TOKENS, TOKENS, SealedInstallationStore
+from bot.slack.oauth.crypto import TokenCipher
+from bot.slack.oauth.store import BOT_TOKENS, TOKENS, SealedInstallationStore
 
 Progress = Callable[[int, int], None]  # (rows done, rows in all)
 

@@ -12,19 +12,19 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from bot import ingest
-from bot.cli_archive import CliError, cmd_import, cmd_queue, open_database
-from bot.cli_export import cmd_export
-from bot.cli_meaning import add_parser as add_meaning
-from bot.cli_meaning import cmd_embed, cmd_related
-from bot.cli_search import cmd_search
-from bot.cli_secrets import add_parser as add_secrets
-from bot.cli_secrets import cmd_secrets
-from bot.cli_web import add_parser as add_web
-from bot.cli_web import cmd_web
-from bot.config import ConfigError, Settings, load_settings
+from bot.cli.archive import CliError, cmd_import, cmd_queue, open_database
+from bot.cli.export import cmd_export
+from bot.cli.search import cmd_search
+from bot.cli.secrets import add_parser as add_secrets
+from bot.cli.secrets import cmd_secrets
+from bot.cli.semantic import add_parser as add_meaning
+from bot.cli.semantic import cmd_embed, cmd_related
+from bot.cli.web import add_parser as add_web
+from bot.cli.web import cmd_web
+from bot.config.settings import ConfigError, Settings, load_settings
 from bot.db.migrate import MigrationsNotFound
 from bot.export_formats import EXPORT_FORMATS
-from bot.logs import configure_logging
+from bot.runtime.logs import configure_logging
 from bot.semantic.encoder import SemanticUnavailable
 
 log = logging.getLogger("paperclub")
@@ -88,14 +88,14 @@ def cmd_migrate(*, args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_run(*, args: argparse.Namespace, settings: Settings) -> int:
     """`paperclub run`: migrate, then start the platform the settings call for."""
-    from bot.runner import run
+    from bot.runtime.runner import run
 
     return run(settings=settings, mode=args.mode)
 
 
 def cmd_enrich(*, args: argparse.Namespace, settings: Settings) -> int:
     """`paperclub enrich` (its code is loaded only for it)."""
-    from bot.cli_enrich import cmd_enrich as enrich
+    from bot.cli.enrich import cmd_enrich as enrich
 
     return enrich(args=args, settings=settings)
 

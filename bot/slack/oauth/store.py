@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from slack_sdk.oauth.installation_store.models.bot import Bot
@@ -13,7 +15,8 @@ from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallation
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 from sqlalchemy import MetaData, String, Table, and_
 
-from bot.slack_oauth.crypto import TokenCipher
+from bot.db.engine import make_engine
+from bot.slack.oauth.crypto import TokenCipher
 
 log = logging.getLogger(__name__)
 
@@ -119,3 +122,28 @@ class SealedInstallationStore(SQLAlchemyInstallationStore):
 def state_store(*, engine: Any) -> SQLAlchemyOAuthStateStore:
     """OAuth states (one per "Add to Slack" click) in the database every replica shares."""
     return SQLAlchemyOAuthStateStore(expiration_seconds=STATE_SECONDS, engine=engine, logger=log)
+
+
+@dataclass(frozen=True, slots=True)
+class OAuthStores:
+    """Distribution's two stores on one engine of their own, and how to let it go."""
+
+    installations: SealedInstallationStore
+    states: SQLAlchemyOAuthStateStore
+    close: Callable[[], None]
+
+
+def open_stores(*, url: str, client_id: str, secret_keys: Sequence[str]) -> OAuthStores:
+    """The sealed installation store and the state store for one app on the archive's
+    database (`url`), with our engine's SQLite pragmas (WAL, busy timeout)."""
+    engine = make_engine(url=url)
+    try:
+        installations = SealedInstallationStore(
+            client_id=client_id, engine=engine, cipher=TokenCipher(keys=secret_keys)
+        )
+        return OAuthStores(
+            installations=installations, states=state_store(engine=engine), close=engine.dispose
+        )
+    except BaseException:
+        engine.dispose()
+        raise

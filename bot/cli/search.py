@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from bot.cli_archive import CliError, chosen_workspace, open_database
-from bot.config import Settings
+from bot.cli.archive import CliError, chosen_workspace, open_database
+from bot.config.settings import Settings
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN
 from bot.messages import as_plain, message
 from bot.semantic.lazy import semantic_installed

@@ -8,23 +8,23 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot import metrics  # importing it installs the recorder the services report to
-from bot.coalesce import Coalescer
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.domain import Channel, ChannelKey, Schedule
 from bot.enrich.background import Enricher
-from bot.health import Health, Heartbeat, check
+from bot.runtime import metrics  # importing it installs the recorder the services report to
+from bot.runtime.coalesce import Coalescer
+from bot.runtime.health import Health, Heartbeat, check
 
 if TYPE_CHECKING:
     from bot.enrich.sources import Sources
-    from bot.leader import Leadership
+    from bot.runtime.leader import Leadership
     from bot.web.server import HttpService
 from bot.lookup import HttpLookup
-from bot.platforms import Plugin
 from bot.ports import Clock, PaperLookup, Platform, SeenRequests, ServesHttp, WsgiApp
-from bot.process import OWNER, owner_alive, signals_held
-from bot.scheduler import PostScheduler
+from bot.runtime.platforms import Plugin
+from bot.runtime.process import OWNER, owner_alive, signals_held
+from bot.runtime.scheduler import PostScheduler
 from bot.semantic.background import Embedder
 from bot.services import housekeeping, posting, recap, web_links
 from bot.services.posting import Poster
@@ -129,7 +129,7 @@ class Wiring:
         self.scheduler.start(channels=self.channels(), paused=paused or standby)
         self._started = True
         if standby:
-            from bot.leader import Leadership
+            from bot.runtime.leader import Leadership
 
             self.leadership = Leadership(
                 url=self.database.url, on_lead=self._lead, on_lose=self.scheduler.stand_by,
@@ -165,7 +165,7 @@ class Wiring:
         from bot.web.ops import ops_routes
 
         platform = self.platform_routes()
-        routes = ops_routes(check=self.health) | platform
+        routes = ops_routes(check=self.health, metrics=metrics.metrics_app) | platform
         # Only HTTP mode mounts it: there the server is the public face a deployment already
         # exposes; Socket Mode's is for probes, and the archive has PAPERCLUB_WEB_PORT there.
         if bool(platform) if archive is None else archive:

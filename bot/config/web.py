@@ -1,5 +1,5 @@
 """The web archive's settings: its own port outside HTTP mode, the workspace it shows, and the
-sign-in key and public address of signed links. Read by bot.config from the values it
+sign-in key and public address of signed links. Read by bot.config.settings from the values it
 gathered; frozen."""
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ class WebSettings:
 
 
 def web_settings(*, get: _GetFn, error: type[ValueError]) -> WebSettings:
-    """The archive's settings, checked, raising `error` (bot.config's) naming the variable."""
+    """The archive's settings, checked, raising `error` (settings.ConfigError) naming the
+    variable."""
     port_text = get("PAPERCLUB_WEB_PORT")
     if port_text is not None and not (port_text.isdigit() and int(port_text) < 65536):
         raise error(f"PAPERCLUB_WEB_PORT must be a port number, got {port_text!r}.")
