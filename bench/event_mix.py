@@ -148,22 +148,32 @@ def payload(*, action: Action, post_id: int, post_ts: str) -> dict[str, Any]:
     if action.kind == "click":
         button = ids.VOTE_UP if action.value > 0 else ids.VOTE_DOWN
         value = ids.encode_post_id(post_id=post_id)
-        body = slack.block_actions_payload(button, value, user_id=action.user,
-                                           message_ts=post_ts, block_id=ids.VOTE_BLOCK)  # fmt: skip
+        body = slack.block_actions_payload(
+            button, value, user_id=action.user, message_ts=post_ts, block_id=ids.VOTE_BLOCK
+        )
         body["actions"][0]["action_ts"] = stamp
         return body
     if action.kind in ("react", "unreact"):
-        event = slack.reaction_event(user=action.user, reaction=action.name, channel=CHANNEL,
-                                     item_ts=action.ts or post_ts,
-                                     removed=action.kind == "unreact")  # fmt: skip
+        event = slack.reaction_event(
+            user=action.user,
+            reaction=action.name,
+            channel=CHANNEL,
+            item_ts=action.ts or post_ts,
+            removed=action.kind == "unreact",
+        )
         event["event_ts"] = stamp
     else:
-        event = slack.message_event(channel=CHANNEL, user=action.user, ts=action.ts,
-                                    text=action.old_text or action.text,
-                                    thread_ts=post_ts)  # fmt: skip
+        event = slack.message_event(
+            channel=CHANNEL,
+            user=action.user,
+            ts=action.ts,
+            text=action.old_text or action.text,
+            thread_ts=post_ts,
+        )
         if action.kind == "edit":
-            event = slack.message_changed_event(channel=CHANNEL, previous=event,
-                                                new_text=action.text)  # fmt: skip
+            event = slack.message_changed_event(
+                channel=CHANNEL, previous=event, new_text=action.text
+            )
         elif action.kind == "delete":
             event = slack.message_deleted_event(channel=CHANNEL, previous=event)
     return slack.event_envelope_payload(event, event_id=f"Ev{action.n:010d}", event_time=EPOCH)

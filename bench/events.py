@@ -71,8 +71,12 @@ class FixedClock:
 def bare_app(*, fake: slack.FakeSlack) -> App:
     """A Bolt app built like ours whose listeners, for the same requests, only ack."""
     client = make_client(token=fake.bot_token, base_url=fake.base_url)
-    app = App(client=client, signing_secret="", request_verification_enabled=False,
-              process_before_response=True)  # fmt: skip
+    app = App(
+        client=client,
+        signing_secret="",
+        request_verification_enabled=False,
+        process_before_response=True,
+    )
 
     def noop(ack: Ack) -> None:
         """The framework's ceiling: nothing but the ack."""
@@ -135,14 +139,18 @@ def compare(*, want: Expected, database: Database, post_id: int) -> str:
         for key in sorted(wanted.keys() | votes.keys())
         if wanted.get(key) != votes.get(key)
     ]
-    differ += [(f"comment {key}", want.comments.get(key), comments.get(key))
-               for key in sorted(want.comments.keys() | comments.keys())
-               if want.comments.get(key) != comments.get(key)]  # fmt: skip
+    differ += [
+        (f"comment {key}", want.comments.get(key), comments.get(key))
+        for key in sorted(want.comments.keys() | comments.keys())
+        if want.comments.get(key) != comments.get(key)
+    ]
     if not differ:
         return "OK"
     live = sum(not d for _, d in want.comments.values()), sum(not d for _, d in comments.values())
-    return (f"MISMATCH: {len(differ)} differ (live comments: want {live[0]}, got {live[1]}); "
-            f"{differ[0][0]}: want {differ[0][1]!r}, got {differ[0][2]!r}")  # fmt: skip
+    return (
+        f"MISMATCH: {len(differ)} differ (live comments: want {live[0]}, got {live[1]}); "
+        f"{differ[0][0]}: want {differ[0][1]!r}, got {differ[0][2]!r}"
+    )
 
 
 def template(*, folder: Path) -> Path:
@@ -161,12 +169,18 @@ def one_run(*, mix: list[Action], warmup: int, database: Database) -> tuple[floa
     with slack.FakeSlack(ts_base=EPOCH - 86_400) as fake:
         fake.add_channel(CHANNEL, "general")
         settings = Settings(
-            slack_bot_token=fake.bot_token, slack_app_token=fake.app_token,
-            slack_api_url=fake.base_url, database_url=database.url, channel=CHANNEL,
-            post_time=clock_time(9, 0), timezone="Europe/Berlin", days=frozenset(range(1, 6)),
-        )  # fmt: skip
-        bot = build_slack_bot(settings=settings, database=database, clock=FixedClock(),
-                              mode="socket")  # fmt: skip
+            slack_bot_token=fake.bot_token,
+            slack_app_token=fake.app_token,
+            slack_api_url=fake.base_url,
+            database_url=database.url,
+            channel=CHANNEL,
+            post_time=clock_time(9, 0),
+            timezone="Europe/Berlin",
+            days=frozenset(range(1, 6)),
+        )
+        bot = build_slack_bot(
+            settings=settings, database=database, clock=FixedClock(), mode="socket"
+        )
         try:
             key = ChannelKey(platform="slack", workspace=bot.team_id, channel=CHANNEL)
             made = posting.post_due(poster=bot.poster, now=MONDAY_9)[key].post
@@ -221,14 +235,22 @@ def run(*, events: int = DEFAULT_EVENTS, repeats: int = 5) -> list[dict[str, Any
     check = next((c for c in checks if c != "OK"), "OK")
     return [
         {
-            "name": "event ingestion (ours)", "unit": "events/s",
-            "median": statistics.median(ours), "min": min(ours), "max": max(ours),
-            "baseline": "bare Bolt no-op", "baseline_median": statistics.median(bare),
-            "baseline_min": min(bare), "baseline_max": max(bare),
+            "name": "event ingestion (ours)",
+            "unit": "events/s",
+            "median": statistics.median(ours),
+            "min": min(ours),
+            "max": max(ours),
+            "baseline": "bare Bolt no-op",
+            "baseline_median": statistics.median(bare),
+            "baseline_min": min(bare),
+            "baseline_max": max(bare),
             "ratio": statistics.median(ours) / statistics.median(bare),
-            "events": events, "repeats": repeats, "counts_match": check == "OK", "check": check,
+            "events": events,
+            "repeats": repeats,
+            "counts_match": check == "OK",
+            "check": check,
         }
-    ]  # fmt: skip
+    ]
 
 
 def table(*, rows: list[dict[str, Any]]) -> str:
@@ -239,8 +261,11 @@ def table(*, rows: list[dict[str, Any]]) -> str:
     for r in rows:
         figures = [f"{r[key]:,.0f}" for key in ("median", "min", "max")]
         ceiling = [f"{r[f'baseline_{key}']:,.0f}" for key in ("median", "min", "max")]
-        lines.append(line.format(r["name"], *figures, r["baseline"], *ceiling,
-                                 f"{r['ratio']:.3f}", r["check"]))  # fmt: skip
+        lines.append(
+            line.format(
+                r["name"], *figures, r["baseline"], *ceiling, f"{r['ratio']:.3f}", r["check"]
+            )
+        )
     return "\n".join(lines)
 
 

@@ -121,9 +121,14 @@ def run(*, papers: int = 100_000, repeats: int = 3) -> list[dict[str, Any]]:
             mine.append(ours(papers=corpus, folder=Path(tmp)))
             theirs.append(bare(papers=corpus, folder=Path(tmp)))
     return [
-        figure(name=f"import {papers:,} papers", unit="s", ours=mine,
-               baseline="bare executemany", theirs=theirs)
-    ]  # fmt: skip
+        figure(
+            name=f"import {papers:,} papers",
+            unit="s",
+            ours=mine,
+            baseline="bare executemany",
+            theirs=theirs,
+        )
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,7 +26,7 @@ from typing import Any
 from bot.db.database import Database
 from bot.db.migrate import upgrade_url
 from bot.domain import LOCAL, PaperDraft
-from bot.services import importing, meaning, search
+from bot.services import embedding, importing, search
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "relevance"
 DEPTH = 20  # the ranks read per query: MRR counts a first relevant paper up to here
@@ -95,7 +95,7 @@ def run(*, progress: bool = True) -> dict[str, Any]:
                 if progress and (done % 64 == 0 or done == total):
                     print(f"  embedded {done}/{total}", file=sys.stderr, flush=True)
 
-            meaning.embed_pending(uow=database, semantic=index, now=lambda: now, progress=shown)
+            embedding.embed_pending(uow=database, semantic=index, now=lambda: now, progress=shown)
             embed_seconds = time.perf_counter() - started
             per: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
             for query in queries:
@@ -107,7 +107,7 @@ def run(*, progress: bool = True) -> dict[str, Any]:
                     keys = [key_of[pid] for pid in ranking]
                     per[(engine, query["kind"])].append(_scores(ranking=keys, relevant=relevant))
         finally:
-            meaning.install(semantic=None)
+            embedding.install(semantic=None)
             database.dispose()
     table = {
         engine: {
@@ -135,7 +135,7 @@ def _rank(*, database: Database, index: Any, engine: str, text: str) -> list[int
         with database(write=False) as store:
             wait = index.start_nearest(store=store, workspace=LOCAL, text=text, k=DEPTH)
             return [n.paper_id for n in wait()]
-    meaning.install(semantic=index if engine == "hybrid" else None)
+    embedding.install(semantic=index if engine == "hybrid" else None)
     result = search.search(uow=database, text=text, viewer=None, limit=DEPTH, workspace=LOCAL)
     return [hit.paper.id for hit in result.page.hits]
 

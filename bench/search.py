@@ -40,7 +40,7 @@ from bot.db.migrate import upgrade_url
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, ChannelKey, SearchPage
 from bot.search_query import fts5_match, parse_query
 from bot.semantic.encoder import DIMENSIONS, SemanticUnavailable, load_encoder
-from bot.services import meaning
+from bot.services import embedding
 from bot.services import search as service
 
 VERSION = 6  # bump when synthetic.py or the schema changes, so cached archives are rebuilt
@@ -133,11 +133,19 @@ def build(*, size: int, log: Callable[[str], None] = print) -> Path:
             db.executemany(
                 PAPER_SQL,
                 [
-                    (*row, f"syn-{row[0]}", row[0],
-                     "posted" if row[0] in posted else "skipped" if row[0] % 50 == 0 else "queued")
+                    (
+                        *row,
+                        f"syn-{row[0]}",
+                        row[0],
+                        "posted"
+                        if row[0] in posted
+                        else "skipped"
+                        if row[0] % 50 == 0
+                        else "queued",
+                    )
                     for row in rows
                 ],
-            )  # fmt: skip
+            )
             if rows[-1][0] % 100_000 == 0 or rows[-1][0] == size:
                 log(f"  {size:,}: {rows[-1][0]:,} papers, {time.perf_counter() - started:.0f}s")
     for table, sql in ACTIVITY_SQL.items():
@@ -250,8 +258,9 @@ def measure(*, size: int, repeat: int = 11, like_repeat: int = 3) -> dict[str, A
             def ours(text: str = text) -> str:
                 """Parse, search, render."""
                 query = parse_query(text=text)
-                page = store.search(query=query, limit=5, offset=0, viewer=VIEWER,
-                                    workspace=VIEWER.tenant)  # fmt: skip
+                page = store.search(
+                    query=query, limit=5, offset=0, viewer=VIEWER, workspace=VIEWER.workspace_key
+                )
                 return render(page=page)
 
             def bare(expression: str | None = expression) -> list[Any]:
@@ -301,7 +310,7 @@ def measure_hybrid(*, size: int, repeat: int = 11) -> dict[str, Any]:
     path = build_vectors(size=size, model=semantic.model)
     database = Database(url=f"sqlite:///{path}")
     with database(write=False) as store:
-        vectors = store.vector_version(workspace=VIEWER.tenant, model=semantic.model)[0]
+        vectors = store.vector_version(workspace=VIEWER.workspace_key, model=semantic.model)[0]
 
     def forget() -> None:
         """Drop the index's cached query vectors, so that each timed call encodes its query."""
@@ -309,12 +318,12 @@ def measure_hybrid(*, size: int, repeat: int = 11) -> dict[str, Any]:
 
     def bm25(text: str) -> service.SearchResult:
         """The service as a plain install runs it."""
-        meaning.install(semantic=None)
+        embedding.install(semantic=None)
         return service.search(uow=database, text=text, viewer=VIEWER, limit=5)
 
     def hybrid(text: str) -> service.SearchResult:
         """The service with the extra installed."""
-        meaning.install(semantic=semantic)
+        embedding.install(semantic=semantic)
         return service.search(uow=database, text=text, viewer=VIEWER, limit=5)
 
     per_query: list[dict[str, Any]] = []
@@ -344,10 +353,11 @@ def measure_hybrid(*, size: int, repeat: int = 11) -> dict[str, Any]:
                 }
             )
     finally:
-        meaning.install(semantic=None)
+        embedding.install(semantic=None)
         database.dispose()
-    summary = {key: _spread(values=[row[key] for row in per_query])
-               for key in ("bm25_ms", "hybrid_ms")}  # fmt: skip
+    summary = {
+        key: _spread(values=[row[key] for row in per_query]) for key in ("bm25_ms", "hybrid_ms")
+    }
     return {
         "size": size,
         "queries": per_query,
@@ -445,16 +455,21 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--per-query", action="store_true", help="also print every query")
-    parser.add_argument("--hybrid", action="store_true",
-                        help="the service with the semantic extra against bm25 alone")  # fmt: skip
+    parser.add_argument(
+        "--hybrid",
+        action="store_true",
+        help="the service with the semantic extra against bm25 alone",
+    )
     args = parser.parse_args(argv)
     if args.hybrid:
         hybrid = [measure_hybrid(size=int(size)) for size in args.sizes.split(",")]
         if args.per_query:
             for r in hybrid:
                 for q in r["queries"]:
-                    print(f"{r['size']:>9,}  {q['query']:<36} hybrid {q['hybrid_ms']:8.2f}  "
-                          f"bm25 {q['bm25_ms']:8.2f}  by meaning {q['by_meaning']}")  # fmt: skip
+                    print(
+                        f"{r['size']:>9,}  {q['query']:<36} hybrid {q['hybrid_ms']:8.2f}  "
+                        f"bm25 {q['bm25_ms']:8.2f}  by meaning {q['by_meaning']}"
+                    )
         print(hybrid_table(results=hybrid))
         for r in hybrid:
             print(f"{r['size']:>9,}: {memory_line(result=r)}")
@@ -463,8 +478,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.per_query:
         for r in results:
             for q in r["queries"]:
-                print(f"{r['size']:>9,}  {q['query']:<36} ours {q['ours_ms']:8.2f}  "
-                      f"bare {q['bare_ms']:8.2f}  like {q['like_ms']:9.2f}")  # fmt: skip
+                print(
+                    f"{r['size']:>9,}  {q['query']:<36} ours {q['ours_ms']:8.2f}  "
+                    f"bare {q['bare_ms']:8.2f}  like {q['like_ms']:9.2f}"
+                )
     print(table(results=results))
 
 

@@ -97,25 +97,44 @@ def run(*, repeats: int = 5) -> list[dict[str, Any]]:
         fake.add_channel("C0001", "general")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERCLUB_"))}
         env |= {
-            "PYTHONPATH": str(ROOT), "SLACK_BOT_TOKEN": fake.bot_token,
-            "SLACK_APP_TOKEN": fake.app_token, "SLACK_API_URL": fake.base_url,
+            "PYTHONPATH": str(ROOT),
+            "SLACK_BOT_TOKEN": fake.bot_token,
+            "SLACK_APP_TOKEN": fake.app_token,
+            "SLACK_API_URL": fake.base_url,
             "PAPERCLUB_DATABASE_URL": f"sqlite:///{Path(tmp) / 'club.db'}",
-            "PAPERCLUB_CHANNEL": "C0001", "PAPERCLUB_LOG_LEVEL": "INFO", "PAPERCLUB_HTTP_PORT": "0",
-        }  # fmt: skip
+            "PAPERCLUB_CHANNEL": "C0001",
+            "PAPERCLUB_LOG_LEVEL": "INFO",
+            "PAPERCLUB_HTTP_PORT": "0",
+        }
         # The first start migrates; that is setup, not the start-up being measured.
-        _measure(argv=[sys.executable, "-m", "bot", "run"], env=env, ready=READY_OURS,
-                 stream="stderr")  # fmt: skip
+        _measure(
+            argv=[sys.executable, "-m", "bot", "run"], env=env, ready=READY_OURS, stream="stderr"
+        )
         for _ in range(repeats):
-            ours.append(_measure(argv=[sys.executable, "-m", "bot", "run"], env=env,
-                                 ready=READY_OURS, stream="stderr"))  # fmt: skip
-            bare.append(_measure(argv=[sys.executable, "-c", BARE], env=env, ready=READY_BARE,
-                                 stream="stdout"))  # fmt: skip
+            ours.append(
+                _measure(
+                    argv=[sys.executable, "-m", "bot", "run"],
+                    env=env,
+                    ready=READY_OURS,
+                    stream="stderr",
+                )
+            )
+            bare.append(
+                _measure(
+                    argv=[sys.executable, "-c", BARE], env=env, ready=READY_BARE, stream="stdout"
+                )
+            )
     names = (("start-up of paperclub run", "s"), ("idle memory of paperclub run", "MiB"))
     rows = [
-        figure(name=name, unit=unit, ours=[sample[index] for sample in ours],
-               baseline="bare imports", theirs=[sample[index] for sample in bare])
+        figure(
+            name=name,
+            unit=unit,
+            ours=[sample[index] for sample in ours],
+            baseline="bare imports",
+            theirs=[sample[index] for sample in bare],
+        )
         for index, (name, unit) in enumerate(names)
-    ]  # fmt: skip
+    ]
     return rows
 
 
@@ -125,9 +144,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
     for row in run(repeats=args.repeats):
-        print(f"{row['name']}: {row['median']:.2f} {row['unit']} "
-              f"({row['min']:.2f}–{row['max']:.2f}); bare {row['baseline_median']:.2f}; "
-              f"ratio {row['ratio']:.2f}x")  # fmt: skip
+        print(
+            f"{row['name']}: {row['median']:.2f} {row['unit']} "
+            f"({row['min']:.2f}–{row['max']:.2f}); bare {row['baseline_median']:.2f}; "
+            f"ratio {row['ratio']:.2f}x"
+        )
     return 0
 
 

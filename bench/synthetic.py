@@ -183,9 +183,17 @@ def activity(*, papers: int, seed: int = SEED) -> Activity:
             deleted = int(rng.random() < 0.03)
             reply_ts = f"{ts[:-6]}{reply + 2:06d}"
             comments.append(
-                (len(comments) + 1, post_id, channel, rng.choice(USERS), reply_ts, words,
-                 _at(day), deleted)
-            )  # fmt: skip
+                (
+                    len(comments) + 1,
+                    post_id,
+                    channel,
+                    rng.choice(USERS),
+                    reply_ts,
+                    words,
+                    _at(day),
+                    deleted,
+                )
+            )
     return Activity(channels=channels, posts=posts, votes=votes, comments=comments)
 
 

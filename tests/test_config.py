@@ -88,9 +88,11 @@ def test_errors_name_the_variable(tmp_path: Path, name: str, value: str) -> None
 
 def test_tokens_never_in_repr(tmp_path: Path) -> None:
     settings = _load(
-        tmp_path, SLACK_BOT_TOKEN="xoxb-secret-1", SLACK_SIGNING_SECRET="s3cr3t",
+        tmp_path,
+        SLACK_BOT_TOKEN="xoxb-secret-1",
+        SLACK_SIGNING_SECRET="s3cr3t",
         DISCORD_TOKEN="MTEw.discord-secret",
-    )  # fmt: skip
+    )
     assert "xoxb-secret-1" not in repr(settings)
     assert "s3cr3t" not in repr(settings)
     assert "discord-secret" not in repr(settings)
@@ -102,9 +104,12 @@ def test_discord_settings(tmp_path: Path) -> None:
     assert defaults.discord_api_url == "https://discord.com/api/v10"
     assert defaults.discord_gateway_url == "wss://gateway.discord.gg/"
     settings = _load(
-        tmp_path, DISCORD_TOKEN="MTEw.x.y", DISCORD_API_URL="http://127.0.0.1:9/api/v10/",
-        DISCORD_GATEWAY_URL="ws://127.0.0.1:9/gateway", DISCORD_CHANNEL="1100000000000000200",
-    )  # fmt: skip
+        tmp_path,
+        DISCORD_TOKEN="MTEw.x.y",
+        DISCORD_API_URL="http://127.0.0.1:9/api/v10/",
+        DISCORD_GATEWAY_URL="ws://127.0.0.1:9/gateway",
+        DISCORD_CHANNEL="1100000000000000200",
+    )
     assert settings.discord_token == "MTEw.x.y"
     assert settings.discord_api_url == "http://127.0.0.1:9/api/v10"
     assert settings.discord_gateway_url == "ws://127.0.0.1:9/gateway"

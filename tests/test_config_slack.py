@@ -10,8 +10,12 @@ from bot.config.settings import ConfigError, load_settings
 from bot.slack.oauth.crypto import new_key
 
 KEY, OLD = new_key(), new_key()
-BASE = {"SLACK_CLIENT_ID": "1111.2222", "SLACK_CLIENT_SECRET": "shh-secret",
-        "SLACK_SIGNING_SECRET": "sign", "PAPERCLUB_SECRET_KEY": f"{KEY}, {OLD}"}  # fmt: skip
+BASE = {
+    "SLACK_CLIENT_ID": "1111.2222",
+    "SLACK_CLIENT_SECRET": "shh-secret",
+    "SLACK_SIGNING_SECRET": "sign",
+    "PAPERCLUB_SECRET_KEY": f"{KEY}, {OLD}",
+}
 
 
 NO_ENV_FILE = Path("/nonexistent/paperclub/.env")  # only the variables each test gives

@@ -17,7 +17,7 @@ from bot.db.migrate import upgrade
 from bot.domain import Channel, ImportReport, PaperDraft, Rejection, WorkspaceKey
 from bot.runtime.clock import SystemClock
 from bot.semantic.lazy import semantic_for
-from bot.services import importing, listing, tenancy
+from bot.services import importing, listing, workspaces
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -33,8 +33,8 @@ def chosen_workspace(*, database: Database, named: str | None, new: bool = False
     """The workspace `--workspace` names (`new`: one not held yet too), else the only one;
     CliError when that is unclear."""
     try:
-        return tenancy.resolve(uow=database, named=named, new=new)
-    except tenancy.WorkspaceUnknown as exc:
+        return workspaces.resolve(uow=database, named=named, new=new)
+    except workspaces.WorkspaceUnknown as exc:
         raise CliError(f"--workspace: {exc}") from None
 
 
@@ -92,9 +92,12 @@ def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
             with bar:
                 task = bar.add_task("import", total=len(drafts))
                 report = _run_import(
-                    database=database, drafts=drafts, rejected=rejected, args=args,
+                    database=database,
+                    drafts=drafts,
+                    rejected=rejected,
+                    args=args,
                     tick=lambda done, _total: bar.update(task, completed=done),
-                )  # fmt: skip
+                )
         semantic, _why = semantic_for(enabled=settings.semantic)
         with database(write=False) as store:
             partial = len(store.papers_to_enrich(ids=None, untried=True))
@@ -131,7 +134,7 @@ def _run_import(
     if channel is None:
         workspace = chosen_workspace(database=database, named=args.workspace, new=True)
     else:
-        workspace = channel.key.tenant
+        workspace = channel.key.workspace_key
         if (
             args.workspace is not None
             and chosen_workspace(database=database, named=args.workspace) != workspace
@@ -188,7 +191,7 @@ def cmd_queue(*, args: argparse.Namespace, settings: Settings) -> int:
     try:
         chosen = _channel(database=database, name=args.channel)
         workspace = (
-            chosen.key.tenant
+            chosen.key.workspace_key
             if chosen is not None
             else chosen_workspace(database=database, named=args.workspace)
         )

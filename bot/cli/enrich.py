@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.cli.archive import CliError, open_database, progress_bar
 from bot.config.settings import Settings
-from bot.enrich.service import Outcome, Result, confirm, enrich, record_of, summary
+from bot.enrich.service import PaperEnriched, Result, confirm, enrich, record_of, summary
 from bot.enrich.setup import make_sources
 from bot.runtime.clock import SystemClock
 
@@ -28,7 +28,7 @@ def _shown(value: object, *, limit: int = 70) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _text(*, outcome: Outcome) -> list[str]:
+def _text(*, outcome: PaperEnriched) -> list[str]:
     """The lines about one paper."""
     lines = [f"#{outcome.paper_id} {_shown(outcome.title, limit=60)}: {WORDS[outcome.result]}"]
     lines += [f"    {c.field}: {_shown(c.before)} -> {_shown(c.after)}" for c in outcome.changes]
@@ -52,10 +52,16 @@ def cmd_enrich(*, args: argparse.Namespace, settings: Settings) -> int:
             total = len(store.papers_to_enrich(ids=args.ids or None))
         bar = None if args.json else progress_bar(total=total, label="enriching", minimum=1)
 
-        def run(tick: Any = None) -> list[Outcome]:
+        def run(tick: Any = None) -> list[PaperEnriched]:
             """The service, with the CLI's clock."""
-            return enrich(uow=database, sources=sources, now=SystemClock().now(),
-                          ids=args.ids or None, dry_run=args.dry_run, progress=tick)  # fmt: skip
+            return enrich(
+                uow=database,
+                sources=sources,
+                now=SystemClock().now(),
+                ids=args.ids or None,
+                dry_run=args.dry_run,
+                progress=tick,
+            )
 
         if bar is None:
             outcomes = run()
@@ -67,8 +73,13 @@ def cmd_enrich(*, args: argparse.Namespace, settings: Settings) -> int:
         database.dispose()
     counts = summary(outcomes=outcomes)
     if args.json:
-        print(json.dumps(_json(outcomes=outcomes, counts=counts, args=args, down=sources.down),
-                         ensure_ascii=False, indent=2))  # fmt: skip
+        print(
+            json.dumps(
+                _json(outcomes=outcomes, counts=counts, args=args, down=sources.down),
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return 0
     for why in sources.down.values():
         print(f"paperclub: {why}; carried on without it.", file=sys.stderr)
@@ -77,8 +88,11 @@ def cmd_enrich(*, args: argparse.Namespace, settings: Settings) -> int:
             print("\n".join(_text(outcome=outcome)))
     said = ", ".join(f"{n} {WORDS[Result(r)]}" for r, n in counts.items())
     note = " (dry run: nothing was changed)" if args.dry_run else ""
-    print(f"Enrichment of {len(outcomes)} papers: {said}.{note}" if outcomes else
-          "Every paper is complete: nothing to enrich.")  # fmt: skip
+    print(
+        f"Enrichment of {len(outcomes)} papers: {said}.{note}"
+        if outcomes
+        else "Every paper is complete: nothing to enrich."
+    )
     return 0
 
 
@@ -98,9 +112,12 @@ def _pick(*, args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _json(
-    *, outcomes: list[Outcome], counts: dict[str, int], args: argparse.Namespace,
+    *,
+    outcomes: list[PaperEnriched],
+    counts: dict[str, int],
+    args: argparse.Namespace,
     down: dict[str, str],
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """The outcome as JSON: a summary, and each paper with its changes field by field."""
     return {
         "dry_run": bool(args.dry_run),

@@ -17,7 +17,7 @@ from bot.cli.export import cmd_export
 from bot.cli.search import cmd_search
 from bot.cli.secrets import add_parser as add_secrets
 from bot.cli.secrets import cmd_secrets
-from bot.cli.semantic import add_parser as add_meaning
+from bot.cli.semantic import add_parser as add_semantic
 from bot.cli.semantic import cmd_embed, cmd_related
 from bot.cli.web import add_parser as add_web
 from bot.cli.web import cmd_web
@@ -70,10 +70,12 @@ def build_parser() -> argparse.ArgumentParser:
     enrich.add_argument("--dry-run", action="store_true", help="show what would change")
     enrich.add_argument("--json", action="store_true", help="print the outcome as JSON")
     enrich.add_argument(
-        "--pick", type=int, metavar="N",
+        "--pick",
+        type=int,
+        metavar="N",
         help="with one ID: apply the Nth record its unclear match listed (a person's choice)",
-    )  # fmt: skip
-    add_meaning(sub=sub, workspace_help=WORKSPACE_HELP)
+    )
+    add_semantic(sub=sub, workspace_help=WORKSPACE_HELP)
     add_secrets(sub=sub)
     add_web(sub=sub)
     return parser

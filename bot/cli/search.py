@@ -12,7 +12,7 @@ from bot.messages import as_plain, message
 from bot.semantic.lazy import semantic_installed
 from bot.services import search as searching
 from bot.wording import archive
-from bot.wording import meaning as words
+from bot.wording import semantic as words
 
 
 def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
@@ -25,28 +25,40 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
         workspace = chosen_workspace(database=database, named=args.workspace)
         with semantic_installed(enabled=settings.semantic):
             result = searching.search(
-                uow=database, text=" ".join(args.query), viewer=None, limit=args.limit,
+                uow=database,
+                text=" ".join(args.query),
+                viewer=None,
+                limit=args.limit,
                 workspace=workspace,
-            )  # fmt: skip
+            )
     finally:
         database.dispose()
     page = result.page
     if args.json:
         hits = [
             {
-                "id": hit.paper.id, "title": hit.paper.title, "authors": list(hit.paper.authors),
+                "id": hit.paper.id,
+                "title": hit.paper.title,
+                "authors": list(hit.paper.authors),
                 "status": hit.paper.status.value,
                 "channel": str(hit.channel) if hit.channel else None,
                 "date": hit.post_date.isoformat() if hit.post_date else None,
-                "permalink": hit.permalink, "votes": {"up": hit.votes.up, "down": hit.votes.down},
-                "comments": hit.comments, "from_comment": hit.from_comment,
+                "permalink": hit.permalink,
+                "votes": {"up": hit.votes.up, "down": hit.votes.down},
+                "comments": hit.comments,
+                "from_comment": hit.from_comment,
                 "snippet": hit.snippet.replace(HIGHLIGHT_OPEN, "").replace(HIGHLIGHT_CLOSE, ""),
                 "score": hit.score,
             }
             for hit in page.hits
-        ]  # fmt: skip
-        out = {"query": result.text, "total": page.total, "engine": result.engine, "hits": hits,
-               "notes": list(result.notes)}  # fmt: skip
+        ]
+        out = {
+            "query": result.text,
+            "total": page.total,
+            "engine": result.engine,
+            "hits": hits,
+            "notes": list(result.notes),
+        }
         if args.explain:
             out["why"] = result.why
             for row, line in zip(hits, explain_lines(result=result), strict=True):
@@ -65,8 +77,10 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
     reasons = explain_lines(result=result)
     for n, hit in enumerate(page.hits, start=1):
         where = f"{hit.post_date} {hit.channel}" if hit.post_date else hit.paper.status.value
-        print(f"{n:>3}. {hit.paper.title}  [{where}; +{hit.votes.up}/-{hit.votes.down}; "
-              f"{hit.comments} comment{'' if hit.comments == 1 else 's'}]")  # fmt: skip
+        print(
+            f"{n:>3}. {hit.paper.title}  [{where}; +{hit.votes.up}/-{hit.votes.down}; "
+            f"{hit.comments} comment{'' if hit.comments == 1 else 's'}]"
+        )
         snippet = " ".join(hit.snippet.split())
         print("     " + snippet.replace(HIGHLIGHT_OPEN, "»").replace(HIGHLIGHT_CLOSE, "«"))
         if args.explain:

@@ -59,8 +59,12 @@ def _rotate(*, as_json: bool, settings: Settings) -> int:
     finally:
         database.dispose()
     if as_json:
-        report = {"rows": outcome.rows, "tokens": outcome.tokens, "unsealed": outcome.unsealed,
-                  "keys": len(oauth.secret_keys)}  # fmt: skip
+        report = {
+            "rows": outcome.rows,
+            "tokens": outcome.tokens,
+            "unsealed": outcome.unsealed,
+            "keys": len(oauth.secret_keys),
+        }
         print(json.dumps(report))
     else:
         print(

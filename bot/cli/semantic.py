@@ -13,7 +13,7 @@ from bot.config.settings import Settings
 from bot.messages import as_plain
 from bot.ports import Semantic
 from bot.semantic.lazy import semantic_for, semantic_installed
-from bot.services import meaning, related
+from bot.services import embedding, related
 
 
 def add_parser(*, sub: Any, workspace_help: str) -> None:
@@ -48,11 +48,13 @@ def cmd_embed(*, args: argparse.Namespace, settings: Settings) -> int:
         bar = None if args.json else progress_bar(total=todo, label="embedding", minimum=1)
         now = lambda: datetime.now(UTC)  # noqa: E731  (the clock of each batch's rows)
         if bar is None:
-            made = meaning.embed_pending(uow=database, semantic=semantic, now=now, batch=args.batch)
+            made = embedding.embed_pending(
+                uow=database, semantic=semantic, now=now, batch=args.batch
+            )
         else:
             with bar:
                 task = bar.add_task("embed", total=todo)
-                made = meaning.embed_pending(
+                made = embedding.embed_pending(
                     uow=database,
                     semantic=semantic,
                     now=now,
@@ -104,7 +106,7 @@ def cmd_related(*, args: argparse.Namespace, settings: Settings) -> int:
             )
         )
         return 0
-    from bot.wording import meaning as words
+    from bot.wording import semantic as words
 
     print(as_plain(message=words.related_reply(title=paper.title, related=near)))
     return 0

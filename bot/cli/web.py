@@ -14,8 +14,12 @@ from bot.runtime.clock import SystemClock
 def add_parser(*, sub: Any) -> None:
     """`web [--port N] [--host ADDR]` under the CLI's subcommands."""
     web = sub.add_parser("web", help="serve the read-only web archive alone")
-    web.add_argument("--port", type=int, metavar="N",
-                     help="default PAPERCLUB_WEB_PORT, else 8080; 0: any free port")  # fmt: skip
+    web.add_argument(
+        "--port",
+        type=int,
+        metavar="N",
+        help="default PAPERCLUB_WEB_PORT, else 8080; 0: any free port",
+    )
     web.add_argument("--host", metavar="ADDR", help="default PAPERCLUB_HTTP_HOST (127.0.0.1)")
 
 
@@ -31,8 +35,9 @@ def cmd_web(*, args: argparse.Namespace, settings: Settings) -> int:
     try:
         stop = wait_for_signal()
         try:
-            server = open_archive(uow=database, settings=settings, clock=SystemClock(),
-                                  port=port, host=args.host)  # fmt: skip
+            server = open_archive(
+                uow=database, settings=settings, clock=SystemClock(), port=port, host=args.host
+            )
         except PortTaken as exc:
             print(f"paperclub: the web archive cannot start: {exc}", file=sys.stderr)
             return 1

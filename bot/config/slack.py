@@ -13,9 +13,15 @@ from typing import Any
 DEFAULT_API_URL = "https://slack.com/api/"
 # What the bot asks for when a workspace installs it (manifest-distribution.yml says the same).
 DISTRIBUTION_SCOPES = (
-    "chat:write", "commands", "channels:history", "groups:history", "channels:read",
-    "groups:read", "reactions:read", "users:read",
-)  # fmt: skip
+    "chat:write",
+    "commands",
+    "channels:history",
+    "groups:history",
+    "channels:read",
+    "groups:read",
+    "reactions:read",
+    "users:read",
+)
 
 SLACK_VARIABLES: dict[str, str] = {
     "SLACK_BOT_TOKEN": "Bot token (xoxb-...). Without Slack tokens the bot runs on the console.",
@@ -117,6 +123,8 @@ def _distribution(*, get: _GetFn, api_url: str) -> Distribution | None:
         )
     root = api_url.removesuffix("/").removesuffix("/api")
     return Distribution(
-        client_id=client_id, client_secret=client_secret, secret_keys=keys,
+        client_id=client_id,
+        client_secret=client_secret,
+        secret_keys=keys,
         authorize_url=f"{root}/oauth/v2/authorize",
-    )  # fmt: skip
+    )

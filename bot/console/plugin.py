@@ -84,8 +84,8 @@ def seed_if_empty(*, shared: Shared, chat: ConsoleChat) -> None:
     """A fresh archive gets the sample reading list, and the user is told."""
     with shared.uow() as store:
         # Resolved first: the console takes over papers imported before its first start.
-        store.workspace_id(workspace=KEY.tenant, claim=True)
-        if store.max_position(workspace=KEY.tenant) > 0:
+        store.workspace_id(workspace=KEY.workspace_key, claim=True)
+        if store.max_position(workspace=KEY.workspace_key) > 0:
             return
     drafts, _ = ingest.parse(path=str(SAMPLE), text=SAMPLE.read_text(encoding="utf-8"))
     report = importing.import_drafts(
@@ -93,7 +93,7 @@ def seed_if_empty(*, shared: Shared, chat: ConsoleChat) -> None:
         drafts=drafts,
         now=shared.clock.now(),
         added_by="sample",
-        workspace=KEY.tenant,
+        workspace=KEY.workspace_key,
     )
     chat.say(message=words.seeded(added=report.added, name=SAMPLE.name))
 

@@ -28,8 +28,8 @@ from bot.messages import (
     format_date,
 )
 from bot.paper_links import paper_links
-from bot.wording import meaning
 from bot.wording import post as words
+from bot.wording import semantic as semantic_words
 from bot.wording.console import typed_button
 
 ABSTRACT_SHOWN = 1200
@@ -106,11 +106,14 @@ def paper_panel(*, card: PaperCard, channel: str) -> Panel:
     if links:
         lines.append(Text(f"📄 {links[0][0]}"))
     footer = words.footer(
-        added_by=None, remaining=card.remaining, count=str(card.remaining),
-        list_name=card.list_name, title_derived=paper.title_derived,
-    )  # fmt: skip
+        added_by=None,
+        remaining=card.remaining,
+        count=str(card.remaining),
+        list_name=card.list_name,
+        title_derived=paper.title_derived,
+    )
     lines.append(runs_text(runs=footer, style="dim"))
-    lines += [runs_text(runs=line, style="dim") for line in meaning.card_lines(card=card)]
+    lines += [runs_text(runs=line, style="dim") for line in semantic_words.card_lines(card=card)]
     votes = Text(f"{words.VOTE_UP} {card.votes.up} · {words.VOTE_DOWN} {card.votes.down}   ")
     lines.append(votes.append(words.VOTE_HINT, style="dim"))
     return Panel(

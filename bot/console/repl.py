@@ -64,17 +64,26 @@ def handle_line(*, app: Console, line: str) -> None:
     if text in VOTES:
         # Typed, not clicked: the metrics count it as the console's own source of votes.
         outcome = voting.click(
-            uow=uow, post_id=post.id, user=USER, value=VOTES[text], event_id=event_id, now=now,
+            uow=uow,
+            post_id=post.id,
+            user=USER,
+            value=VOTES[text],
+            event_id=event_id,
+            now=now,
             via=PLATFORM,
-        )  # fmt: skip
+        )
         found = posting.card_of_post(uow=uow, post_id=post.id)
         if outcome.changed and found is not None:
             app.chat.update_post(channel=KEY, message_id=post.message_id, card=found[1])
         return
     message = comments.ThreadMessage(
-        channel=KEY, thread_id=post.message_id, message_id=app.chat.new_id(), user=USER,
-        event_id=event_id, now=now,
-    )  # fmt: skip
+        channel=KEY,
+        thread_id=post.message_id,
+        message_id=app.chat.new_id(),
+        user=USER,
+        event_id=event_id,
+        now=now,
+    )
     comments.reply(uow=uow, message=message, text=text)
     app.chat.say(message=words.COMMENT_SAVED)
 
@@ -97,9 +106,16 @@ def _command(*, app: Console, text: str) -> None:
         return
     shared = app.shared
     call = commands.Invocation(
-        uow=shared.uow, chat=app.chat, poster=app.poster, channel=KEY, user=USER,
-        admins=(USER,), defaults=shared.defaults, now=shared.clock.now(), lookup=shared.lookup,
-    )  # fmt: skip
+        uow=shared.uow,
+        chat=app.chat,
+        poster=app.poster,
+        channel=KEY,
+        user=USER,
+        admins=(USER,),
+        defaults=shared.defaults,
+        now=shared.clock.now(),
+        lookup=shared.lookup,
+    )
     reply = commands.handle(call=call, text=rest)
     if reply.reschedule:
         shared.reschedule()

@@ -30,14 +30,17 @@ _CONVERTED = (datetime, bool)
 def _post(*, row: Row[Any]) -> Post:
     """A post from a row of the hot path's post look-ups (post columns, then the channel key)."""
     return Post(
-        id=row.id, paper_id=row.paper_id,
-        channel=ChannelKey(platform=row.platform, workspace=row.workspace,
-                           channel=row.external_id),
-        local_date=row.local_date, state=PostState(row.state), message_id=row.message_id,
-        permalink=row.permalink, claimed_by=row.claimed_by,
+        id=row.id,
+        paper_id=row.paper_id,
+        channel=ChannelKey(platform=row.platform, workspace=row.workspace, channel=row.external_id),
+        local_date=row.local_date,
+        state=PostState(row.state),
+        message_id=row.message_id,
+        permalink=row.permalink,
+        claimed_by=row.claimed_by,
         claimed_at=utc(value=row.claimed_at) if row.claimed_at else None,
         channel_id=row.channel_id,
-    )  # fmt: skip
+    )
 
 
 class DeliveredPosts:
@@ -98,8 +101,9 @@ class ActivityStore(UnitBound):
         """Run one hot-path statement; its rows (none for the writes that return none)."""
         connection, raw = self._connection()
         if raw is None:
-            result = connection.execute(sql.core(name=name, dialect=connection.dialect.name),
-                                        params)  # fmt: skip
+            result = connection.execute(
+                sql.core(name=name, dialect=connection.dialect.name), params
+            )
             return [tuple(row) for row in result] if result.returns_rows else []
         # Most parameters are text or numbers, passed as they are; only the few datetimes and
         # booleans pay for a conversion call (this runs for every statement of every vote).
@@ -133,12 +137,17 @@ class ActivityStore(UnitBound):
             return known
         row = (
             self._connection()[0]
-            .execute(sql.POST_BY_MESSAGE, {
-                "platform": channel.platform, "workspace": channel.workspace,
-                "channel": channel.channel, "message_id": message_id,
-            })
+            .execute(
+                sql.POST_BY_MESSAGE,
+                {
+                    "platform": channel.platform,
+                    "workspace": channel.workspace,
+                    "channel": channel.channel,
+                    "message_id": message_id,
+                },
+            )
             .first()
-        )  # fmt: skip
+        )
         if row is None:
             return None
         post = _post(row=row)
@@ -164,8 +173,16 @@ class ActivityStore(UnitBound):
 
     def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
         """Set (or change) a person's one vote on a post: one upsert on UNIQUE(post, user)."""
-        self._run("set_vote", {"post_id": post_id, "user_id": user, "value": value,
-                               "source": source, "updated_at": now})  # fmt: skip
+        self._run(
+            "set_vote",
+            {
+                "post_id": post_id,
+                "user_id": user,
+                "value": value,
+                "source": source,
+                "updated_at": now,
+            },
+        )
 
     def clear_vote(self, *, post_id: int, user: str) -> None:
         """Withdraw a person's vote."""
@@ -189,16 +206,33 @@ class ActivityStore(UnitBound):
     ) -> bool:
         """Store a comment; False when one with this message id exists (it wins: it may be a
         deletion that overtook the message)."""
-        return bool(self._run("add_comment", {
-            "post_id": post.id, "channel_id": post.channel_id, "user_id": user,
-            "message_id": message_id, "text": text, "created_at": now,
-            "edited_at": now if edited else None, "deleted": deleted,
-        }))  # fmt: skip
+        return bool(
+            self._run(
+                "add_comment",
+                {
+                    "post_id": post.id,
+                    "channel_id": post.channel_id,
+                    "user_id": user,
+                    "message_id": message_id,
+                    "text": text,
+                    "created_at": now,
+                    "edited_at": now if edited else None,
+                    "deleted": deleted,
+                },
+            )
+        )
 
     def edit_comment(self, *, post: Post, message_id: str, text: str, now: datetime) -> None:
         """Replace a live comment's text."""
-        self._run("edit_comment", {"in_channel": post.channel_id, "of_message": message_id,
-                                   "new_text": text, "edited": now})  # fmt: skip
+        self._run(
+            "edit_comment",
+            {
+                "in_channel": post.channel_id,
+                "of_message": message_id,
+                "new_text": text,
+                "edited": now,
+            },
+        )
 
     def delete_comment(self, *, post: Post, message_id: str) -> None:
         """Mark a comment deleted and forget its text: search and export no longer see it."""

@@ -21,9 +21,17 @@ CHANNELS = Base.metadata.tables[ChannelRow.__tablename__]
 VOTES = Base.metadata.tables[VoteRow.__tablename__]
 COMMENTS = Base.metadata.tables[CommentRow.__tablename__]
 _PROCESSED = Base.metadata.tables["processed_events"]
-_POST_COLUMNS = (POSTS.c.id, POSTS.c.paper_id, POSTS.c.local_date, POSTS.c.state,
-                 POSTS.c.message_id, POSTS.c.permalink, POSTS.c.claimed_by, POSTS.c.claimed_at,
-                 POSTS.c.channel_id)  # fmt: skip
+_POST_COLUMNS = (
+    POSTS.c.id,
+    POSTS.c.paper_id,
+    POSTS.c.local_date,
+    POSTS.c.state,
+    POSTS.c.message_id,
+    POSTS.c.permalink,
+    POSTS.c.claimed_by,
+    POSTS.c.claimed_at,
+    POSTS.c.channel_id,
+)
 _CHANNEL_COLUMNS = (CHANNELS.c.platform, CHANNELS.c.workspace, CHANNELS.c.external_id)
 
 
@@ -40,27 +48,35 @@ def mark_event(*, dialect: str) -> Any:
 def set_vote(*, dialect: str) -> Any:
     """Set or change a person's one vote: one upsert on UNIQUE(post, user)."""
     statement = dialect_insert(dialect=dialect, table=VOTES).values(
-        post_id=bindparam("post_id"), user_id=bindparam("user_id"), value=bindparam("value"),
-        source=bindparam("source"), updated_at=bindparam("updated_at"),
-    )  # fmt: skip
+        post_id=bindparam("post_id"),
+        user_id=bindparam("user_id"),
+        value=bindparam("value"),
+        source=bindparam("source"),
+        updated_at=bindparam("updated_at"),
+    )
     return statement.on_conflict_do_update(
         index_elements=["post_id", "user_id"],
         set_={
-            "value": statement.excluded.value, "source": statement.excluded.source,
+            "value": statement.excluded.value,
+            "source": statement.excluded.source,
             "updated_at": statement.excluded.updated_at,
         },
-    )  # fmt: skip
+    )
 
 
 @cache
 def add_comment(*, dialect: str) -> Any:
     """Store a comment unless one with its message id exists; a row comes back when it went in."""
     statement = dialect_insert(dialect=dialect, table=COMMENTS).values(
-        post_id=bindparam("post_id"), channel_id=bindparam("channel_id"),
-        user_id=bindparam("user_id"), message_id=bindparam("message_id"),
-        text=bindparam("text"), created_at=bindparam("created_at"),
-        edited_at=bindparam("edited_at"), deleted=bindparam("deleted"),
-    )  # fmt: skip
+        post_id=bindparam("post_id"),
+        channel_id=bindparam("channel_id"),
+        user_id=bindparam("user_id"),
+        message_id=bindparam("message_id"),
+        text=bindparam("text"),
+        created_at=bindparam("created_at"),
+        edited_at=bindparam("edited_at"),
+        deleted=bindparam("deleted"),
+    )
     return statement.on_conflict_do_nothing().returning(COMMENTS.c.id)
 
 
@@ -138,6 +154,9 @@ def core(*, name: str, dialect: str) -> Any:
     if name in built:
         return built[name](dialect=dialect)
     return {
-        "vote_of": VOTE_OF, "clear_vote": CLEAR_VOTE, "comment_at": COMMENT_AT,
-        "edit_comment": EDIT_COMMENT, "delete_comment": DELETE_COMMENT,
-    }[name]  # fmt: skip
+        "vote_of": VOTE_OF,
+        "clear_vote": CLEAR_VOTE,
+        "comment_at": COMMENT_AT,
+        "edit_comment": EDIT_COMMENT,
+        "delete_comment": DELETE_COMMENT,
+    }[name]

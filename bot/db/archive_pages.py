@@ -26,7 +26,7 @@ def _public(*, workspace: WorkspaceKey) -> ColumnElement[bool]:
     """The channel rows of the workspace that are not private."""
     return and_(
         ChannelRow.platform == workspace.platform,
-        ChannelRow.workspace == workspace.team,
+        ChannelRow.workspace == workspace.id,
         ChannelRow.private.is_(False),
     )
 
@@ -161,8 +161,10 @@ class ArchivePagesStore(UnitBound):
         weeks: dict[date, list[int]] = {}
         for day in days.values():
             weeks.setdefault(_monday(day=day), [0, 0, 0])[0] += 1
-        for column, table, index in ((VoteRow.post_id, VoteRow, 1),
-                                     (CommentRow.post_id, CommentRow, 2)):  # fmt: skip
+        for column, table, index in (
+            (VoteRow.post_id, VoteRow, 1),
+            (CommentRow.post_id, CommentRow, 2),
+        ):
             query = select(column, func.count()).where(column.in_(select(ids.c.id)))
             if table is CommentRow:
                 query = query.where(CommentRow.deleted.is_(False))

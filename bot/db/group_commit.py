@@ -64,8 +64,9 @@ class WriteScope:
         if self._session is None:
             # rollback_only: the Session never commits the group's transaction; a failed
             # flush rolls all of it back, which marks the group broken (see _unit).
-            self._session = Session(bind=self.connection, expire_on_commit=False,
-                                    join_transaction_mode="rollback_only")  # fmt: skip
+            self._session = Session(
+                bind=self.connection, expire_on_commit=False, join_transaction_mode="rollback_only"
+            )
         return self._session
 
     def flush(self) -> None:

@@ -58,7 +58,7 @@ class PostsStore(UnitBound):
 
     def save_channel(self, *, key: ChannelKey, schedule: Schedule, private: bool) -> Channel:
         """Follow a channel with this schedule (or change its schedule and privacy)."""
-        ensure_workspace(session=self.session, workspace=key.tenant, claim=True)
+        ensure_workspace(session=self.session, workspace=key.workspace_key, claim=True)
         row = self._channel_row(key=key)
         if row is None:
             row = ChannelRow(
@@ -82,19 +82,24 @@ class PostsStore(UnitBound):
         """Follow a channel unless it already is followed (its own schedule then stays)."""
         row = self._channel_row(key=key)
         if row is None:
-            ensure_workspace(session=self.session, workspace=key.tenant, claim=True)
+            ensure_workspace(session=self.session, workspace=key.workspace_key, claim=True)
             # Replicas starting together each follow PAPERCLUB_CHANNEL: the later insert waits
             # for the earlier one's commit and then does nothing, instead of failing the start.
             self.session.execute(
                 upsert_insert(session=self.session, table=ChannelRow.__table__)  # type: ignore[arg-type]
                 .values(
-                    platform=key.platform, workspace=key.workspace, external_id=key.channel,
-                    paused=False, empty_notice_sent=False, private=private,
-                    post_time=schedule.post_time.strftime("%H:%M"), timezone=schedule.timezone,
+                    platform=key.platform,
+                    workspace=key.workspace,
+                    external_id=key.channel,
+                    paused=False,
+                    empty_notice_sent=False,
+                    private=private,
+                    post_time=schedule.post_time.strftime("%H:%M"),
+                    timezone=schedule.timezone,
                     weekdays=days_to_text(days=schedule.weekdays),
                 )
                 .on_conflict_do_nothing(index_elements=["platform", "workspace", "external_id"])
-            )  # fmt: skip
+            )
             row = self._channel_row(key=key)
             assert row is not None  # inserted now, or by the replica that was first
         return to_channel(row=row)

@@ -41,7 +41,7 @@ class Base(DeclarativeBase):
 
 
 class WorkspaceRow(Base):
-    """A tenant: a Slack team or a Discord guild (platform "" and team "" is the archive no
+    """A workspace: a Slack team or a Discord guild (platform "" and team "" is the archive no
     platform has claimed yet). Every paper belongs to one; channels name theirs by key."""
 
     __tablename__ = "workspaces"

@@ -71,11 +71,14 @@ class Searcher:
         # The workspace's row id and how many there are (with one, most deployments, every
         # paper is its own and no candidate pays for the condition), and the channels the
         # viewer may not see: one statement, as it runs before every search.
-        sql, key = WORKSPACE, {"w_platform": workspace.platform, "w_team": workspace.team}
+        sql, key = WORKSPACE, {"w_platform": workspace.platform, "w_team": workspace.id}
         if viewer is not None:
             sql = f"{WORKSPACE} UNION ALL {HIDDEN_CHANNELS}"
-            key |= {"v_platform": viewer.platform, "v_workspace": viewer.workspace,
-                    "v_channel": viewer.channel}  # fmt: skip
+            key |= {
+                "v_platform": viewer.platform,
+                "v_workspace": viewer.workspace,
+                "v_channel": viewer.channel,
+            }
         rows = self.rows(sql, **key)
         found, count = next(row[1:] for row in rows if row[0] == 0)
         hidden = [row for row in rows if row[0] == 1]
@@ -227,10 +230,15 @@ class Searcher:
             if chosen:
                 comments = {r[0]: r for r in self.rows(self.sql["comment_snippets"], ids=chosen)}
         return tuple(
-            hit_of(hit=hit, paper=papers[hit.paper_id], post=posts.get(hit.paper_id),
-                 comment=comments.get(hit.comment_id or 0), snippet=snippets.get(hit.paper_id))
+            hit_of(
+                hit=hit,
+                paper=papers[hit.paper_id],
+                post=posts.get(hit.paper_id),
+                comment=comments.get(hit.comment_id or 0),
+                snippet=snippets.get(hit.paper_id),
+            )
             for hit in page
-        )  # fmt: skip
+        )
 
 
 def search(

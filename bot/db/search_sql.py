@@ -101,8 +101,10 @@ HIDDEN_CHANNELS = (
 )
 # A channel row id outside the hidden ones, and a paper not queued for one of them; per
 # candidate (a rowid lookup), not a scan of every paper, as queue_channel_id has no index.
-SHOWN = {"sqlite": " AND {column} NOT IN (SELECT value FROM json_each(:hidden))",
-         "postgresql": " AND {column} <> ALL(:hidden)"}  # fmt: skip
+SHOWN = {
+    "sqlite": " AND {column} NOT IN (SELECT value FROM json_each(:hidden))",
+    "postgresql": " AND {column} <> ALL(:hidden)",
+}
 NOT_HIDDEN_PAPER = (
     "NOT EXISTS (SELECT 1 FROM papers h WHERE h.id = {pid} AND h.queue_channel_id {in_hidden})"
 )

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from bot.db.search import Searcher
 from bot.db.search_sql import CFG, PG_VECTOR
 from bot.domain import ChannelKey, SearchHit, WorkspaceKey
-from bot.domain.meaning import Ranked
+from bot.domain.semantic import Ranked
 from bot.search_query import SearchQuery, fts5_excluded, quote_fts
 
 _ADMIT = "SELECT papers.id FROM papers WHERE papers.id {ids}{filters}"

@@ -16,11 +16,11 @@ from bot.db.enrichment import EnrichmentStore
 from bot.db.group_commit import WriteScope
 from bot.db.home import HomeStore
 from bot.db.lists import ListsStore
-from bot.db.meaning import MeaningStore
 from bot.db.posts import PostsStore
 from bot.db.ranking import RankingStore
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
 from bot.db.search import search
+from bot.db.semantic import SemanticStore
 from bot.db.titles import TitlesStore
 from bot.db.workspaces import WorkspacesStore, in_workspace, visible_to
 from bot.domain import (
@@ -42,9 +42,17 @@ _RECORD_CHUNK = 500
 
 
 class SqlStore(
-    PostsStore, ActivityStore, RankingStore, ListsStore, TitlesStore, EnrichmentStore, HomeStore,
-    WorkspacesStore, ArchivePagesStore, MeaningStore,
-):  # fmt: skip
+    PostsStore,
+    ActivityStore,
+    RankingStore,
+    ListsStore,
+    TitlesStore,
+    EnrichmentStore,
+    HomeStore,
+    WorkspacesStore,
+    ArchivePagesStore,
+    SemanticStore,
+):
     """The Store of one session; the unit of work commits or rolls back around it."""
 
     def __init__(
@@ -205,8 +213,14 @@ class SqlStore(
     ) -> SearchPage:
         """One page of a workspace's papers matching the query (by their text or comments),
         best first; with a viewer, posts and comments of channels it may not see are left out."""
-        return search(session=self.session, query=query, limit=limit, offset=offset,
-                      viewer=viewer, workspace=workspace)  # fmt: skip
+        return search(
+            session=self.session,
+            query=query,
+            limit=limit,
+            offset=offset,
+            viewer=viewer,
+            workspace=workspace,
+        )
 
     def paper_records(self, *, workspace: WorkspaceKey) -> Iterator[PaperRecord]:
         """Every paper of a workspace with its posts, votes and live comments, in id order."""

@@ -1,4 +1,4 @@
-"""Store methods for workspaces, the tenants: which exist, and the condition that scopes papers
+"""Store methods for workspaces: which exist, and the condition that scopes papers
 to one of them."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from bot.domain import LOCAL, ChannelKey, WorkspaceKey
 def _id_of(*, workspace: WorkspaceKey) -> Select[int]:
     """The query for a workspace's row id."""
     return select(WorkspaceRow.id).where(
-        WorkspaceRow.platform == workspace.platform, WorkspaceRow.team == workspace.team
+        WorkspaceRow.platform == workspace.platform, WorkspaceRow.team == workspace.id
     )
 
 
@@ -48,17 +48,17 @@ def ensure_workspace(*, session: Session, workspace: WorkspaceKey, claim: bool) 
         return int(found)
     if claim and workspace != LOCAL:
         others = session.execute(select(WorkspaceRow.platform, WorkspaceRow.team).limit(2)).all()
-        if [tuple(row) for row in others] == [(LOCAL.platform, LOCAL.team)]:
+        if [tuple(row) for row in others] == [(LOCAL.platform, LOCAL.id)]:
             session.execute(
                 update(WorkspaceRow)
-                .where(WorkspaceRow.platform == LOCAL.platform, WorkspaceRow.team == LOCAL.team)
-                .values(platform=workspace.platform, team=workspace.team)
+                .where(WorkspaceRow.platform == LOCAL.platform, WorkspaceRow.team == LOCAL.id)
+                .values(platform=workspace.platform, team=workspace.id)
             )
             return ensure_workspace(session=session, workspace=workspace, claim=False)
     # DO NOTHING: replicas starting together resolve the same workspace at once.
     session.execute(
         upsert_insert(session=session, table=WorkspaceRow.__table__)  # type: ignore[arg-type]
-        .values(platform=workspace.platform, team=workspace.team)
+        .values(platform=workspace.platform, team=workspace.id)
         .on_conflict_do_nothing(index_elements=["platform", "team"])
     )
     made = session.scalar(_id_of(workspace=workspace))
@@ -74,7 +74,7 @@ class WorkspacesStore(UnitBound):
         rows = self.session.execute(
             select(WorkspaceRow.platform, WorkspaceRow.team).order_by(WorkspaceRow.id)
         )
-        return [WorkspaceKey(platform=platform, team=team) for platform, team in rows]
+        return [WorkspaceKey(platform=platform, id=team) for platform, team in rows]
 
     def workspace_id(self, *, workspace: WorkspaceKey, claim: bool = False) -> int:
         """The row id of a workspace, made when new (see ensure_workspace)."""

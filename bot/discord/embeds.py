@@ -32,8 +32,8 @@ from bot.discord.render import CONTENT_MAX, Component, action_row, button, custo
 from bot.domain import Paper, PaperCard
 from bot.messages import format_date, plain_text
 from bot.paper_links import paper_links
-from bot.wording import meaning
 from bot.wording import post as words
+from bot.wording import semantic as semantic_words
 
 TITLE_MAX = 256
 DESCRIPTION_MAX = 4096
@@ -47,7 +47,7 @@ NAME_MAX = 80
 LINK_MAX = 750  # one link in the description: a URL of up to 512 units, its label (200)
 COUNT_MAX = 999_999
 POST_ID_MAX = 2**63 - 1
-MEANING_MAX = 700  # the related line (two titles with links) or why the paper was picked
+CARD_LINE_MAX = 700  # the related line (two titles with links) or why the paper was picked
 VOTE = "vote"
 PAPER_ICON = "📄 "
 
@@ -170,7 +170,9 @@ def daily_post(*, card: PaperCard) -> dict[str, Any]:
     room = min(DESCRIPTION_MAX, EMBED_MAX - size(embed["title"]) - size(footer))
     head = [part for part in (_authors(authors=paper.authors),) if part]
     tail = [part for part in (_links_line(links=links, vouched=vouched),) if part]
-    tail += [inline(runs=line, limit=MEANING_MAX) for line in meaning.card_lines(card=card)]
+    tail += [
+        inline(runs=line, limit=CARD_LINE_MAX) for line in semantic_words.card_lines(card=card)
+    ]
     fixed = sum(size(part) + 2 for part in (*head, *tail))  # each with its blank line
     abstract = _abstract(abstract=paper.abstract, main=main, limit=max(room - fixed, 1))
     embed["description"] = "\n\n".join([*head, abstract, *tail])

@@ -10,8 +10,8 @@ from datetime import date, datetime, time
 from bot.domain.keys import LOCAL as LOCAL
 from bot.domain.keys import ChannelKey as ChannelKey
 from bot.domain.keys import WorkspaceKey as WorkspaceKey
-from bot.domain.meaning import PickOrder as PickOrder
-from bot.domain.meaning import RelatedRead as RelatedRead
+from bot.domain.semantic import PickOrder as PickOrder
+from bot.domain.semantic import RelatedRead as RelatedRead
 from bot.domain.votes import VoteCount as VoteCount
 
 

@@ -7,22 +7,22 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class WorkspaceKey:
-    """A tenant: platform and team or guild. Papers, queues and search belong to one; what is
-    in one is never shown in another."""
+    """A workspace: its platform and its id there (a Slack team, a Discord guild). Papers,
+    queues and search belong to one; what is in one is never shown in another."""
 
     platform: str
-    team: str
+    id: str
 
     def __str__(self) -> str:
         """'slack:T1' or 'console', as `--workspace` takes it; the unclaimed archive is 'local'."""
         if not self.platform:
             return "local"
-        return f"{self.platform}:{self.team}" if self.team else self.platform
+        return f"{self.platform}:{self.id}" if self.id else self.platform
 
 
 # The archive before any platform has claimed it: what `paperclub import` fills on a new
-# install, taken over by the first workspace that starts (see services/tenancy.py).
-LOCAL = WorkspaceKey(platform="", team="")
+# install, taken over by the first workspace that starts (see services/workspaces.py).
+LOCAL = WorkspaceKey(platform="", id="")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +41,6 @@ class ChannelKey:
         return f"{self.platform}:{self.workspace}:{self.channel}"
 
     @property
-    def tenant(self) -> WorkspaceKey:
+    def workspace_key(self) -> WorkspaceKey:
         """The workspace the channel is in."""
-        return WorkspaceKey(platform=self.platform, team=self.workspace)
+        return WorkspaceKey(platform=self.platform, id=self.workspace)

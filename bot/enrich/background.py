@@ -72,8 +72,11 @@ class Enricher:
             if followed is None:
                 return
             today = local_now(schedule=followed.schedule, now=now).date()
-            head = [] if store.post_on(channel=followed, local_date=today) else store.queued(
-                workspace=channel.tenant, channel=followed, limit=1)  # fmt: skip
+            head = (
+                []
+                if store.post_on(channel=followed, local_date=today)
+                else store.queued(workspace=channel.workspace_key, channel=followed, limit=1)
+            )
             papers = store.papers_to_enrich(ids=[head[0].id], untried=True) if head else []
         for paper in papers:
             self._one(paper_id=paper.id, now=now)

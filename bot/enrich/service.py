@@ -32,7 +32,7 @@ class Result(enum.StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class PaperEnriched:
     """One paper's result, the changes (made, or that a dry run would make) and why."""
 
     paper_id: int
@@ -55,13 +55,13 @@ def record_of(draft: PaperDraft) -> dict[str, object]:
 
 def enrich_one(
     *, uow: UnitOfWork, sources: Sources, paper: Paper, now: datetime, dry_run: bool
-) -> Outcome:
+) -> PaperEnriched:
     """Ask, decide, and (unless a dry run) apply a clear match or keep an unclear one."""
     known = known_of(paper=paper)
     try:
         candidates = sources.candidates(known=known)
     except Unreachable as exc:
-        return Outcome(
+        return PaperEnriched(
             paper_id=paper.id, title=paper.title, result=Result.UNREACHABLE, reason=str(exc)
         )
     decision = decide(known=known, candidates=candidates)
@@ -69,48 +69,69 @@ def enrich_one(
         if not dry_run:
             with uow() as store:
                 store.keep_candidates(
-                    paper_id=paper.id, records=[record_of(c) for c in decision.candidates],
-                    reason=decision.reason, now=now,
-                )  # fmt: skip
-        return Outcome(paper_id=paper.id, title=paper.title, result=Result.UNCLEAR,
-                       reason=decision.reason, candidates=decision.candidates)  # fmt: skip
+                    paper_id=paper.id,
+                    records=[record_of(c) for c in decision.candidates],
+                    reason=decision.reason,
+                    now=now,
+                )
+        return PaperEnriched(
+            paper_id=paper.id,
+            title=paper.title,
+            result=Result.UNCLEAR,
+            reason=decision.reason,
+            candidates=decision.candidates,
+        )
     if decision.found is None:
         if not dry_run:
             with uow() as store:
                 store.apply_enrichment(paper_id=paper.id, changes={}, verdict="none", now=now)
-        return Outcome(
+        return PaperEnriched(
             paper_id=paper.id, title=paper.title, result=Result.NONE, reason=decision.reason
         )
     found = decision.found
     with uow(write=not dry_run) as store:
         locked, published = store.enrichment_state(paper_id=paper.id)
         made = changes(
-            paper=paper, found=found, locked=locked, published=published,
+            paper=paper,
+            found=found,
+            locked=locked,
+            published=published,
             taken=lambda field, value: store.id_taken(field=field, value=value, paper_id=paper.id),
-        )  # fmt: skip
+        )
         result = Result.FOUND if made else Result.UNCHANGED
         if not dry_run:
             store.apply_enrichment(
-                paper_id=paper.id, changes={c.field: c.after for c in made},
-                verdict=result.value, now=now,
-            )  # fmt: skip
-    return Outcome(paper_id=paper.id, title=paper.title, result=result, reason=decision.reason,
-                   changes=tuple(made), candidates=(found,))  # fmt: skip
+                paper_id=paper.id,
+                changes={c.field: c.after for c in made},
+                verdict=result.value,
+                now=now,
+            )
+    return PaperEnriched(
+        paper_id=paper.id,
+        title=paper.title,
+        result=result,
+        reason=decision.reason,
+        changes=tuple(made),
+        candidates=(found,),
+    )
 
 
 def draft_of(record: dict[str, Any]) -> PaperDraft:
     """A kept record (record_of) as a draft again."""
     published = record.get("published")
     return PaperDraft(
-        title=str(record.get("title") or ""), abstract=str(record.get("abstract") or ""),
+        title=str(record.get("title") or ""),
+        abstract=str(record.get("abstract") or ""),
         authors=tuple(str(a) for a in record.get("authors") or ()),
-        arxiv_id=record.get("arxiv_id") or None, doi=record.get("doi") or None,
-        url=record.get("url") or None, origin="confirmed",
+        arxiv_id=record.get("arxiv_id") or None,
+        doi=record.get("doi") or None,
+        url=record.get("url") or None,
+        origin="confirmed",
         published=date.fromisoformat(str(published)) if published else None,
-    )  # fmt: skip
+    )
 
 
-def confirm(*, uow: UnitOfWork, paper_id: int, pick: int, now: datetime) -> Outcome | None:
+def confirm(*, uow: UnitOfWork, paper_id: int, pick: int, now: datetime) -> PaperEnriched | None:
     """A person's choice among an unclear match's records (1 is the first listed), applied as
     a found one; None when the paper has no such record kept."""
     with uow() as store:
@@ -121,14 +142,22 @@ def confirm(*, uow: UnitOfWork, paper_id: int, pick: int, now: datetime) -> Outc
         found = draft_of(kept[pick - 1])
         locked, published = store.enrichment_state(paper_id=paper_id)
         made = changes(
-            paper=paper, found=found, locked=locked, published=published,
+            paper=paper,
+            found=found,
+            locked=locked,
+            published=published,
             taken=lambda field, value: store.id_taken(field=field, value=value, paper_id=paper_id),
-        )  # fmt: skip
+        )
         store.apply_enrichment(
             paper_id=paper_id, changes={c.field: c.after for c in made}, verdict="found", now=now
         )
-    return Outcome(paper_id=paper_id, title=paper.title, result=Result.FOUND,
-                   reason=f"record {pick} confirmed by hand", changes=tuple(made))  # fmt: skip
+    return PaperEnriched(
+        paper_id=paper_id,
+        title=paper.title,
+        result=Result.FOUND,
+        reason=f"record {pick} confirmed by hand",
+        changes=tuple(made),
+    )
 
 
 def enrich(
@@ -139,7 +168,7 @@ def enrich(
     ids: Sequence[int] | None = None,
     dry_run: bool = False,
     progress: Progress | None = None,
-) -> list[Outcome]:
+) -> list[PaperEnriched]:
     """Every paper that needs it (or those `ids`), in queue order."""
     with uow(write=False) as store:
         papers = store.papers_to_enrich(ids=ids)
@@ -151,6 +180,6 @@ def enrich(
     return outcomes
 
 
-def summary(*, outcomes: Sequence[Outcome]) -> dict[str, int]:
+def summary(*, outcomes: Sequence[PaperEnriched]) -> dict[str, int]:
     """How many papers had each result."""
     return {result.value: sum(o.result is result for o in outcomes) for result in Result}

@@ -1,6 +1,5 @@
 """Interfaces the core needs from its edges: a store, a chat platform, metadata, a clock."""
 
-from bot.ports.meaning import MeaningStore, SearchRun, Semantic
 from bot.ports.platform import (
     Chat,
     ChatError,
@@ -13,6 +12,7 @@ from bot.ports.platform import (
     ServesHttp,
     WsgiApp,
 )
+from bot.ports.semantic import SearchRun, Semantic, SemanticStore
 from bot.ports.store import Store, UnitOfWork
 
 __all__ = [
@@ -20,13 +20,13 @@ __all__ = [
     "ChatError",
     "Clock",
     "LookupFailed",
-    "MeaningStore",
     "PaperLookup",
     "Platform",
     "PlatformStartError",
     "SearchRun",
     "SeenRequests",
     "Semantic",
+    "SemanticStore",
     "ServesHttp",
     "Store",
     "UnitOfWork",

@@ -26,11 +26,11 @@ from bot.domain import (
 )
 from bot.ports.activity import ActivityStore
 from bot.ports.archive_pages import ArchivePagesStore
-from bot.ports.meaning import MeaningStore
+from bot.ports.semantic import SemanticStore
 from bot.search_query import SearchQuery
 
 
-class Store(ActivityStore, ArchivePagesStore, MeaningStore, Protocol):
+class Store(ActivityStore, ArchivePagesStore, SemanticStore, Protocol):
     """Persistence, inside one unit of work (one transaction); what members do is in
     ActivityStore."""
 

@@ -29,9 +29,13 @@ INTERVAL_SECONDS = 1.0
 # network) must lose the lock even though its kernel still answers: the server ends a session
 # idle this long (the loop asks every second), and TCP keepalives end a dead peer's session.
 _SESSION = {
-    "connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
-    "keepalives_count": 3, "tcp_user_timeout": 10_000,
-}  # fmt: skip
+    "connect_timeout": 5,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 10_000,
+}
 IDLE_SESSION_MS = 5_000
 # A leader whose scheduler has not beaten for this long steps down, so that another replica
 # runs the posts (its own stuck worker is not freed by it; /healthz says so meanwhile).

@@ -67,8 +67,9 @@ def _open_web(*, wiring: Wiring, settings: Settings, console: bool) -> HttpServi
 
     try:
         with signals_held():
-            web = open_archive(uow=wiring.database, settings=settings, clock=wiring.clock,
-                               port=settings.web.port)  # fmt: skip
+            web = open_archive(
+                uow=wiring.database, settings=settings, clock=wiring.clock, port=settings.web.port
+            )
     except PortTaken as exc:
         log.warning("no web archive: %s; set PAPERCLUB_WEB_PORT to another port", exc)
         return None
@@ -104,9 +105,12 @@ def run(*, settings: Settings, mode: str) -> int:
         try:
             with signals_held():  # the threads the platforms start never take a stop signal
                 wiring = Wiring(
-                    settings=settings, database=database, clock=SystemClock(), plugins=plugins,
+                    settings=settings,
+                    database=database,
+                    clock=SystemClock(),
+                    plugins=plugins,
                     mode=mode,
-                )  # fmt: skip
+                )
         except PlatformStartError as exc:
             log.error("%s", exc)
             return 1

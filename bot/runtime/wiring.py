@@ -10,18 +10,17 @@ from typing import TYPE_CHECKING
 
 from bot.config.settings import Settings
 from bot.db.database import Database
-from bot.domain import Channel, ChannelKey, Schedule
+from bot.domain import Channel, ChannelKey
 from bot.enrich.background import Enricher
 from bot.runtime import metrics  # importing it installs the recorder the services report to
 from bot.runtime.coalesce import Coalescer
 from bot.runtime.health import Health, Heartbeat, check
 
 if TYPE_CHECKING:
-    from bot.enrich.sources import Sources
     from bot.runtime.leader import Leadership
     from bot.web.server import HttpService
-from bot.lookup import HttpLookup
-from bot.ports import Clock, PaperLookup, Platform, SeenRequests, ServesHttp, WsgiApp
+from bot.ports import Clock, PaperLookup, Platform, ServesHttp, WsgiApp
+from bot.runtime import parts
 from bot.runtime.platforms import Plugin
 from bot.runtime.process import OWNER, owner_alive, signals_held
 from bot.runtime.scheduler import PostScheduler
@@ -33,22 +32,6 @@ from bot.web.signin import signer as web_signer
 
 log = logging.getLogger("paperclub")
 _QUIET = {posting.Outcome.NOT_DUE, posting.Outcome.ALREADY, posting.Outcome.PAUSED}
-
-
-def default_schedule(*, settings: Settings) -> Schedule:
-    """The schedule a channel gets unless an admin sets its own."""
-    return Schedule(
-        post_time=settings.post_time, timezone=settings.timezone, weekdays=settings.days
-    )
-
-
-def make_lookup(*, settings: Settings) -> HttpLookup:
-    """arXiv and Crossref, where the settings say."""
-    return HttpLookup(
-        arxiv_url=settings.arxiv_api_url,
-        crossref_url=settings.crossref_api_url,
-        timeout=settings.lookup_timeout,
-    )
 
 
 class Wiring:
@@ -81,16 +64,23 @@ class Wiring:
         # Tier 3 allows ~50 chat.update a minute: a burst of votes makes a handful of redraws.
         self.coalescer = Coalescer(flush=self._redraw, interval=1.0)
         self.shared = Shared(
-            uow=database, clock=clock, lookup=lookup or make_lookup(settings=settings),
-            owner=OWNER, owner_alive=owner_alive, defaults=default_schedule(settings=settings),
-            admins=settings.admins, up_reactions=settings.up_reactions,
-            down_reactions=settings.down_reactions, reschedule=self.reschedule,
-            refresh_post=self.coalescer.touch, enrich_next=self._enrich_next,
-            seen_requests=_seen_requests(database=database) if self.replicated else None,
-        )  # fmt: skip
+            uow=database,
+            clock=clock,
+            lookup=lookup or parts.make_lookup(settings=settings),
+            owner=OWNER,
+            owner_alive=owner_alive,
+            defaults=parts.default_schedule(settings=settings),
+            admins=settings.admins,
+            up_reactions=settings.up_reactions,
+            down_reactions=settings.down_reactions,
+            reschedule=self.reschedule,
+            refresh_post=self.coalescer.touch,
+            enrich_next=self._enrich_next,
+            seen_requests=parts.seen_requests(database=database) if self.replicated else None,
+        )
         self.enricher = Enricher(
             uow=database,
-            sources=lambda: _sources(settings=settings, database=database, clock=clock),
+            sources=lambda: parts.sources(settings=settings, database=database, clock=clock),
             clock=clock,
         )
         self.embedder = Embedder.wired(enabled=settings.semantic, uow=database, clock=clock)
@@ -132,9 +122,11 @@ class Wiring:
             from bot.runtime.leader import Leadership
 
             self.leadership = Leadership(
-                url=self.database.url, on_lead=self._lead, on_lose=self.scheduler.stand_by,
+                url=self.database.url,
+                on_lead=self._lead,
+                on_lose=self.scheduler.stand_by,
                 heartbeat=self.heartbeat,
-            )  # fmt: skip
+            )
             self.leadership.start()
         elif not paused:
             metrics.LEADER.set(1)  # one process: it runs the scheduler
@@ -171,8 +163,12 @@ class Wiring:
         if bool(platform) if archive is None else archive:
             from bot.web.archive_serve import archive_routes
 
-            routes |= archive_routes(uow=self.database, settings=self.settings, clock=self.clock,
-                                     host=host or self.settings.http_host)  # fmt: skip
+            routes |= archive_routes(
+                uow=self.database,
+                settings=self.settings,
+                clock=self.clock,
+                host=host or self.settings.http_host,
+            )
         return routes
 
     def platform_routes(self) -> dict[str, WsgiApp]:
@@ -277,20 +273,6 @@ class Wiring:
         self.coalescer.close()
         for platform in self.platforms.values():
             platform.close()
-
-
-def _seen_requests(*, database: Database) -> SeenRequests:
-    """Signed requests' signatures in the database every replica shares."""
-    from bot.db.seen_requests import SharedSeenRequests
-
-    return SharedSeenRequests(engine=database.engine)
-
-
-def _sources(*, settings: Settings, database: Database, clock: Clock) -> Sources:
-    """arXiv and Crossref as the settings say (imported here, when first needed)."""
-    from bot.enrich.setup import make_sources
-
-    return make_sources(settings=settings, uow=database, clock=clock)
 
 
 def log_result(*, channel: ChannelKey, result: posting.PostResult) -> None:

@@ -9,7 +9,7 @@ import threading
 
 from bot.ports import Clock, UnitOfWork
 from bot.semantic.lazy import LazySemantic, semantic_for
-from bot.services import meaning
+from bot.services import embedding
 
 log = logging.getLogger("paperclub")
 
@@ -35,7 +35,7 @@ class Embedder:
         on and installed, and its embedder."""
         semantic, why = semantic_for(enabled=enabled)
         embedder = cls(uow=uow, semantic=semantic, clock=clock)
-        meaning.install(semantic=semantic, why=why, on_write=embedder.written)
+        embedding.install(semantic=semantic, why=why, on_write=embedder.written)
         if semantic is None:
             log.debug("semantic search off: %s", why)
         return embedder
@@ -67,7 +67,7 @@ class Embedder:
             if self._closed.is_set():
                 return
             try:
-                made = meaning.embed_pending(
+                made = embedding.embed_pending(
                     uow=self.uow,
                     semantic=self.semantic,
                     now=self.clock.now,
@@ -88,4 +88,4 @@ class Embedder:
         self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=30)
-        meaning.install(semantic=None)
+        embedding.install(semantic=None)

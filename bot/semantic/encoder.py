@@ -136,8 +136,9 @@ def load_encoder(*, threads: int = 2) -> Encoder:
     try:
         actual = _sha256(path=path)
     except OSError as error:
-        raise SemanticUnavailable(f"The model file {path} cannot be read ({error}). "
-                                  f"{INSTALL_HINT}") from error  # fmt: skip
+        raise SemanticUnavailable(
+            f"The model file {path} cannot be read ({error}). {INSTALL_HINT}"
+        ) from error
     if actual != MODEL_SHA256:
         raise SemanticUnavailable(
             f"The model file {path} is damaged or not the pinned one: its sha256 is {actual}, "

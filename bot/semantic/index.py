@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bot.domain import WorkspaceKey
-from bot.domain.meaning import Neighbour
-from bot.ports.meaning import MeaningStore
+from bot.domain.semantic import Neighbour
+from bot.ports.semantic import SemanticStore
 from bot.semantic.vectors import COARSE_FROM, SHORTLIST, Vectors, nearest, top
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ class VectorIndex:
         """One unit vector a text, as float32 bytes for the store."""
         return [row.tobytes() for row in self.encoder.encode(texts=texts)]
 
-    def vectors(self, *, store: MeaningStore, workspace: WorkspaceKey) -> Vectors:
+    def vectors(self, *, store: SemanticStore, workspace: WorkspaceKey) -> Vectors:
         """The workspace's vectors as the store has them now: newer rows appended at once,
         a full count at most every `recount` seconds, and a full read when that differs."""
         with self._lock:
@@ -106,7 +106,7 @@ class VectorIndex:
             self._sets[workspace] = held
         return held
 
-    def knows(self, *, store: MeaningStore, workspace: WorkspaceKey, paper_id: int) -> bool:
+    def knows(self, *, store: SemanticStore, workspace: WorkspaceKey, paper_id: int) -> bool:
         """Whether a paper of the workspace has a vector of this model."""
         return paper_id in self.vectors(store=store, workspace=workspace).rows
 
@@ -125,7 +125,7 @@ class VectorIndex:
         return vector
 
     def start_nearest(
-        self, *, store: MeaningStore, workspace: WorkspaceKey, text: str, k: int
+        self, *, store: SemanticStore, workspace: WorkspaceKey, text: str, k: int
     ) -> Callable[[], list[Neighbour]]:
         """Encode the query on a thread of its own at once, read the vectors here meanwhile
         (the store is this thread's), and score them there while the caller runs the keyword
@@ -165,7 +165,7 @@ class VectorIndex:
     def nearest_to(
         self,
         *,
-        store: MeaningStore,
+        store: SemanticStore,
         workspace: WorkspaceKey,
         paper_id: int,
         among: Collection[int],
@@ -183,7 +183,7 @@ class VectorIndex:
     def predict(
         self,
         *,
-        store: MeaningStore,
+        store: SemanticStore,
         workspace: WorkspaceKey,
         liked: Mapping[int, float],
         candidates: Sequence[int],

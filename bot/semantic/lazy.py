@@ -11,10 +11,10 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from bot.domain import WorkspaceKey
-from bot.domain.meaning import Neighbour
-from bot.ports.meaning import MeaningStore
+from bot.domain.semantic import Neighbour
+from bot.ports.semantic import SemanticStore
 from bot.semantic.encoder import INSTALL_HINT
-from bot.services import meaning
+from bot.services import embedding
 
 if TYPE_CHECKING:
     from bot.semantic.encoder import Encoder
@@ -48,11 +48,11 @@ def _installed(*, name: str) -> bool:
 def semantic_installed(*, enabled: bool) -> Iterator[LazySemantic | None]:
     """The extra installed for the services while a command runs (the CLI's), then not."""
     semantic, why = semantic_for(enabled=enabled)
-    meaning.install(semantic=semantic, why=why)
+    embedding.install(semantic=semantic, why=why)
     try:
         yield semantic
     finally:
-        meaning.install(semantic=None)
+        embedding.install(semantic=None)
 
 
 class LazySemantic:
@@ -84,12 +84,12 @@ class LazySemantic:
         """One unit vector a text, as bytes for the store."""
         return self.index().embed(texts=texts)
 
-    def knows(self, *, store: MeaningStore, workspace: WorkspaceKey, paper_id: int) -> bool:
+    def knows(self, *, store: SemanticStore, workspace: WorkspaceKey, paper_id: int) -> bool:
         """Whether a paper of the workspace has a vector of this model."""
         return self.index().knows(store=store, workspace=workspace, paper_id=paper_id)
 
     def start_nearest(
-        self, *, store: MeaningStore, workspace: WorkspaceKey, text: str, k: int
+        self, *, store: SemanticStore, workspace: WorkspaceKey, text: str, k: int
     ) -> Callable[[], list[Neighbour]]:
         """Start finding the workspace's `k` papers closest to `text`."""
         return self.index().start_nearest(store=store, workspace=workspace, text=text, k=k)
@@ -97,7 +97,7 @@ class LazySemantic:
     def nearest_to(
         self,
         *,
-        store: MeaningStore,
+        store: SemanticStore,
         workspace: WorkspaceKey,
         paper_id: int,
         among: Collection[int],
@@ -111,7 +111,7 @@ class LazySemantic:
     def predict(
         self,
         *,
-        store: MeaningStore,
+        store: SemanticStore,
         workspace: WorkspaceKey,
         liked: Mapping[int, float],
         candidates: Sequence[int],

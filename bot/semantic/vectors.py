@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.domain.meaning import Neighbour
+from bot.domain.semantic import Neighbour
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -9,7 +9,7 @@ from bot import ingest
 from bot.domain import ChannelKey, NewPaper, Paper, PaperDraft, WorkspaceKey
 from bot.ingest.keys import dedupe_keys, fingerprint
 from bot.ports import LookupFailed, PaperLookup, Store, UnitOfWork
-from bot.services import meaning
+from bot.services import embedding
 from bot.services.reply import Reply
 from bot.wording import replies
 
@@ -80,27 +80,31 @@ def add(
     if draft is None:
         return Reply(message=replies.ADD_USAGE)
     with uow(write=False) as store:
-        known = held(store=store, workspace=channel.tenant, draft=draft)
+        known = held(store=store, workspace=channel.workspace_key, draft=draft)
         if known is not None:
             return _known(store=store, paper=known, channel=channel)
     complete, note = _fetch(lookup=lookup, draft=draft)
     keys = dedupe_keys(draft=complete)
     with uow() as store:
-        known = store.paper_by_keys(workspace=channel.tenant, keys=keys)
+        known = store.paper_by_keys(workspace=channel.workspace_key, keys=keys)
         if known is not None:  # the fetched title matched a paper typed differently before
             return _known(store=store, paper=known, channel=channel)
         key = fingerprint(title=complete.title, abstract=complete.abstract)
         followed = store.channel(key=channel)
         new = NewPaper(
-            draft=complete, fingerprint=key, source=complete.origin, added_by=user,
-            added_at=now, position=store.max_position(workspace=channel.tenant) + 1,
-            workspace_id=store.workspace_id(workspace=channel.tenant, claim=True),
+            draft=complete,
+            fingerprint=key,
+            source=complete.origin,
+            added_by=user,
+            added_at=now,
+            position=store.max_position(workspace=channel.workspace_key) + 1,
+            workspace_id=store.workspace_id(workspace=channel.workspace_key, claim=True),
             queue_channel_id=followed.id if followed else None,
             locked=_typed_fields(draft=draft),
-        )  # fmt: skip
+        )
         if store.insert_papers(papers=[new]) == 0:
             return Reply(message=replies.RACE_ADDED)
-        paper = store.paper_by_keys(workspace=channel.tenant, keys=keys)
+        paper = store.paper_by_keys(workspace=channel.workspace_key, keys=keys)
         position = store.queue_position(paper=paper, channel=followed) if paper else 0
-    meaning.written()  # committed: the embedder may read it now
+    embedding.written()  # committed: the embedder may read it now
     return Reply(message=replies.added(title=complete.title, position=position, note=note))

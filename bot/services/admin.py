@@ -122,7 +122,7 @@ def skip(*, uow: UnitOfWork, channel: ChannelKey, now: datetime) -> Reply:
         followed = store.channel(key=channel)
         if followed is None:
             return Reply(message=replies.NOT_FOLLOWED)
-        head = store.queued(workspace=channel.tenant, channel=followed, limit=2)
+        head = store.queued(workspace=channel.workspace_key, channel=followed, limit=2)
         if not head:
             return Reply(message=replies.NOTHING_TO_SKIP)
         store.set_paper_status(paper_id=head[0].id, status=PaperStatus.SKIPPED)

@@ -14,7 +14,7 @@ from bot.domain import Channel, ChannelKey, Paper, PostView, WorkspaceKey
 from bot.domain.archive import PostList, VoteMoment, WeekActivity
 from bot.ports import UnitOfWork
 from bot.services import search as search_service
-from bot.services import tenancy
+from bot.services.workspaces import resolve
 
 PAGE_SIZE = 20
 SEARCH_PAGE_SIZE = 10
@@ -34,12 +34,12 @@ class PaperPage:
 
 def public_viewer(*, workspace: WorkspaceKey) -> ChannelKey:
     """A viewer in the workspace that is in no channel: it sees public channels only."""
-    return ChannelKey(platform=workspace.platform, workspace=workspace.team, channel=NOBODY)
+    return ChannelKey(platform=workspace.platform, workspace=workspace.id, channel=NOBODY)
 
 
 def workspace_of(*, uow: UnitOfWork, named: str | None) -> WorkspaceKey:
-    """The workspace shown: the one named, else the only one (tenancy.WorkspaceUnknown)."""
-    return tenancy.resolve(uow=uow, named=named)
+    """The workspace shown: the one named, else the only one (WorkspaceUnknown)."""
+    return resolve(uow=uow, named=named)
 
 
 def workspaces(*, uow: UnitOfWork) -> list[WorkspaceKey]:
@@ -52,9 +52,13 @@ def latest(*, uow: UnitOfWork, workspace: WorkspaceKey, offset: int = 0) -> Post
     """The latest public posts, newest first."""
     with uow(write=False) as store:
         return store.public_posts(
-            workspace=workspace, channel_id=None, since=None, by_votes=False,
-            limit=PAGE_SIZE, offset=max(0, offset),
-        )  # fmt: skip
+            workspace=workspace,
+            channel_id=None,
+            since=None,
+            by_votes=False,
+            limit=PAGE_SIZE,
+            offset=max(0, offset),
+        )
 
 
 def channels(*, uow: UnitOfWork, workspace: WorkspaceKey) -> list[Channel]:
@@ -72,9 +76,13 @@ def channel_posts(
         if not found:
             return None
         posts = store.public_posts(
-            workspace=workspace, channel_id=found[0].id, since=None, by_votes=False,
-            limit=PAGE_SIZE, offset=max(0, offset),
-        )  # fmt: skip
+            workspace=workspace,
+            channel_id=found[0].id,
+            since=None,
+            by_votes=False,
+            limit=PAGE_SIZE,
+            offset=max(0, offset),
+        )
         return found[0], posts
 
 
@@ -84,8 +92,14 @@ def top(*, uow: UnitOfWork, workspace: WorkspaceKey, period: str, today: date) -
         return None
     since = today - timedelta(days=PERIODS[period])
     with uow(write=False) as store:
-        return store.public_posts(workspace=workspace, channel_id=None, since=since,
-                                  by_votes=True, limit=PAGE_SIZE, offset=0)  # fmt: skip
+        return store.public_posts(
+            workspace=workspace,
+            channel_id=None,
+            since=since,
+            by_votes=True,
+            limit=PAGE_SIZE,
+            offset=0,
+        )
 
 
 def paper(*, uow: UnitOfWork, workspace: WorkspaceKey, paper_id: int) -> PaperPage | None:
@@ -97,16 +111,22 @@ def paper(*, uow: UnitOfWork, workspace: WorkspaceKey, paper_id: int) -> PaperPa
             return None
         posts = store.post_views(paper_id=paper_id, viewer=viewer)
         moments = store.public_vote_moments(workspace=workspace, paper_id=paper_id)
-    return PaperPage(paper=found, posts=tuple(p for p in posts if not p.private),
-                     votes=tuple(moments))  # fmt: skip
+    return PaperPage(
+        paper=found, posts=tuple(p for p in posts if not p.private), votes=tuple(moments)
+    )
 
 
 def search(
     *, uow: UnitOfWork, workspace: WorkspaceKey, text: str, offset: int = 0
 ) -> search_service.SearchResult:
     """The same engine and syntax as `/paperclub search`, as a public channel sees it."""
-    return search_service.search(uow=uow, text=text, viewer=public_viewer(workspace=workspace),
-                                 offset=offset, limit=SEARCH_PAGE_SIZE)  # fmt: skip
+    return search_service.search(
+        uow=uow,
+        text=text,
+        viewer=public_viewer(workspace=workspace),
+        offset=offset,
+        limit=SEARCH_PAGE_SIZE,
+    )
 
 
 def activity(*, uow: UnitOfWork, workspace: WorkspaceKey, today: date) -> list[WeekActivity]:

@@ -62,9 +62,13 @@ def handle(*, call: Invocation, text: str) -> Reply:
         return taste.set_order(uow=call.uow, channel=here, args=args)
     if name == "add":
         return adding.add(
-            uow=call.uow, lookup=call.lookup, text=" ".join(args), channel=here,
-            user=call.user, now=now,
-        )  # fmt: skip
+            uow=call.uow,
+            lookup=call.lookup,
+            text=" ".join(args),
+            channel=here,
+            user=call.user,
+            now=now,
+        )
     if name == "top":
         period = args[0].lower() if args else "month"
         return top.top(uow=call.uow, channel=here, period=period, now=now, tz=_timezone(call=call))
@@ -108,9 +112,9 @@ def queue_reply(*, call: Invocation, limit: int = 5) -> Reply:
     """The next papers in this channel's queue (the shared list for a channel not following)."""
     with call.uow(write=False) as store:
         channel = store.channel(key=call.channel)
-        tenant = call.channel.tenant
-        papers = store.queued(workspace=tenant, channel=channel, limit=limit)
-        total = store.count_queued(workspace=tenant, channel=channel)
+        workspace = call.channel.workspace_key
+        papers = store.queued(workspace=workspace, channel=channel, limit=limit)
+        total = store.count_queued(workspace=workspace, channel=channel)
     if not papers:
         return Reply(message=replies.QUEUE_EMPTY)
     return Reply(message=replies.queue(titles=[p.title for p in papers], total=total))

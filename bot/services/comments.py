@@ -67,9 +67,12 @@ def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
         store, post = target
         # A deletion (or edit) that overtook this message already holds its id, and wins.
         kept = store.add_comment(
-            post=post, user=message.user, message_id=message.message_id, text=text,
+            post=post,
+            user=message.user,
+            message_id=message.message_id,
+            text=text,
             now=message.now,
-        )  # fmt: skip
+        )
     return _counted(message=message, action=NEW, changed=kept)
 
 
@@ -83,9 +86,13 @@ def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
         if current is None:
             # The edit overtook the message: keep the newer text; the late original is ignored.
             changed = store.add_comment(
-                post=post, user=message.user, message_id=message.message_id, text=text,
-                now=message.now, edited=True,
-            )  # fmt: skip
+                post=post,
+                user=message.user,
+                message_id=message.message_id,
+                text=text,
+                now=message.now,
+                edited=True,
+            )
         elif current.deleted or current.text == text:
             return False
         else:
@@ -103,9 +110,13 @@ def delete(*, uow: UnitOfWork, message: ThreadMessage) -> bool:
         current = store.comment_at(post=post, message_id=message.message_id)
         if current is None:
             changed = store.add_comment(
-                post=post, user=message.user, message_id=message.message_id, text="",
-                now=message.now, deleted=True,
-            )  # fmt: skip
+                post=post,
+                user=message.user,
+                message_id=message.message_id,
+                text="",
+                now=message.now,
+                deleted=True,
+            )
         elif current.deleted:
             return False
         else:

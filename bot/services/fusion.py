@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.domain.meaning import Fused, Neighbour, Ranked
+from bot.domain.semantic import Fused, Neighbour, Ranked
 
 K = 60  # the usual constant: ranks far down either list still count, a little
 KEYWORD_WEIGHT = 1.0
 # When no paper had every word, the keyword list is an any-word fallback: it only adds recall.
 RELAXED_KEYWORD_WEIGHT = 0.0
-MEANING_WEIGHT = 1.0
+VECTOR_WEIGHT = 1.0
 
 
 def _order(*, fused: Fused) -> tuple[float, float, int]:
@@ -24,11 +24,11 @@ def _order(*, fused: Fused) -> tuple[float, float, int]:
 def fuse(
     *,
     keyword: Sequence[Ranked],
-    meaning: Sequence[Neighbour],
+    vectors: Sequence[Neighbour],
     keyword_weight: float = KEYWORD_WEIGHT,
 ) -> list[Fused]:
     """Both lists as one, best first (`keyword_weight`: how much the keyword list counts)."""
-    near = {hit.paper_id: (rank, hit) for rank, hit in enumerate(meaning, start=1)}
+    near = {hit.paper_id: (rank, hit) for rank, hit in enumerate(vectors, start=1)}
     fused: list[Fused] = []
     for rank, hit in enumerate(keyword, start=1):
         score = keyword_weight / (K + rank)
@@ -36,10 +36,10 @@ def fuse(
         if place is None:
             fused.append(Fused(ranked=hit, score=score, keyword_rank=rank))
         else:
-            score += MEANING_WEIGHT / (K + place[0])
+            score += VECTOR_WEIGHT / (K + place[0])
             fused.append(Fused(hit, score, rank, place[0], place[1].similarity))
     for rank, neighbour in near.values():  # found by meaning alone
         ranked = Ranked(paper_id=neighbour.paper_id, text_score=0.0)
-        score = MEANING_WEIGHT / (K + rank)
+        score = VECTOR_WEIGHT / (K + rank)
         fused.append(Fused(ranked, score, None, rank, neighbour.similarity))
     return sorted(fused, key=lambda item: _order(fused=item))

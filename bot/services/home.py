@@ -23,14 +23,27 @@ from bot.services.schedule import describe_when, local_now, next_post_at
 from bot.wording import home as words
 
 # Home button actions -> the /paperclub subcommand each one runs.
-ACTIONS = {"home_pause": "pause", "home_resume": "resume", "home_skip": "skip",
-           "home_post_now": "next"}  # fmt: skip
+ACTIONS = {
+    "home_pause": "pause",
+    "home_resume": "resume",
+    "home_skip": "skip",
+    "home_post_now": "next",
+}
 SCHEDULE_ACTION = "home_schedule"
 NEXT_SHOWN = 3  # next papers shown per channel
 RECENT_SHOWN = 5  # recent votes, and recent comments
 CHANNELS_SHOWN = 12  # channels shown in full; a Home view holds at most 100 blocks
-ZONE_REGIONS = ("Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe",
-                "Indian", "Pacific")  # fmt: skip
+ZONE_REGIONS = (
+    "Africa",
+    "America",
+    "Antarctica",
+    "Asia",
+    "Atlantic",
+    "Australia",
+    "Europe",
+    "Indian",
+    "Pacific",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,15 +93,20 @@ def _channel_section(*, uow: UnitOfWork, channel: Channel, now: datetime, can_ac
     schedule = channel.schedule
     today = local_now(schedule=schedule, now=now).date()
     with uow(write=False) as store:
-        papers = store.queued(workspace=channel.key.tenant, channel=channel, limit=NEXT_SHOWN)
-        total = store.count_queued(workspace=channel.key.tenant, channel=channel)
+        papers = store.queued(
+            workspace=channel.key.workspace_key, channel=channel, limit=NEXT_SHOWN
+        )
+        total = store.count_queued(workspace=channel.key.workspace_key, channel=channel)
         posted = store.post_on(channel=channel, local_date=today) is not None
     at = next_post_at(schedule=schedule, now=now, posted_today=posted)
     head = words.channel_line(
-        channel=channel.key, when=f"{schedule.post_time:%H:%M}", zone=schedule.timezone,
-        days=describe_days(days=schedule.weekdays), paused=channel.paused,
+        channel=channel.key,
+        when=f"{schedule.post_time:%H:%M}",
+        zone=schedule.timezone,
+        days=describe_days(days=schedule.weekdays),
+        paused=channel.paused,
         next_post=None if channel.paused else describe_when(at=at, now=now),
-    )  # fmt: skip
+    )
     listed = words.next_papers(titles=tuple(p.title for p in papers), total=total)
     if not can_act:
         return message(head, *listed)

@@ -9,7 +9,7 @@ from datetime import datetime
 from bot.domain import ImportReport, NewPaper, PaperDraft, Rejection, WorkspaceKey
 from bot.ingest.keys import dedupe_keys
 from bot.ports import UnitOfWork
-from bot.services import tenancy
+from bot.services import workspaces
 
 # Column limits of the schema; a longer value is clipped, not a reason to lose the paper.
 TITLE_MAX = 300
@@ -46,9 +46,9 @@ def import_drafts(
     workspace: WorkspaceKey | None = None,
 ) -> ImportReport:
     """Add every new draft at the end of a workspace's queue (None: the only workspace, see
-    tenancy.resolve); each batch is one transaction. Drafts of a named reading list
+    workspaces.resolve); each batch is one transaction. Drafts of a named reading list
     ("Related papers: …") are kept with that list."""
-    into = workspace if workspace is not None else tenancy.resolve(uow=uow, named=None)
+    into = workspace if workspace is not None else workspaces.resolve(uow=uow, named=None)
     with uow() as store:
         workspace_id = store.workspace_id(workspace=into)
         known = store.known_keys(workspace=into)

@@ -51,7 +51,7 @@ def queues(
     """The next papers of each followed channel of a workspace (or of one channel), or of
     its shared list when it follows none."""
     with uow(write=False) as store:
-        followed = [c for c in store.channels() if c.key.tenant == workspace]
+        followed = [c for c in store.channels() if c.key.workspace_key == workspace]
         wanted: list[Channel | None] = [channel] if channel else list(followed) or [None]
         return [
             QueueView(

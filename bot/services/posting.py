@@ -23,7 +23,7 @@ from datetime import date, datetime, timedelta
 from bot.domain import Channel, ChannelKey, Paper, PaperCard, PaperStatus, Post, RelatedRead
 from bot.messages import Message
 from bot.ports import Chat, ChatError, Store, UnitOfWork
-from bot.services import meaning, related, taste, telemetry
+from bot.services import embedding, related, taste, telemetry
 from bot.services.schedule import is_due, local_now
 from bot.wording import archive
 
@@ -78,7 +78,7 @@ def _card(*, store: Store, channel: Channel, post: Post) -> PaperCard:
         post_id=post.id,
         local_date=post.local_date,
         votes=store.vote_count(post_id=post.id),
-        remaining=store.count_queued(workspace=channel.key.tenant, channel=channel),
+        remaining=store.count_queued(workspace=channel.key.workspace_key, channel=channel),
         # Each platform names people its own way (Slack asks users.info); the core keeps ids.
         added_by_name=None,
         recap=store.recap_before(channel=channel, local_date=post.local_date),
@@ -101,19 +101,24 @@ def _pick(*, store: Store, channel: Channel, now: datetime) -> taste.Pick | None
     """The channel's next paper (by taste when it asked); the extra failing means queue order.
     Once the channel has read papers, the chosen one gets its vector now, for its related
     line (before that, no model is loaded for a post: a first start stays light)."""
-    semantic = meaning.installed()
+    semantic = embedding.installed()
     try:
         chosen = taste.pick(store=store, semantic=semantic, channel=channel, now=now)
     except Exception:
         log.exception("picking by taste in %s failed; taking the queue's head", channel.key)
-        head = store.queued(workspace=channel.key.tenant, channel=channel, limit=1)
+        head = store.queued(workspace=channel.key.workspace_key, channel=channel, limit=1)
         chosen = taste.Pick(paper=head[0]) if head else None
     if chosen is None or semantic is None:
         return chosen
     try:
-        if store.read_papers(workspace=channel.key.tenant, viewer=channel.key):
-            meaning.ensure_vector(store=store, semantic=semantic, paper=chosen.paper,
-                                  workspace=channel.key.tenant, now=now)  # fmt: skip
+        if store.read_papers(workspace=channel.key.workspace_key, viewer=channel.key):
+            embedding.ensure_vector(
+                store=store,
+                semantic=semantic,
+                paper=chosen.paper,
+                workspace=channel.key.workspace_key,
+                now=now,
+            )
     except Exception:
         log.exception("no vector for paper %s; its post names no related papers", chosen.paper.id)
     return chosen

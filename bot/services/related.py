@@ -10,9 +10,9 @@ from bot.domain import Channel, ChannelKey, Paper, RelatedRead, WorkspaceKey
 from bot.messages import message
 from bot.ports import Semantic, Store, UnitOfWork
 from bot.search_query import parse_query
-from bot.services import adding, meaning
+from bot.services import adding, embedding
 from bot.services.reply import Reply
-from bot.wording import meaning as words
+from bot.wording import semantic as words
 
 ON_POST = 2  # a daily post names at most two
 ON_ASK = 5  # /paperclub related lists more
@@ -55,14 +55,14 @@ def closest_read(
 
 def on_post(*, store: Store, channel: Channel, paper: Paper, day: date) -> tuple[RelatedRead, ...]:
     """The related line of a daily post: read in this channel's sight before that day."""
-    semantic = meaning.installed()
+    semantic = embedding.installed()
     if semantic is None:
         return ()
     return closest_read(
         store=store,
         semantic=semantic,
         paper=paper,
-        workspace=channel.key.tenant,
+        workspace=channel.key.workspace_key,
         viewer=channel.key,
         k=ON_POST,
         before=day,
@@ -73,11 +73,11 @@ def find(
     *, uow: UnitOfWork, text: str, workspace: WorkspaceKey, viewer: ChannelKey | None
 ) -> tuple[Paper, tuple[RelatedRead, ...]] | str:
     """The paper a reference names and the closest papers read, or what to tell the asker."""
-    semantic = meaning.installed()
+    semantic = embedding.installed()
     if not text.strip():
         return words.RELATED_ASK
     if semantic is None:
-        return words.related_unavailable(why=meaning.why_not())
+        return words.related_unavailable(why=embedding.why_not())
     with uow(write=False) as store:
         paper = _find(store=store, text=text, workspace=workspace, viewer=viewer)
         if paper is None:
@@ -95,7 +95,7 @@ def find(
 
 def ask(*, uow: UnitOfWork, text: str, viewer: ChannelKey) -> Reply:
     """/paperclub related <arXiv id, DOI or title>: the closest papers the group read."""
-    found = find(uow=uow, text=text, workspace=viewer.tenant, viewer=viewer)
+    found = find(uow=uow, text=text, workspace=viewer.workspace_key, viewer=viewer)
     if isinstance(found, str):
         return Reply(message=message(found))
     paper, near = found

@@ -8,16 +8,16 @@ import time
 from dataclasses import dataclass
 
 from bot.domain import ChannelKey, SearchPage, WorkspaceKey
-from bot.domain.meaning import Fused
+from bot.domain.semantic import Fused
 from bot.ingest.arxiv import canonical_arxiv_id
 from bot.ingest.doi import normalise_doi
 from bot.messages import Message
 from bot.ports import Semantic, Store, UnitOfWork
 from bot.search_query import SearchQuery, parse_query
-from bot.services import meaning, telemetry, tenancy
+from bot.services import embedding, telemetry, workspaces
 from bot.services.fusion import KEYWORD_WEIGHT, RELAXED_KEYWORD_WEIGHT, fuse
 from bot.wording import archive
-from bot.wording import meaning as words
+from bot.wording import semantic as words
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +65,10 @@ def search(
     started = time.perf_counter()
     query = parse_query(text=text)
     if viewer is not None:
-        scope = viewer.tenant  # a channel searches its own workspace, whatever was asked
+        scope = viewer.workspace_key  # a channel searches its own workspace, whatever was asked
     else:
-        scope = workspace or tenancy.resolve(uow=uow, named=None)
-    semantic = meaning.installed()
+        scope = workspace or workspaces.resolve(uow=uow, named=None)
+    semantic = embedding.installed()
     with uow(write=False) as store:
         if semantic is not None and query.has_text and not _identifiers(query=query):
             result = _hybrid(
@@ -82,10 +82,11 @@ def search(
                 limit=limit,
             )
         else:
-            page = store.search(query=query, limit=limit, offset=max(0, offset), viewer=viewer,
-                                workspace=scope)  # fmt: skip
+            page = store.search(
+                query=query, limit=limit, offset=max(0, offset), viewer=viewer, workspace=scope
+            )
             if semantic is None:
-                why = meaning.why_not()
+                why = embedding.why_not()
             else:
                 why = words.IDENTIFIERS if query.has_text else words.NO_WORDS
             result = SearchResult(text=text, page=page, notes=query.notes, why=why)
@@ -126,7 +127,7 @@ def _hybrid(
         why, engine = words.FUSED, words.HYBRID
     except Exception as error:  # a damaged model must not take keyword search down with it
         log.warning("meaning failed, searching by keywords alone: %s", error)
-        near, why, engine = [], words.meaning_failed(error=str(error)), words.KEYWORD
+        near, why, engine = [], words.semantic_failed(error=str(error)), words.KEYWORD
     # Relaxed to any word, the keyword side lets a phrase go missing too: check its hits.
     recheck = relaxed and bool(query.phrases)
     asked = [n.paper_id for n in near if n.paper_id not in found]
@@ -140,7 +141,7 @@ def _hybrid(
     # hits and keyword-only ones follow (on the judged set this lifts paraphrase MRR from
     # 0.35 to 0.55, as high as vectors alone, and changes no keyword query).
     weight = RELAXED_KEYWORD_WEIGHT if relaxed and near else KEYWORD_WEIGHT
-    fused = fuse(keyword=keyword, meaning=near, keyword_weight=weight)[offset : offset + limit]
+    fused = fuse(keyword=keyword, vectors=near, keyword_weight=weight)[offset : offset + limit]
     hits = run.hits(page=[item.ranked for item in fused])
     hits = tuple(
         dataclasses.replace(hit, score=item.score) for hit, item in zip(hits, fused, strict=True)

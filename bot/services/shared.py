@@ -35,6 +35,9 @@ class Shared:
     def poster(self, *, chat: Chat, platform: str) -> Poster:
         """The posting service's inputs for one platform of this process."""
         return Poster(
-            uow=self.uow, chat=chat, platform=platform, owner=self.owner,
+            uow=self.uow,
+            chat=chat,
+            platform=platform,
+            owner=self.owner,
             owner_alive=self.owner_alive,
-        )  # fmt: skip
+        )

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.domain import Channel, ChannelKey, Paper
-from bot.domain.meaning import PickOrder, ReadPaper
+from bot.domain.semantic import PickOrder, ReadPaper
 from bot.messages import message
 from bot.ports import Semantic, Store, UnitOfWork
-from bot.services import meaning
+from bot.services import embedding
 from bot.services.reply import Reply
-from bot.wording import meaning as words
 from bot.wording import replies
+from bot.wording import semantic as words
 
 CANDIDATES = 200  # queued papers weighed at each pick: the queue's head, not all of a big list
 MIN_READ = 3  # papers read (with a vector) before the group's taste says anything
@@ -64,28 +64,28 @@ def pick(
 ) -> Pick | None:
     """The channel's next paper: in queue order, or by taste when the channel asked for it and
     the group has read enough to learn from; None for an empty queue."""
-    tenant = channel.key.tenant
+    workspace = channel.key.workspace_key
     if channel.pick_order != PickOrder.TASTE:
-        head = store.queued(workspace=tenant, channel=channel, limit=1)
+        head = store.queued(workspace=workspace, channel=channel, limit=1)
         return Pick(paper=head[0]) if head else None
-    candidates = store.queued(workspace=tenant, channel=channel, limit=CANDIDATES)
+    candidates = store.queued(workspace=workspace, channel=channel, limit=CANDIDATES)
     if not candidates:
         return None
     if semantic is None:
         return Pick(paper=candidates[0], reason=words.TASTE_UNAVAILABLE)
     # As queued() does: a paper without an abstract waits while any paper has one.
     with_abstract = [paper for paper in candidates if paper.abstract] or candidates
-    read = store.read_papers(workspace=tenant, viewer=channel.key)
+    read = store.read_papers(workspace=workspace, viewer=channel.key)
     liked = {paper.paper_id: liking(read=paper) for paper in read}
     predicted = semantic.predict(
-        store=store, workspace=tenant, liked=liked, candidates=[p.id for p in with_abstract]
+        store=store, workspace=workspace, liked=liked, candidates=[p.id for p in with_abstract]
     )
     if len(predicted) < 1 or len(liked) < MIN_READ or len(set(liked.values())) < 2:
         return Pick(paper=candidates[0], reason=words.taste_learning(needed=MIN_READ))
     paper, _score, days = order(candidates=with_abstract, predicted=predicted, now=now)[0]
     nearest = semantic.nearest_to(
         store=store,
-        workspace=tenant,
+        workspace=workspace,
         paper_id=paper.id,
         k=1,
         among=[r.paper_id for r in read if liked[r.paper_id] > 0],
@@ -109,5 +109,5 @@ def set_order(*, uow: UnitOfWork, channel: ChannelKey, args: Sequence[str]) -> R
         store.set_pick_order(channel=followed, order=PickOrder(wanted))
     if wanted == PickOrder.QUEUE:
         return Reply(message=message(words.ORDER_QUEUE))
-    note = "" if meaning.installed() is not None else " " + words.TASTE_UNAVAILABLE + "."
+    note = "" if embedding.installed() is not None else " " + words.TASTE_UNAVAILABLE + "."
     return Reply(message=message(words.ORDER_TASTE + note))

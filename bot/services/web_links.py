@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from bot.domain import ChannelKey, WorkspaceKey
 from bot.services.reply import Reply
-from bot.services.tenancy import WorkspaceUnknown, parse_workspace
+from bot.services.workspaces import WorkspaceUnknown, parse_workspace
 from bot.wording import web as wording
 
 SEPARATOR = "~"  # in neither a workspace key nor a hex digest, and safe in a URL
@@ -41,8 +41,9 @@ class Signer:
 
     def _mac(self, *, body: str) -> str:
         """The token body's signature."""
-        return hmac.new(self.key, f"paperclub-archive{SEPARATOR}{body}".encode(),
-                        hashlib.sha256).hexdigest()  # fmt: skip
+        return hmac.new(
+            self.key, f"paperclub-archive{SEPARATOR}{body}".encode(), hashlib.sha256
+        ).hexdigest()
 
     def token(self, *, workspace: WorkspaceKey, now: datetime) -> str:
         """A token opening `workspace` until `minutes` from now."""
@@ -86,5 +87,5 @@ def reply(*, channel: ChannelKey, now: datetime) -> Reply:
     signer = current()
     if signer is None:
         return Reply(message=wording.WEB_OFF)
-    url = signer.link(workspace=channel.tenant, now=now)
+    url = signer.link(workspace=channel.workspace_key, now=now)
     return Reply(message=wording.link(url=url, minutes=signer.minutes))

@@ -16,8 +16,8 @@ from bot.paper_links import paper_links
 from bot.slack import ids
 from bot.slack.render import SECTION_MAX, Names, data, mrkdwn
 from bot.slack.text import ELLIPSIS, clip, count_text, paragraphs, safe_url, squash
-from bot.wording import meaning
 from bot.wording import post as words
+from bot.wording import semantic as semantic_words
 
 Block = dict[str, Any]
 
@@ -100,9 +100,12 @@ def _footer(*, card: PaperCard) -> tuple[Run, ...]:
     """'Added by Ana · 3 more in the queue' (the name only when known)."""
     name = squash(card.added_by_name or "")[:NAME_MAX] or None
     return words.footer(
-        added_by=name, remaining=card.remaining, count=count_text(card.remaining),
-        list_name=card.list_name, title_derived=card.paper.title_derived,
-    )  # fmt: skip
+        added_by=name,
+        remaining=card.remaining,
+        count=count_text(card.remaining),
+        list_name=card.list_name,
+        title_derived=card.paper.title_derived,
+    )
 
 
 def paper_message(*, card: PaperCard, names: Names) -> tuple[str, list[Block]]:
@@ -122,7 +125,9 @@ def paper_message(*, card: PaperCard, names: Names) -> tuple[str, list[Block]]:
         shown = Link(url=link.url, label=link.label[:LABEL_MAX])
         blocks.append(_section("📄 " + mrkdwn(runs=(shown,), names=names)))
     blocks.append(_context(mrkdwn(runs=_footer(card=card), names=names)))
-    blocks += [_context(mrkdwn(runs=line, names=names)) for line in meaning.card_lines(card=card)]
+    blocks += [
+        _context(mrkdwn(runs=line, names=names)) for line in semantic_words.card_lines(card=card)
+    ]
     value = ids.encode_post_id(post_id=card.post_id)
     blocks.append(_vote_buttons(votes=card.votes, value=value))
     text = words.fallback(title=data(text=title, limit=TITLE_MAX))

@@ -197,9 +197,12 @@ class SlackChat:
         text, shown = self.render(message=message)
         try:
             response = self.post_client.chat_postMessage(
-                channel=channel.channel, text=text, blocks=shown,
-                unfurl_links=False, unfurl_media=False,
-            )  # fmt: skip
+                channel=channel.channel,
+                text=text,
+                blocks=shown,
+                unfurl_links=False,
+                unfurl_media=False,
+            )
             return str(response["ts"])
         except SlackApiError as exc:
             raise chat_error(error=exc) from None
@@ -231,9 +234,12 @@ class SlackChat:
             return cached[0] if cached else user
         profile = info.get("profile") or {}
         name = str(
-            profile.get("display_name") or profile.get("real_name") or info.get("real_name")
-            or info.get("name") or user
-        )  # fmt: skip
+            profile.get("display_name")
+            or profile.get("real_name")
+            or info.get("real_name")
+            or info.get("name")
+            or user
+        )
         self._names[user] = (name, now)
         return name
 

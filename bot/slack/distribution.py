@@ -57,9 +57,13 @@ class StoredBot(Authorize):
     def __init__(self, *, bot: Bot) -> None:
         """Authorize every request with this bot (Authorize's own __init__ does nothing)."""
         self._result = AuthorizeResult(
-            enterprise_id=bot.enterprise_id, team_id=bot.team_id, bot_user_id=bot.bot_user_id,
-            bot_id=bot.bot_id, bot_token=bot.bot_token, bot_scopes=bot.bot_scopes,
-        )  # fmt: skip
+            enterprise_id=bot.enterprise_id,
+            team_id=bot.team_id,
+            bot_user_id=bot.bot_user_id,
+            bot_id=bot.bot_id,
+            bot_token=bot.bot_token,
+            bot_scopes=bot.bot_scopes,
+        )
 
     def __call__(self, **_kwargs: Any) -> AuthorizeResult:
         """The stored bot (the router sent only this workspace's requests here; the guard
@@ -88,8 +92,9 @@ class TeamRouter:
             response = self._oauth_app.dispatch(req)  # deletes the tokens (Bolt's listeners)
             gone = self._teams.get(team_id=team_id, enterprise_id=enterprise_id) is None
             paused = self._pause(team_id=team_id) if had and gone and team_id else 0
-            log.info("workspace %s: %s; tokens deleted, %d channel(s) paused", team_id, event,
-                     paused)  # fmt: skip
+            log.info(
+                "workspace %s: %s; tokens deleted, %d channel(s) paused", team_id, event, paused
+            )
             return response
         team = self._teams.get(team_id=team_id, enterprise_id=enterprise_id)
         if team is None:
@@ -149,8 +154,10 @@ class DistributedPlatform:
 
     def serve(self, *, stop: Event) -> None:
         """Nothing of its own: the process's server hands Slack's requests to `routes`."""
-        log.info("distribution: install at GET %s; Slack's requests go to POST /slack/events",
-                 INSTALL_PATH)  # fmt: skip
+        log.info(
+            "distribution: install at GET %s; Slack's requests go to POST /slack/events",
+            INSTALL_PATH,
+        )
         stop.wait()
 
     def close(self) -> None:
@@ -170,14 +177,18 @@ def _oauth_app(
         signing_secret=settings.slack_signing_secret or "",
         process_before_response=True,
         oauth_settings=OAuthSettings(
-            client_id=oauth.client_id, client_secret=oauth.client_secret,
-            scopes=list(oauth.scopes), installation_store=installations, state_store=states,
-            install_path=INSTALL_PATH, redirect_uri_path=REDIRECT_PATH,
+            client_id=oauth.client_id,
+            client_secret=oauth.client_secret,
+            scopes=list(oauth.scopes),
+            installation_store=installations,
+            state_store=states,
+            install_path=INSTALL_PATH,
+            redirect_uri_path=REDIRECT_PATH,
             authorization_url=oauth.authorize_url,
             # "Add to Slack" on a web page links here: straight on to Slack's consent page.
             install_page_rendering_enabled=False,
         ),
-    )  # fmt: skip
+    )
     app.enable_token_revocation_listeners()
     return app
 
@@ -214,17 +225,26 @@ def build(
         )
         chat = SlackChat(client=client, post_client=post_client)
         poster = shared.poster(chat=chat, platform=PLATFORM)
-        deps = SlackDeps(shared=shared, chat=chat, poster=poster, team_id=str(bot.team_id),
-                         app_id=bot.app_id)  # fmt: skip
-        app = build_app(client=bare, signing_secret=settings.slack_signing_secret, deps=deps,
-                        authorize=StoredBot(bot=bot))  # fmt: skip
+        deps = SlackDeps(
+            shared=shared, chat=chat, poster=poster, team_id=str(bot.team_id), app_id=bot.app_id
+        )
+        app = build_app(
+            client=bare,
+            signing_secret=settings.slack_signing_secret,
+            deps=deps,
+            authorize=StoredBot(bot=bot),
+        )
         log.info("serving Slack workspace %s", bot.team_id)
-        return Team(team_id=str(bot.team_id), token=str(bot.bot_token), app=app, chat=chat,
-                    poster=poster)  # fmt: skip
+        return Team(
+            team_id=str(bot.team_id), token=str(bot.bot_token), app=app, chat=chat, poster=poster
+        )
 
     teams = Teams(store=installations, build=wire)
     return DistributedPlatform(
         oauth_app=_oauth_app(settings=settings, installations=installations, states=states),
-        teams=teams, chat=TeamChat(teams=teams), settings=settings, shared=shared,
+        teams=teams,
+        chat=TeamChat(teams=teams),
+        settings=settings,
+        shared=shared,
         on_close=on_close,
-    )  # fmt: skip
+    )

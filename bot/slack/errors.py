@@ -49,9 +49,10 @@ def chat_error(*, error: SlackApiError) -> ChatError:
     # a message that was stored before the server failed.
     posted_nothing = status < 500 and code not in UNKNOWN_OUTCOME
     return ChatError(
-        code=code, hint=HINTS.get(code, "see Slack's API docs for this error"),
+        code=code,
+        hint=HINTS.get(code, "see Slack's API docs for this error"),
         posted_nothing=posted_nothing,
-    )  # fmt: skip
+    )
 
 
 def connection_error(*, error: Exception) -> ChatError:

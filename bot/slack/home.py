@@ -37,9 +37,12 @@ def member_of(*, client: WebClient, deps: SlackDeps, user: str) -> frozenset[Cha
     try:
         for _page in range(PAGES_MAX):
             response = client.users_conversations(
-                user=user, types="public_channel,private_channel", exclude_archived=True,
-                limit=200, cursor=cursor,
-            )  # fmt: skip
+                user=user,
+                types="public_channel,private_channel",
+                exclude_archived=True,
+                limit=200,
+                cursor=cursor,
+            )
             for channel in response.get("channels") or []:
                 found.add(deps.channel(channel_id=channel.get("id")))
             cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
@@ -58,9 +61,13 @@ def publish(
     shared = deps.shared
     viewer = home.Viewer(user=user, channels=member_of(client=client, deps=deps, user=user))
     built = home.home(
-        uow=shared.uow, chat=deps.chat, viewer=viewer, admins=shared.admins,
-        now=shared.clock.now(), notice=notice,
-    )  # fmt: skip
+        uow=shared.uow,
+        chat=deps.chat,
+        viewer=viewer,
+        admins=shared.admins,
+        now=shared.clock.now(),
+        notice=notice,
+    )
     try:
         client.views_publish(user_id=user, view=home_view(view=built, names=deps.chat.names))
     except (SlackApiError, URLError, OSError) as exc:
@@ -71,10 +78,16 @@ def invocation(*, deps: SlackDeps, user: str, channel: str) -> commands.Invocati
     """The slash command's inputs, as if the person had typed it in that channel."""
     shared = deps.shared
     return commands.Invocation(
-        uow=shared.uow, chat=deps.chat, poster=deps.poster,
-        channel=deps.channel(channel_id=channel), user=user, admins=shared.admins,
-        defaults=shared.defaults, now=shared.clock.now(), lookup=shared.lookup,
-    )  # fmt: skip
+        uow=shared.uow,
+        chat=deps.chat,
+        poster=deps.poster,
+        channel=deps.channel(channel_id=channel),
+        user=user,
+        admins=shared.admins,
+        defaults=shared.defaults,
+        now=shared.clock.now(),
+        lookup=shared.lookup,
+    )
 
 
 def open_form(

@@ -53,13 +53,22 @@ def schedule_modal(*, form: ScheduleForm, names: Names) -> dict[str, Any]:
     intro = render.mrkdwn(runs=words.form_intro(channel=form.channel).runs, names=names)
     days = [_option(name, label) for name, label in zip(DAY_NAMES, words.DAY_LABELS, strict=True)]
     chosen = [days[d - 1] for d in sorted(current.weekdays)]
-    time_picker = {"type": "timepicker", "action_id": ids.SCHEDULE_TIME,
-                   "initial_time": f"{current.post_time:%H:%M}"}  # fmt: skip
-    zone_select = {"type": "static_select", "action_id": ids.SCHEDULE_ZONE,
-                   "option_groups": _zone_groups(zones=form.zones),
-                   "initial_option": _option(zone)}  # fmt: skip
-    checkboxes: dict[str, Any] = {"type": "checkboxes", "action_id": ids.SCHEDULE_DAYS,
-                                  "options": days}  # fmt: skip
+    time_picker = {
+        "type": "timepicker",
+        "action_id": ids.SCHEDULE_TIME,
+        "initial_time": f"{current.post_time:%H:%M}",
+    }
+    zone_select = {
+        "type": "static_select",
+        "action_id": ids.SCHEDULE_ZONE,
+        "option_groups": _zone_groups(zones=form.zones),
+        "initial_option": _option(zone),
+    }
+    checkboxes: dict[str, Any] = {
+        "type": "checkboxes",
+        "action_id": ids.SCHEDULE_DAYS,
+        "options": days,
+    }
     if chosen:
         checkboxes["initial_options"] = chosen
     return {

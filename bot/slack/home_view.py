@@ -28,8 +28,14 @@ def _fit(*, block: dict[str, Any]) -> dict[str, Any]:
 
 def home_view(*, view: HomeView, names: Names) -> dict[str, Any]:
     """The `home` view to publish; sections past the block limit are left out, whole."""
-    header = {"type": "header", "text": {"type": "plain_text", "emoji": True,
-              "text": clip(text=words.TITLE, limit=HEADER_MAX)}}  # fmt: skip
+    header = {
+        "type": "header",
+        "text": {
+            "type": "plain_text",
+            "emoji": True,
+            "text": clip(text=words.TITLE, limit=HEADER_MAX),
+        },
+    }
     shown: list[dict[str, Any]] = [header]
     for section in view.sections:
         blocks = [_fit(block=b) for b in render.blocks(message=section, names=names)]

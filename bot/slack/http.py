@@ -119,8 +119,15 @@ def send(
     start_response: StartResponse, status: int, body: str, headers: Iterable[tuple[str, str]] = ()
 ) -> list[bytes]:
     """Start a response (plain text unless Bolt gave a Content-Type) and return its body."""
-    reasons = {200: "OK", 302: "Found", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
-               405: "Method Not Allowed", 413: "Payload Too Large"}  # fmt: skip
+    reasons = {
+        200: "OK",
+        302: "Found",
+        400: "Bad Request",
+        401: "Unauthorized",
+        404: "Not Found",
+        405: "Method Not Allowed",
+        413: "Payload Too Large",
+    }
     data = body.encode()
     extra = [(k, v) for k, v in headers if k.lower() != "content-length"]
     if not any(k.lower() == "content-type" for k, _ in extra):

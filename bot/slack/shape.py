@@ -12,26 +12,56 @@ from urllib.parse import parse_qsl
 # A field's expected type (or types), a nested object's schema, or a list of objects.
 Schema = Mapping[str, Any]
 
-_MESSAGE: Schema = {"ts": str, "thread_ts": str, "text": str, "user": str, "subtype": str,
-                    "bot_id": str, "metadata": dict, "blocks": list}  # fmt: skip
+_MESSAGE: Schema = {
+    "ts": str,
+    "thread_ts": str,
+    "text": str,
+    "user": str,
+    "subtype": str,
+    "bot_id": str,
+    "metadata": dict,
+    "blocks": list,
+}
 _EVENT: Schema = {
     # channel_created, team_join, user_change ... carry an object where messages have an id.
-    "type": str, "subtype": str, "channel": (str, dict), "user": (str, dict), "ts": str,
+    "type": str,
+    "subtype": str,
+    "channel": (str, dict),
+    "user": (str, dict),
+    "ts": str,
     "thread_ts": str,
-    "event_ts": str, "text": str, "reaction": str, "deleted_ts": str, "bot_id": str,
+    "event_ts": str,
+    "text": str,
+    "reaction": str,
+    "deleted_ts": str,
+    "bot_id": str,
     "item": {"type": str, "channel": str, "ts": str},
-    "message": _MESSAGE, "previous_message": _MESSAGE,
-}  # fmt: skip
+    "message": _MESSAGE,
+    "previous_message": _MESSAGE,
+}
 # Events API envelopes: event_callback, url_verification, app_rate_limited.
-_ENVELOPE: Schema = {"type": str, "team_id": str, "api_app_id": str, "event_id": str,
-                     "event_time": int, "challenge": str, "event": _EVENT}  # fmt: skip
+_ENVELOPE: Schema = {
+    "type": str,
+    "team_id": str,
+    "api_app_id": str,
+    "event_id": str,
+    "event_time": int,
+    "challenge": str,
+    "event": _EVENT,
+}
 _ID: Schema = {"id": str}
 # Interactivity payloads: block_actions and the rest.
 _INTERACTION: Schema = {
-    "type": str, "api_app_id": str, "team": _ID, "user": _ID, "channel": _ID,
+    "type": str,
+    "api_app_id": str,
+    "team": _ID,
+    "user": _ID,
+    "channel": _ID,
     "actions": [{"action_id": str, "value": str, "action_ts": str, "block_id": str}],
-    "response_url": str, "trigger_id": str, "message": _MESSAGE,
-}  # fmt: skip
+    "response_url": str,
+    "trigger_id": str,
+    "message": _MESSAGE,
+}
 
 
 class Malformed(ValueError):

@@ -97,8 +97,9 @@ class SlackPlatform:
         # never opens.
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
-            handler = SteadyHandler(self.app, app_token=self.settings.slack_app_token or "",
-                                    web_client=self.app.client)  # fmt: skip
+            handler = SteadyHandler(
+                self.app, app_token=self.settings.slack_app_token or "", web_client=self.app.client
+            )
             try:
                 opened = connect_watched(handler=handler)
             except BaseException:  # apps.connections.open refused: its threads go too
@@ -154,13 +155,20 @@ def build(*, settings: Settings, shared: Shared, mode: str) -> SlackPlatform:
         with shared.uow() as store:
             store.add_channel_if_missing(key=key, schedule=shared.defaults, private=private)
     deps = SlackDeps(
-        shared=shared, chat=chat, poster=poster, team_id=team_id,
+        shared=shared,
+        chat=chat,
+        poster=poster,
+        team_id=team_id,
         app_id=_app_id(chat=chat, bot_id=str(identity.get("bot_id") or "")),
-    )  # fmt: skip
+    )
     secret = settings.slack_signing_secret if chosen == "http" else None
     log.info("connected to Slack workspace %s", team_id)
     return SlackPlatform(
         app=build_app(client=client, signing_secret=secret, deps=deps),
-        chat=chat, poster=poster, team_id=team_id, mode=chosen, settings=settings,
+        chat=chat,
+        poster=poster,
+        team_id=team_id,
+        mode=chosen,
+        settings=settings,
         seen_requests=shared.seen_requests,
-    )  # fmt: skip
+    )

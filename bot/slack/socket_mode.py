@@ -159,10 +159,13 @@ class SteadyClient(SocketModeClient):
             # when a pong is late, as slack_sdk's built-in client has it; the adapter would
             # wait, hearing nothing, until TCP gives up (~15 minutes).
             session.run_forever(
-                ping_interval=self.ping_interval, ping_timeout=self.ping_interval * PONG_SHARE,
-                http_proxy_host=self.http_proxy_host, http_proxy_port=self.http_proxy_port,
-                http_proxy_auth=self.http_proxy_auth, proxy_type=self.proxy_type,
-            )  # fmt: skip
+                ping_interval=self.ping_interval,
+                ping_timeout=self.ping_interval * PONG_SHARE,
+                http_proxy_host=self.http_proxy_host,
+                http_proxy_port=self.http_proxy_port,
+                http_proxy_auth=self.http_proxy_auth,
+                proxy_type=self.proxy_type,
+            )
             self.logger.info("Stopped receiving messages from a connection")
         except Exception as exc:  # the adapter's policy: log; the monitor opens a new session
             self.logger.exception("Socket Mode session failed: %s", exc)
@@ -205,9 +208,11 @@ class SteadyHandler(SocketModeHandler):
         self.app = app
         self.app_token = app_token
         self.client = SteadyClient(
-            app_token=app_token, logger=app.logger, web_client=web_client,
+            app_token=app_token,
+            logger=app.logger,
+            web_client=web_client,
             ping_interval=ping_interval,
-        )  # fmt: skip
+        )
         self.client.socket_mode_request_listeners.append(self.handle)  # type: ignore[arg-type]
 
 

@@ -17,8 +17,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, WorkspaceKey
 from bot.ports import UnitOfWork
 from bot.services import archive_web as views
-from bot.services.tenancy import WorkspaceUnknown
 from bot.services.web_links import BadLink, Signer
+from bot.services.workspaces import WorkspaceUnknown
 from bot.web import archive_json as twin
 from bot.web.archive_charts import add_charts
 from bot.wording import web as wording
@@ -37,8 +37,10 @@ def _denied(*, title: str, text: str) -> Response:
     if request.path.startswith("/api/"):
         answer = jsonify(error=text)
     else:
-        answer = Response(render_template("message.html", title=title, text=text),
-                          content_type="text/html; charset=utf-8")  # fmt: skip
+        answer = Response(
+            render_template("message.html", title=title, text=text),
+            content_type="text/html; charset=utf-8",
+        )
     answer.status_code = 401
     return answer
 
@@ -60,9 +62,14 @@ def _signed_in(*, signer: Signer, now: datetime) -> BaseResponse | None:
         return None
     answer = redirect(url_for("home"))
     answer.set_cookie(
-        COOKIE, token, max_age=signer.minutes * 60, httponly=True, samesite="Lax",
-        secure=request.is_secure, path=request.script_root or "/",
-    )  # fmt: skip
+        COOKIE,
+        token,
+        max_age=signer.minutes * 60,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+        path=request.script_root or "/",
+    )
     return answer
 
 
@@ -131,8 +138,13 @@ def archive_app(
     def home() -> str:
         """The latest posts."""
         page = views.latest(uow=uow, workspace=ws(), offset=_offset())
-        return render_template("posts.html", page=page, heading="Latest posts", here="home",
-                               channels=views.channels(uow=uow, workspace=ws()))  # fmt: skip
+        return render_template(
+            "posts.html",
+            page=page,
+            heading="Latest posts",
+            here="home",
+            channels=views.channels(uow=uow, workspace=ws()),
+        )
 
     @app.get("/api/")
     def api_home() -> Response:
@@ -164,8 +176,9 @@ def archive_app(
     @app.get("/api/search")
     def api_search() -> Response:
         """Search, as JSON."""
-        result = views.search(uow=uow, workspace=ws(), text=request.args.get("q", ""),
-                              offset=_offset())  # fmt: skip
+        result = views.search(
+            uow=uow, workspace=ws(), text=request.args.get("q", ""), offset=_offset()
+        )
         return jsonify(twin.search(result=result))
 
     @app.get("/channel/<name>")
@@ -174,8 +187,14 @@ def archive_app(
         found = views.channel_posts(uow=uow, workspace=ws(), name=name, offset=_offset())
         if found is None:
             abort(404)
-        return render_template("posts.html", page=found[1], heading=f"#{found[0].key.channel}",
-                               here="channel", name=name, channels=[])  # fmt: skip
+        return render_template(
+            "posts.html",
+            page=found[1],
+            heading=f"#{found[0].key.channel}",
+            here="channel",
+            name=name,
+            channels=[],
+        )
 
     @app.get("/api/channel/<name>")
     def api_channel(name: str) -> Response:
@@ -189,8 +208,14 @@ def archive_app(
     def top(period: str) -> str:
         """The most voted papers of the last week, month or year."""
         page = views.top(uow=uow, workspace=ws(), period=period, today=today()) or abort(404)
-        return render_template("posts.html", page=page, heading=f"Top papers: last {period}",
-                               here="top", period=period, channels=[])  # fmt: skip
+        return render_template(
+            "posts.html",
+            page=page,
+            heading=f"Top papers: last {period}",
+            here="top",
+            period=period,
+            channels=[],
+        )
 
     @app.get("/api/top/<period>")
     def api_top(period: str) -> Response:
@@ -210,8 +235,9 @@ def archive_app(
         """A page that is not there (or not for the public to see)."""
         if request.path.startswith("/api/"):
             return jsonify(error="not found"), 404
-        return render_template("message.html", title="Not found",
-                               text="There is no such page in this archive."), 404  # fmt: skip
+        return render_template(
+            "message.html", title="Not found", text="There is no such page in this archive."
+        ), 404
 
     add_charts(app=app, uow=uow, today=today)
     return app

@@ -42,13 +42,18 @@ def weekly_bars(*, weeks: list[Any]) -> list[dict[str, Any]]:
         for n, (name, colour) in enumerate(SERIES):
             value = getattr(week, name)
             height = plot * value / peak
-            bars.append({
-                "x": round(LEFT + index * slot + n * bar, 1),
-                "y": round(HEIGHT - BOTTOM - height, 1),
-                "w": round(bar, 1), "h": round(height, 1), "colour": colour,
-                "title": f"{name} in the week of {week.monday.isoformat()}: {value}",
-                "series": name, "value": value,
-            })  # fmt: skip
+            bars.append(
+                {
+                    "x": round(LEFT + index * slot + n * bar, 1),
+                    "y": round(HEIGHT - BOTTOM - height, 1),
+                    "w": round(bar, 1),
+                    "h": round(height, 1),
+                    "colour": colour,
+                    "title": f"{name} in the week of {week.monday.isoformat()}: {value}",
+                    "series": name,
+                    "value": value,
+                }
+            )
     return bars
 
 
@@ -77,11 +82,15 @@ def calendar_cells(*, counts: dict[date, int], today: date) -> list[dict[str, An
         day = first + timedelta(days=offset)
         count = counts.get(day, 0)
         shade = "#ebedf0" if not count else "#9be9a8" if count == 1 else "#40c463"
-        cells.append({
-            "x": LEFT + (offset // 7) * CELL, "y": TOP + day.weekday() * CELL, "fill": shade,
-            "title": f"{day.isoformat()}: {count} post{'s' if count != 1 else ''}",
-            "count": count,
-        })  # fmt: skip
+        cells.append(
+            {
+                "x": LEFT + (offset // 7) * CELL,
+                "y": TOP + day.weekday() * CELL,
+                "fill": shade,
+                "title": f"{day.isoformat()}: {count} post{'s' if count != 1 else ''}",
+                "count": count,
+            }
+        )
     return cells
 
 
@@ -114,9 +123,15 @@ def add_charts(*, app: Flask, uow: UnitOfWork, today: Callable[[], date]) -> Non
         """Posts, votes and comments per week."""
         weeks = views.activity(uow=uow, workspace=g.workspace, today=today())
         ticks = month_ticks(mondays=[w.monday for w in weeks], left=LEFT, step=_slot(weeks=weeks))
-        body = render_template("weeks.svg", bars=weekly_bars(weeks=weeks), series=SERIES,
-                               width=WIDTH, height=HEIGHT, ticks=ticks,
-                               peak=_peak(weeks=weeks) if weeks else 0)  # fmt: skip
+        body = render_template(
+            "weeks.svg",
+            bars=weekly_bars(weeks=weeks),
+            series=SERIES,
+            width=WIDTH,
+            height=HEIGHT,
+            ticks=ticks,
+            peak=_peak(weeks=weeks) if weeks else 0,
+        )
         return Response(body, content_type=SVG)
 
     @app.get("/charts/calendar.svg")
@@ -127,9 +142,16 @@ def add_charts(*, app: Flask, uow: UnitOfWork, today: Callable[[], date]) -> Non
         cells = calendar_cells(counts=counts, today=day)
         width = LEFT + (views.CHART_WEEKS + 1) * CELL
         ticks = month_ticks(mondays=calendar_mondays(today=day), left=LEFT, step=CELL)
-        body = render_template("calendar.svg", cells=cells, cell=CELL - 2, width=width,
-                               height=TOP + 7 * CELL, top=TOP, days=DAY_LABELS,
-                               ticks=ticks)  # fmt: skip
+        body = render_template(
+            "calendar.svg",
+            cells=cells,
+            cell=CELL - 2,
+            width=width,
+            height=TOP + 7 * CELL,
+            top=TOP,
+            days=DAY_LABELS,
+            ticks=ticks,
+        )
         return Response(body, content_type=SVG)
 
     @app.get("/charts/paper/<int:paper_id>/votes.svg")

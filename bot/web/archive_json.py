@@ -18,33 +18,49 @@ def votes(*, count: VoteCount) -> dict[str, int]:
 def post(*, item: ArchivePost) -> dict[str, Any]:
     """One post in a list."""
     return {
-        "paper_id": item.paper_id, "title": item.title, "authors": list(item.authors),
-        "channel": item.channel.channel, "date": item.date.isoformat(),
-        "permalink": item.permalink, "votes": votes(count=item.votes), "comments": item.comments,
-    }  # fmt: skip
+        "paper_id": item.paper_id,
+        "title": item.title,
+        "authors": list(item.authors),
+        "channel": item.channel.channel,
+        "date": item.date.isoformat(),
+        "permalink": item.permalink,
+        "votes": votes(count=item.votes),
+        "comments": item.comments,
+    }
 
 
 def post_list(*, page: PostList, **extra: Any) -> dict[str, Any]:
     """A page of posts."""
-    return {**extra, "total": page.total, "offset": page.offset,
-            "posts": [post(item=p) for p in page.posts]}  # fmt: skip
+    return {
+        **extra,
+        "total": page.total,
+        "offset": page.offset,
+        "posts": [post(item=p) for p in page.posts],
+    }
 
 
 def paper(*, item: Paper) -> dict[str, Any]:
     """A paper's own fields."""
     return {
-        "id": item.id, "title": item.title, "authors": list(item.authors),
-        "abstract": item.abstract, "url": item.url, "arxiv_id": item.arxiv_id, "doi": item.doi,
-    }  # fmt: skip
+        "id": item.id,
+        "title": item.title,
+        "authors": list(item.authors),
+        "abstract": item.abstract,
+        "url": item.url,
+        "arxiv_id": item.arxiv_id,
+        "doi": item.doi,
+    }
 
 
 def _post_view(*, view: PostView) -> dict[str, Any]:
     """A paper's post with its votes and comments in order."""
     return {
-        "channel": view.channel.channel, "date": view.date.isoformat(),
-        "permalink": view.permalink, "votes": votes(count=view.votes),
+        "channel": view.channel.channel,
+        "date": view.date.isoformat(),
+        "permalink": view.permalink,
+        "votes": votes(count=view.votes),
         "comments": [{"user": c.user, "text": c.text, "edited": c.edited} for c in view.comments],
-    }  # fmt: skip
+    }
 
 
 def paper_page(*, page: PaperPage) -> dict[str, Any]:
@@ -64,18 +80,25 @@ def plain(*, snippet: str) -> str:
 def _hit(*, hit: SearchHit) -> dict[str, Any]:
     """One search hit."""
     return {
-        "paper": paper(item=hit.paper), "snippet": plain(snippet=hit.snippet),
+        "paper": paper(item=hit.paper),
+        "snippet": plain(snippet=hit.snippet),
         "from_comment": hit.from_comment,
         "channel": hit.channel.channel if hit.channel else None,
         "date": hit.post_date.isoformat() if hit.post_date else None,
-        "permalink": hit.permalink, "votes": votes(count=hit.votes), "comments": hit.comments,
-    }  # fmt: skip
+        "permalink": hit.permalink,
+        "votes": votes(count=hit.votes),
+        "comments": hit.comments,
+    }
 
 
 def search(*, result: SearchResult) -> dict[str, Any]:
     """A page of search results."""
     return {
-        "query": result.text, "total": result.page.total, "offset": result.page.offset,
-        "next_offset": result.next_offset, "relaxed": result.page.relaxed,
-        "notes": list(result.notes), "hits": [_hit(hit=h) for h in result.page.hits],
-    }  # fmt: skip
+        "query": result.text,
+        "total": result.page.total,
+        "offset": result.page.offset,
+        "next_offset": result.next_offset,
+        "relaxed": result.page.relaxed,
+        "notes": list(result.notes),
+        "hits": [_hit(hit=h) for h in result.page.hits],
+    }

@@ -41,8 +41,13 @@ def archive_wsgi(*, uow: UnitOfWork, settings: Settings, clock: Clock) -> WsgiAp
         """Today where the group lives (for 'top of the week')."""
         return clock.now().astimezone(ZoneInfo(settings.timezone)).date()
 
-    app: WsgiApp = archive_app(uow=uow, today=today, workspace=settings.web.workspace,
-                               signer=signer(settings=settings), now=clock.now)  # fmt: skip
+    app: WsgiApp = archive_app(
+        uow=uow,
+        today=today,
+        workspace=settings.web.workspace,
+        signer=signer(settings=settings),
+        now=clock.now,
+    )
     return app
 
 

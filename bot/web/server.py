@@ -24,10 +24,16 @@ MAX_BODY = 1_000_000
 CONNECTION_LIMIT = 1000
 # A connection that sends nothing for this long is closed (waitress's default is 120 s).
 IDLE_SECONDS = 15
-REASONS = {200: "OK", 301: "Moved Permanently", 400: "Bad Request", 401: "Unauthorized",
-           404: "Not Found",
-           405: "Method Not Allowed", 413: "Payload Too Large",
-           503: "Service Unavailable"}  # fmt: skip
+REASONS = {
+    200: "OK",
+    301: "Moved Permanently",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    413: "Payload Too Large",
+    503: "Service Unavailable",
+}
 
 
 class PortTaken(OSError):
@@ -78,10 +84,16 @@ class HttpService:
         """Bind now, so `port` is known before serving (PortTaken when it cannot)."""
         try:
             self.server: Any = create_server(
-                router(routes=routes), host=host, port=port, threads=8,
-                max_request_body_size=MAX_BODY + 1, connection_limit=CONNECTION_LIMIT,
-                channel_timeout=IDLE_SECONDS, cleanup_interval=5, ident="paperclub",
-            )  # fmt: skip
+                router(routes=routes),
+                host=host,
+                port=port,
+                threads=8,
+                max_request_body_size=MAX_BODY + 1,
+                connection_limit=CONNECTION_LIMIT,
+                channel_timeout=IDLE_SECONDS,
+                cleanup_interval=5,
+                ident="paperclub",
+            )
         except OSError as exc:
             why = "is in use" if exc.errno == errno.EADDRINUSE else f"cannot be bound ({exc})"
             raise PortTaken(f"{host}:{port} {why}") from None

@@ -40,15 +40,25 @@ HELP = message(
     Listing(
         ordered=False,
         items=(
-            runs(Code("/paperclub search <words>"), " (or just ", Code("/paperclub <words>"),
-                 "): papers and comments, best first"),
-            runs(Code("/paperclub add <arXiv id or URL | DOI | URL | title>"),
-                 ": put a paper in this channel's queue"),
+            runs(
+                Code("/paperclub search <words>"),
+                " (or just ",
+                Code("/paperclub <words>"),
+                "): papers and comments, best first",
+            ),
+            runs(
+                Code("/paperclub add <arXiv id or URL | DOI | URL | title>"),
+                ": put a paper in this channel's queue",
+            ),
             runs(Code("/paperclub queue"), ": the next papers in this channel"),
-            runs(Code("/paperclub related <arXiv id | DOI | title>"),
-                 ": the papers the group read that are closest to it"),
-            runs(Code("/paperclub top [week|month|year|all]"),
-                 ": the most voted and most discussed papers"),
+            runs(
+                Code("/paperclub related <arXiv id | DOI | title>"),
+                ": the papers the group read that are closest to it",
+            ),
+            runs(
+                Code("/paperclub top [week|month|year|all]"),
+                ": the most voted and most discussed papers",
+            ),
             runs(Code("/paperclub web"), ": a link to the group's web archive, for you alone"),
             runs(Code("/paperclub help"), ": this message"),
         ),
@@ -57,38 +67,64 @@ HELP = message(
     Listing(
         ordered=False,
         items=(
-            runs(Code("/paperclub schedule HH:MM [Area/City] [mon-fri|daily|mon,wed,fri]"),
-                 ": follow this channel"),
-            runs(Code("/paperclub pause"), " / ", Code("/paperclub resume"),
-                 ": stop or restart the daily post"),
+            runs(
+                Code("/paperclub schedule HH:MM [Area/City] [mon-fri|daily|mon,wed,fri]"),
+                ": follow this channel",
+            ),
+            runs(
+                Code("/paperclub pause"),
+                " / ",
+                Code("/paperclub resume"),
+                ": stop or restart the daily post",
+            ),
             runs(Code("/paperclub skip"), ": drop the next paper from the queue (marked skipped)"),
             runs(Code("/paperclub next"), ": post today's paper now, if today has none yet"),
-            runs(Code("/paperclub recap fri 16:00"), " / ", Code("/paperclub recap off"),
-                 ": a weekly recap of the week's papers"),
-            runs(Code("/paperclub order queue|taste"),
-                 ": post in list order, or pick by what the group liked"),
+            runs(
+                Code("/paperclub recap fri 16:00"),
+                " / ",
+                Code("/paperclub recap off"),
+                ": a weekly recap of the week's papers",
+            ),
+            runs(
+                Code("/paperclub order queue|taste"),
+                ": post in list order, or pick by what the group liked",
+            ),
         ),
     ),
-)  # fmt: skip
+)
 SYNTAX = line(
-    'Search syntax: words, "quoted phrases", -excluded, ', Code("author:Name"), ", ",
-    Code("after:2026-01-31"), " / ", Code("before:…"), " (post date), ", Code("in:#channel"),
-    ", ", Code("is:queued"), " / ", Code("is:posted"), ".",
-)  # fmt: skip
+    'Search syntax: words, "quoted phrases", -excluded, ',
+    Code("author:Name"),
+    ", ",
+    Code("after:2026-01-31"),
+    " / ",
+    Code("before:…"),
+    " (post date), ",
+    Code("in:#channel"),
+    ", ",
+    Code("is:queued"),
+    " / ",
+    Code("is:posted"),
+    ".",
+)
 NO_HITS_TIPS = line(
-    "Try fewer or other words, drop quotes and filters, or search by ", Code("author:Name"),
-    ". ", Code("/paperclub help"), " lists the search syntax.",
-)  # fmt: skip
+    "Try fewer or other words, drop quotes and filters, or search by ",
+    Code("author:Name"),
+    ". ",
+    Code("/paperclub help"),
+    " lists the search syntax.",
+)
 STALE_BUTTON = message("That button no longer works; please search again.")
 ASK_WHAT = message(line("What should I search for? "), SYNTAX)
 EMPTY_QUEUE = message(
     line(
         "The reading list is empty, so there is no paper today. Add one with ",
-        Code("/paperclub add <arXiv id, DOI or URL>"), ", or import a whole list on the server "
-        "with ", Code("paperclub import FILE"), "; the next post goes out at the usual time once "
-        "there is one.",
+        Code("/paperclub add <arXiv id, DOI or URL>"),
+        ", or import a whole list on the server with ",
+        Code("paperclub import FILE"),
+        "; the next post goes out at the usual time once there is one.",
     )
-)  # fmt: skip
+)
 
 
 def help_message() -> Message:
@@ -107,9 +143,14 @@ def entry(*, item: TopEntry) -> tuple[Run, ...]:
         Link(url=item.permalink, label=item.title) if item.permalink else Strong(item.title)
     )
     return runs(
-        title, " (", When(day=item.date, year=False), ", ", ChannelRef(item.channel.channel), ") ",
+        title,
+        " (",
+        When(day=item.date, year=False),
+        ", ",
+        ChannelRef(item.channel.channel),
+        ") ",
         counts(up=item.votes.up, down=item.votes.down, comments=item.comments),
-    )  # fmt: skip
+    )
 
 
 def top(*, voted: list[TopEntry], talked: list[TopEntry], span: str) -> Message:
@@ -226,9 +267,10 @@ def search_page(
         blocks.append(line(" ".join(notes), quiet=True))
     if next_offset is not None:
         more = Button(
-            label="More results", action=SEARCH_MORE,
+            label="More results",
+            action=SEARCH_MORE,
             value=more_value(text=text, offset=next_offset),
-        )  # fmt: skip
+        )
         blocks.append(Buttons(buttons=(more,)))
     return message(*blocks)
 

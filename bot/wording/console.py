@@ -37,13 +37,15 @@ def seeded(*, added: int, name: str) -> Message:
     """The sample list went into an empty archive."""
     return message(
         line(
-            f"The archive was empty, so I imported the sample reading list: {added} papers "
-            "from ", Code(name), ".",
+            f"The archive was empty, so I imported the sample reading list: {added} papers from ",
+            Code(name),
+            ".",
         )
-    )  # fmt: skip
+    )
 
 
 def goodbye(*, where: str) -> Message:
     """The last line."""
-    return message(line(f"Bye. Everything is saved in {where}; ", Code("paperclub export"),
-                        " shows it."))  # fmt: skip
+    return message(
+        line(f"Bye. Everything is saved in {where}; ", Code("paperclub export"), " shows it.")
+    )

@@ -104,9 +104,13 @@ def vote_item(*, vote: OwnVote) -> tuple[Run, ...]:
     """'👍 Title · #general, Mon 5 Jan'."""
     mark = "👍" if vote.value > 0 else "👎"
     return runs(
-        f"{mark} ", vote.title, " · ", ChannelRef(vote.channel.channel), ", ",
+        f"{mark} ",
+        vote.title,
+        " · ",
+        ChannelRef(vote.channel.channel),
+        ", ",
         When(day=vote.local_date, year=False),
-    )  # fmt: skip
+    )
 
 
 def comment_item(*, comment: OwnComment) -> tuple[Run, ...]:
@@ -116,9 +120,15 @@ def comment_item(*, comment: OwnComment) -> tuple[Run, ...]:
         text = text[: COMMENT_SHOWN - 1].rstrip() + "…"
     edited = " (edited)" if comment.edited else ""
     return runs(
-        "“", text, f"”{edited} on ", comment.title, " · ", ChannelRef(comment.channel.channel),
-        ", ", When(day=comment.local_date, year=False),
-    )  # fmt: skip
+        "“",
+        text,
+        f"”{edited} on ",
+        comment.title,
+        " · ",
+        ChannelRef(comment.channel.channel),
+        ", ",
+        When(day=comment.local_date, year=False),
+    )
 
 
 def listing(*, items: tuple[tuple[Run, ...], ...]) -> Listing:

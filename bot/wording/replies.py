@@ -25,19 +25,26 @@ ADD_USAGE = message(
     line("Usage: ", Code(ADD_FORM), ", e.g. ", Code("/paperclub add 2104.04473"), ".")
 )
 SCHEDULE_USAGE = line(
-    "Usage: ", Code(SCHEDULE_FORM), ", for example ",
-    Code("/paperclub schedule 09:30 Europe/Berlin mon,wed,fri"), ".",
-)  # fmt: skip
+    "Usage: ",
+    Code(SCHEDULE_FORM),
+    ", for example ",
+    Code("/paperclub schedule 09:30 Europe/Berlin mon,wed,fri"),
+    ".",
+)
 NOT_FOLLOWED = message(
     line(
         "This channel does not follow the reading list yet. An admin can start it with ",
-        Code("/paperclub schedule 09:00 Area/City"), ".",
+        Code("/paperclub schedule 09:00 Area/City"),
+        ".",
     )
-)  # fmt: skip
+)
 RECAP_USAGE = line(
-    "Usage: ", Code(RECAP_FORM), " (weekly, in this channel's time zone) or ",
-    Code("/paperclub recap off"), ".",
-)  # fmt: skip
+    "Usage: ",
+    Code(RECAP_FORM),
+    " (weekly, in this channel's time zone) or ",
+    Code("/paperclub recap off"),
+    ".",
+)
 TOP_USAGE = message(
     line("Usage: ", Code("/paperclub top [week|month|year|all]"), " (default: month).")
 )
@@ -59,20 +66,25 @@ def refusal(*, command: str) -> Message:
     """The polite no for someone who is not an admin."""
     return message(
         line(
-            "Only Paper Club admins can use ", Code(f"/paperclub {command}"),
+            "Only Paper Club admins can use ",
+            Code(f"/paperclub {command}"),
             ". Ask a workspace admin, or one of the people in PAPERCLUB_ADMINS.",
         )
-    )  # fmt: skip
+    )
 
 
 def unknown_zone(*, zone: str) -> Message:
     """An argument that looked like a time zone and was not one."""
     return message(
         line(
-            Code(zone), " is not a time zone I know; use an IANA name like ",
-            Code("Europe/Berlin"), " or ", Code("America/New_York"), ".",
+            Code(zone),
+            " is not a time zone I know; use an IANA name like ",
+            Code("Europe/Berlin"),
+            " or ",
+            Code("America/New_York"),
+            ".",
         )
-    )  # fmt: skip
+    )
 
 
 def scheduled(*, new: bool, when: str, days: str, next_post: str, paused: bool) -> Message:
@@ -94,10 +106,11 @@ def already_paused(*, paused: bool) -> Message:
 
 PAUSED = message(
     line(
-        "Paused: no papers will be posted here until an admin runs ", Code("/paperclub resume"),
+        "Paused: no papers will be posted here until an admin runs ",
+        Code("/paperclub resume"),
         ". Votes, threads and search keep working.",
     )
-)  # fmt: skip
+)
 
 
 def resumed(*, next_post: str) -> Message:
@@ -123,10 +136,11 @@ POST_NEXT = {
     "empty": message(
         line(
             "The queue is empty, so there is nothing to post. Add papers on the server with ",
-            Code("paperclub import FILE"), ".",
+            Code("paperclub import FILE"),
+            ".",
         )
     ),
-}  # fmt: skip
+}
 
 
 def post_refused(*, platform: str, code: str, hint: str) -> Message:
@@ -181,9 +195,14 @@ def already_have(*, paper: Paper, status: str, views: list[PostView], position: 
     view = views[-1]
     counts = f"👍 {view.votes.up} · 👎 {view.votes.down} · 💬 {len(view.comments)}."
     said = line(
-        "The group already read “", Strong(paper.title), "” on ", When(day=view.date), " in ",
-        ChannelRef(view.channel.channel), f": {counts}",
-    )  # fmt: skip
+        "The group already read “",
+        Strong(paper.title),
+        "” on ",
+        When(day=view.date),
+        " in ",
+        ChannelRef(view.channel.channel),
+        f": {counts}",
+    )
     if view.permalink:
         said = line(*said.runs, " ", Link(url=view.permalink, label="Read the thread."))
     return message(said)

@@ -52,8 +52,10 @@ def test_its_row_is_judged_against_twice_bm25_alone(
 
 def test_relevance_rows_are_references_where_higher_is_better() -> None:
     scores = {"mrr": 0.5, "recall@5": 0.4, "queries": 3}
-    table = {"bm25": {"keyword": scores, "author": {**scores, "mrr": 0.0}},
-             "hybrid": {"keyword": {**scores, "mrr": 0.75}, "author": scores}}  # fmt: skip
+    table = {
+        "bm25": {"keyword": scores, "author": {**scores, "mrr": 0.0}},
+        "hybrid": {"keyword": {**scores, "mrr": 0.75}, "author": scores},
+    }
     rows = [judged(row=row) for row in relevance_rows(result={"table": table})]
     # bm25's zero MRR has no ratio: that row is left to relevance's own table
     assert [row["name"] for row in rows] == [

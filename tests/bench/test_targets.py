@@ -37,13 +37,19 @@ def test_each_row_says_which_way_is_better_and_whether_it_met_its_target(
     judged_row = row(name=name, unit=unit, ours=ours, theirs=theirs)
     assert judged_row["ratio"] == pytest.approx(ours / theirs)
     assert (judged_row["better"], judged_row["target"], judged_row["passed"]) == (
-        better, target, passed,
-    )  # fmt: skip
+        better,
+        target,
+        passed,
+    )
 
 
 def test_the_table_shows_direction_target_and_verdict() -> None:
     """One line a row, with the same fields the JSON carries."""
-    lines = table(rows=[row(name="search, 10,000 papers", unit="ms", ours=3.0, theirs=1.0),
-                        row(name="import 5 papers", unit="s", ours=1.0, theirs=1.0)])  # fmt: skip
+    lines = table(
+        rows=[
+            row(name="search, 10,000 papers", unit="ms", ours=3.0, theirs=1.0),
+            row(name="import 5 papers", unit="s", ours=1.0, theirs=1.0),
+        ]
+    )
     assert "lower" in lines.splitlines()[2] and "≤ 1.5x" in lines and "FAIL" in lines
     assert lines.splitlines()[3].endswith("reference")

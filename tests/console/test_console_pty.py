@@ -35,9 +35,14 @@ def _env(tmp_path: Path) -> dict[str, str]:
 def _start(tmp_path: Path) -> pexpect.spawn:
     """`python -m bot run` on a pty, as a newcomer would start it."""
     return pexpect.spawn(
-        sys.executable, ["-m", "bot", "run"], cwd=str(tmp_path), env=_env(tmp_path),
-        encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 100),
-    )  # fmt: skip
+        sys.executable,
+        ["-m", "bot", "run"],
+        cwd=str(tmp_path),
+        env=_env(tmp_path),
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(50, 100),
+    )
 
 
 def test_console_session(tmp_path: Path) -> None:
@@ -81,9 +86,13 @@ def test_console_session(tmp_path: Path) -> None:
     assert again.exitstatus == 0
 
     exported = subprocess.run(
-        [sys.executable, "-m", "bot", "export"], cwd=tmp_path, env=_env(tmp_path),
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot", "export"],
+        cwd=tmp_path,
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     posted = [p for p in json.loads(exported.stdout) if p["posts"]]
     assert len(posted) == 1 and len(posted[0]["posts"]) == 1
     post = posted[0]["posts"][0]

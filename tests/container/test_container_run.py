@@ -94,9 +94,12 @@ class Logs:
         self.ended = False
         self._changed = threading.Condition()
         self._process = subprocess.Popen(
-            ["podman", "logs", "-f", container], stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
-        )  # fmt: skip
+            ["podman", "logs", "-f", container],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -187,9 +190,20 @@ def _podman_problem() -> str | None:
 def _facts(*, volume: str) -> dict[str, Any]:
     """What the volume's database holds, read by a throwaway container (no network)."""
     done = podman(
-        "run", "--rm", "--network", "none", "--label", LABEL, "-v", f"{volume}:/data",
-        "--entrypoint", "python3", IMAGE, "-c", FACTS,
-    )  # fmt: skip
+        "run",
+        "--rm",
+        "--network",
+        "none",
+        "--label",
+        LABEL,
+        "-v",
+        f"{volume}:/data",
+        "--entrypoint",
+        "python3",
+        IMAGE,
+        "-c",
+        FACTS,
+    )
     facts: dict[str, Any] = json.loads(done.stdout)
     return facts
 
@@ -245,9 +259,20 @@ def _run(*, fake: FakeSlack, volume: str, name: str, mode: str) -> Run:
     it from outside, then SIGTERM it and see how it ended."""
     port = free_port()
     podman(
-        "run", "--detach", "--name", name, "--label", LABEL, "--network", "host",
-        "-v", f"{volume}:/data", *_bot_env(fake=fake, port=port, mode=mode), IMAGE, *MODES[mode],
-    )  # fmt: skip
+        "run",
+        "--detach",
+        "--name",
+        name,
+        "--label",
+        LABEL,
+        "--network",
+        "host",
+        "-v",
+        f"{volume}:/data",
+        *_bot_env(fake=fake, port=port, mode=mode),
+        IMAGE,
+        *MODES[mode],
+    )
     logs = Logs(container=name)
     try:
         logs.wait_for(CAUGHT_UP, timeout=START)
@@ -264,9 +289,16 @@ def _run(*, fake: FakeSlack, volume: str, name: str, mode: str) -> Run:
         logs.close()
     state = podman("inspect", "--format", "{{.State.ExitCode}}", name).stdout.strip()
     return Run(
-        name=name, facts_before_stop=facts, healthz=healthz, healthcheck=healthcheck, uid=uid,
-        stop_seconds=stop_seconds, exit_code=int(state), log=logs.text(), posts_seen=posts_seen,
-    )  # fmt: skip
+        name=name,
+        facts_before_stop=facts,
+        healthz=healthz,
+        healthcheck=healthcheck,
+        uid=uid,
+        stop_seconds=stop_seconds,
+        exit_code=int(state),
+        log=logs.text(),
+        posts_seen=posts_seen,
+    )
 
 
 @pytest.fixture(scope="module", params=sorted(MODES))
@@ -288,20 +320,35 @@ def story(request: pytest.FixtureRequest) -> Iterator[Story]:
             user = podman("image", "inspect", "--format", "{{.Config.User}}", IMAGE).stdout
             env = podman("image", "inspect", "--format", "{{json .Config.Env}}", IMAGE).stdout
             imported = podman(
-                "run", "--rm", "--network", "none", "--label", LABEL, "-v", f"{volume}:/data",
-                "-v", f"{SAMPLE}:/seed/reading-list.txt:ro", IMAGE,
-                "import", "/seed/reading-list.txt",
-            )  # fmt: skip
+                "run",
+                "--rm",
+                "--network",
+                "none",
+                "--label",
+                LABEL,
+                "-v",
+                f"{volume}:/data",
+                "-v",
+                f"{SAMPLE}:/seed/reading-list.txt:ro",
+                IMAGE,
+                "import",
+                "/seed/reading-list.txt",
+            )
             first = _run(fake=fake, volume=volume, name=names[0], mode=mode)
             after_first = _facts(volume=volume)
             second = _run(fake=fake, volume=volume, name=names[1], mode=mode)
             after_second = _facts(volume=volume)
             yield Story(
-                image_user=user.strip(), image_env=json.loads(env), imported=imported,
-                first=first, after_first=after_first, second=second, after_second=after_second,
+                image_user=user.strip(),
+                image_env=json.loads(env),
+                imported=imported,
+                first=first,
+                after_first=after_first,
+                second=second,
+                after_second=after_second,
                 post_messages=fake.calls("chat.postMessage"),
                 daily_posts=daily_posts(fake, CHANNEL),
-            )  # fmt: skip
+            )
     finally:
         for name in names:
             podman("rm", "--force", "--time", "0", name, check=False)

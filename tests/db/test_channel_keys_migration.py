@@ -72,9 +72,9 @@ def _rows(url: str, sql: str) -> list[tuple[object, ...]]:
 
 def test_upgrade_carries_every_row_over(at_0001: str) -> None:
     command.upgrade(alembic_config(url=at_0001), "head")
-    assert _rows(at_0001, "SELECT id, platform, workspace, external_id, private FROM channels "
-                 "ORDER BY id") == [(1, "slack", "T1", "C1", False), (2, "console", "", "console",
-                                                                   False)]  # fmt: skip
+    assert _rows(
+        at_0001, "SELECT id, platform, workspace, external_id, private FROM channels ORDER BY id"
+    ) == [(1, "slack", "T1", "C1", False), (2, "console", "", "console", False)]
     queues = _rows(at_0001, "SELECT id, queue_channel_id FROM papers ORDER BY id")
     # C9 follows nothing: its paper joins the shared list rather than a queue nobody reads.
     assert queues == [(1, 1), (2, 2), (3, None), (4, None)]
@@ -99,9 +99,13 @@ def test_keys_and_message_ids_stay_unique(at_0001: str) -> None:
                 )
             )
         with pytest.raises(IntegrityError), engine.begin() as conn:
-            conn.execute(text("INSERT INTO comments (post_id, channel_id, user_id, message_id, "
-                              f"text, created_at, deleted) VALUES (1, 1, 'U2', "
-                              f"'1767600001.000200', 'again', '{T0}', false)"))  # fmt: skip
+            conn.execute(
+                text(
+                    "INSERT INTO comments (post_id, channel_id, user_id, message_id, "
+                    f"text, created_at, deleted) VALUES (1, 1, 'U2', "
+                    f"'1767600001.000200', 'again', '{T0}', false)"
+                )
+            )
         with engine.begin() as conn:  # the same channel id in another workspace is another channel
             conn.execute(
                 text(
@@ -127,9 +131,13 @@ def test_full_text_search_still_finds_old_and_new_rows_on_sqlite(tmp_path: Path)
                 "'queued')"
             )
         )
-        conn.execute(text("INSERT INTO comments (post_id, channel_id, user_id, message_id, text, "
-                          f"created_at, deleted) VALUES (1, 1, 'U2', '1767600002.000300', "
-                          f"'we tried bubble filling', '{T0}', false)"))  # fmt: skip
+        conn.execute(
+            text(
+                "INSERT INTO comments (post_id, channel_id, user_id, message_id, text, "
+                f"created_at, deleted) VALUES (1, 1, 'U2', '1767600002.000300', "
+                f"'we tried bubble filling', '{T0}', false)"
+            )
+        )
     engine.dispose()
     match = "SELECT rowid FROM {t} WHERE {t} MATCH :q ORDER BY rowid"
     assert _fts(url, match.format(t="papers_fts"), "straggler") == [1]

@@ -18,8 +18,9 @@ ELSEWHERE = ChannelKey(platform="slack", workspace="T2", channel="C1")  # same i
 
 def _posts(database: Database) -> dict[ChannelKey, list[Post]]:
     """Two posted papers in each channel, on two days."""
-    drafts = [PaperDraft(title=f"Paper {n}", abstract=f"About {n}.", origin=f"t:{n}")
-              for n in range(6)]  # fmt: skip
+    drafts = [
+        PaperDraft(title=f"Paper {n}", abstract=f"About {n}.", origin=f"t:{n}") for n in range(6)
+    ]
     importing.import_drafts(uow=database, drafts=drafts, now=NOW)
     posts: dict[ChannelKey, list[Post]] = {}
     with database() as store:
@@ -29,11 +30,13 @@ def _posts(database: Database) -> dict[ChannelKey, list[Post]]:
             for day in (date(2026, 1, 5), date(2026, 1, 6)):
                 paper = store.paper(paper_id=next(papers))
                 assert paper is not None
-                post = store.claim_post(channel=channel, local_date=day, paper_id=paper.id,
-                                        owner="t", now=NOW)  # fmt: skip
+                post = store.claim_post(
+                    channel=channel, local_date=day, paper_id=paper.id, owner="t", now=NOW
+                )
                 assert post is not None
-                store.mark_posted(post_id=post.id, message_id=f"{day.day}.{key.workspace}",
-                                  permalink=None)  # fmt: skip
+                store.mark_posted(
+                    post_id=post.id, message_id=f"{day.day}.{key.workspace}", permalink=None
+                )
                 posts.setdefault(key, []).append(post)
     return posts
 
@@ -46,12 +49,14 @@ def test_own_votes_and_comments_in_the_channels_asked_for(any_url: str) -> None:
             for n, (key, mine) in enumerate(posts.items()):
                 for m, post in enumerate(mine):
                     at = NOW + timedelta(minutes=10 * n + m)
-                    store.set_vote(post_id=post.id, user="U1", value=1 if m else -1,
-                                   source="button", now=at)  # fmt: skip
+                    store.set_vote(
+                        post_id=post.id, user="U1", value=1 if m else -1, source="button", now=at
+                    )
                     store.set_vote(post_id=post.id, user="U2", value=1, source="button", now=at)
                     words = f"said {key.workspace}{key.channel}{m}"
-                    store.add_comment(post=post, user="U1", message_id=f"{n}{m}.1", text=words,
-                                      now=at)  # fmt: skip
+                    store.add_comment(
+                        post=post, user="U1", message_id=f"{n}{m}.1", text=words, now=at
+                    )
             store.delete_comment(post=posts[HERE][0], message_id="00.1")
         with database(write=False) as store:
             votes = store.votes_by(user="U1", channels=[HERE], limit=5)

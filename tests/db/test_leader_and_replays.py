@@ -29,9 +29,12 @@ class Replica:
         self.led, self.lost = threading.Event(), threading.Event()
         self.heartbeat = Heartbeat()
         self.leadership = Leadership(
-            url=url, on_lead=self.led.set, on_lose=self.lost.set, heartbeat=self.heartbeat,
+            url=url,
+            on_lead=self.led.set,
+            on_lose=self.lost.set,
+            heartbeat=self.heartbeat,
             interval=INTERVAL,
-        )  # fmt: skip
+        )
 
     def last_beat(self) -> float:
         """The monotonic instant of its last heartbeat (standbys beat on every try)."""
@@ -125,9 +128,12 @@ def test_a_leader_whose_scheduler_stopped_beating_steps_down(postgres_url: str) 
     stuck = Replica(url=postgres_url)
     stuck.heartbeat = Heartbeat(clock=lambda: now[0])
     stuck.leadership = Leadership(
-        url=postgres_url, on_lead=stuck.led.set, on_lose=stuck.lost.set,
-        heartbeat=stuck.heartbeat, interval=INTERVAL,
-    )  # fmt: skip
+        url=postgres_url,
+        on_lead=stuck.led.set,
+        on_lose=stuck.lost.set,
+        heartbeat=stuck.heartbeat,
+        interval=INTERVAL,
+    )
     other = Replica(url=postgres_url)
     try:
         stuck.leadership.start()

@@ -29,7 +29,7 @@ from tests.test_search_query import NASTY
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 # The workspace of every channel here (CHANNEL below): the papers are imported into it.
-TEAM = WorkspaceKey(platform="slack", team="T1")
+TEAM = WorkspaceKey(platform="slack", id="T1")
 TITLES = {
     "homology": "Persistent homology is a crucial invariant",
     "dlrm": "The increasing complexity of deep learning recommendation",
@@ -55,13 +55,23 @@ def find(database: Database, text: str, limit: int = 5, offset: int = 0) -> Sear
     """Run one search in a read-only unit of work."""
     with database(write=False) as store:
         return search(
-            session=store.session, query=parse_query(text=text), limit=limit, offset=offset,
+            session=store.session,
+            query=parse_query(text=text),
+            limit=limit,
+            offset=offset,
             workspace=TEAM,
-        )  # fmt: skip
+        )
 
 
-CHANNEL = {"platform": "slack", "workspace": "T1", "post_time": "09:00", "timezone": "UTC",
-           "weekdays": "mon-fri", "paused": False, "empty_notice_sent": False}  # fmt: skip
+CHANNEL = {
+    "platform": "slack",
+    "workspace": "T1",
+    "post_time": "09:00",
+    "timezone": "UTC",
+    "weekdays": "mon-fri",
+    "paused": False,
+    "empty_notice_sent": False,
+}
 
 
 def post(database: Database, paper_id: int, day: date, channel: str = "C1") -> int:
@@ -73,9 +83,17 @@ def post(database: Database, paper_id: int, day: date, channel: str = "C1") -> i
             session.add(row := ChannelRow(external_id=channel, **CHANNEL))
             session.flush()
         link = f"https://x/{channel}/{day}"
-        session.add(posted := PostRow(paper_id=paper_id, channel_id=row.id, local_date=day,
-                                      state="posted", message_id=f"{day.toordinal()}.1",
-                                      permalink=link, created_at=NOW))  # fmt: skip
+        session.add(
+            posted := PostRow(
+                paper_id=paper_id,
+                channel_id=row.id,
+                local_date=day,
+                state="posted",
+                message_id=f"{day.toordinal()}.1",
+                permalink=link,
+                created_at=NOW,
+            )
+        )
         session.execute(update(PaperRow).where(PaperRow.id == paper_id).values(status="posted"))
         session.flush()
         return posted.id
@@ -86,9 +104,17 @@ def comment(database: Database, post_id: int, user: str, text: str, deleted: boo
     with database() as store:
         channel = store.session.get_one(PostRow, post_id).channel_id
         ts = f"9{store.session.query(CommentRow).count()}.1"
-        store.session.add(CommentRow(post_id=post_id, channel_id=channel, user_id=user,
-                                     message_id=ts, text=text, created_at=NOW,
-                                     deleted=deleted))  # fmt: skip
+        store.session.add(
+            CommentRow(
+                post_id=post_id,
+                channel_id=channel,
+                user_id=user,
+                message_id=ts,
+                text=text,
+                created_at=NOW,
+                deleted=deleted,
+            )
+        )
 
 
 def vote(database: Database, post_id: int, user: str, value: int) -> None:
@@ -249,9 +275,28 @@ def test_paging(database: Database) -> None:
     assert pages[-1].hits == () and pages[-1].offset == 48
 
 
-ODD = ['"', "(", "*", "^", ":", "NEAR(a b)", "title:x", "a OR b NOT c", "🚀", "שלום عالم", "",
-       "x" * 10_000, "-", '-"', "author:", "in:<#", "{title}: gpu", "\x00gpu", "gpu*",
-       "^gpu"]  # fmt: skip
+ODD = [
+    '"',
+    "(",
+    "*",
+    "^",
+    ":",
+    "NEAR(a b)",
+    "title:x",
+    "a OR b NOT c",
+    "🚀",
+    "שלום عالم",
+    "",
+    "x" * 10_000,
+    "-",
+    '-"',
+    "author:",
+    "in:<#",
+    "{title}: gpu",
+    "\x00gpu",
+    "gpu*",
+    "^gpu",
+]
 
 
 @pytest.mark.parametrize("query", ODD)
@@ -296,14 +341,14 @@ def test_a_viewer_who_may_see_every_channel_gets_the_operators_page(
         """'wombat' as `who` sees it."""
         with any_database(write=False) as store:
             query = parse_query(text="wombat")
-            return search(session=store.session, query=query, limit=10, viewer=who,
-                          workspace=TEAM)  # fmt: skip
+            return search(session=store.session, query=query, limit=10, viewer=who, workspace=TEAM)
 
     assert page(viewer) == page(None) and page(viewer).total > 0
     other = post(any_database, ids["tensor"], date(2026, 2, 4), channel="C9")
     with any_database() as store:
-        store.session.execute(update(ChannelRow).where(ChannelRow.external_id == "C9")
-                              .values(workspace="T2"))  # fmt: skip
+        store.session.execute(
+            update(ChannelRow).where(ChannelRow.external_id == "C9").values(workspace="T2")
+        )
     comment(any_database, other, "U2", "wombat elsewhere")
     assert [hit.paper.id for hit in page(viewer).hits] == [ids["gpus"]]
     assert {hit.paper.id for hit in page(None).hits} == {ids["gpus"], ids["tensor"]}

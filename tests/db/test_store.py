@@ -14,8 +14,8 @@ from bot.db.schema import ChannelRow, CommentRow, PostRow, VoteRow
 from bot.domain import NewPaper, PaperDraft, WorkspaceKey
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-TEAM = WorkspaceKey(platform="slack", team="T1")
-OTHER = WorkspaceKey(platform="discord", team="G9")
+TEAM = WorkspaceKey(platform="slack", id="T1")
+OTHER = WorkspaceKey(platform="discord", id="G9")
 
 
 def _new(n: int, workspace_id: int = 1, **fields: str) -> NewPaper:

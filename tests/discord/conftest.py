@@ -151,14 +151,16 @@ class DiscordHarness:
         fake = self.fake
         record = fake.interaction(interaction_id)
         if record.message_id is not None:  # a click: its answer edits the clicked message
-            fake.wait_request("PATCH", f"/webhooks/{fake.app_id}/{record.token}/messages/@original",
-                              timeout=WAIT)  # fmt: skip
+            fake.wait_request(
+                "PATCH", f"/webhooks/{fake.app_id}/{record.token}/messages/@original", timeout=WAIT
+            )
             return fake.message(record.message_id)
 
         def answered() -> bool:
             live = fake.state.interactions.lookup(interaction_id=interaction_id)
-            return bool(live.followup_ids) or (bool(live.callbacks) and not live.loading
-                                               and live.original_id is not None)  # fmt: skip
+            return bool(live.followup_ids) or (
+                bool(live.callbacks) and not live.loading and live.original_id is not None
+            )
 
         fake.wait_until(answered, timeout=WAIT)
         live = fake.interaction(interaction_id)

@@ -34,8 +34,9 @@ def test_privacy_comes_from_discord(harness: DiscordHarness) -> None:
 def test_a_private_channels_comments_are_found_only_there(harness: DiscordHarness) -> None:
     fake = harness.fake
     hidden = fake.add_channel("committee", private=True)
-    harness.command("schedule", {"when": "09:00 Europe/Berlin daily"}, user=fake.bob_id,
-                    channel=hidden)  # fmt: skip
+    harness.command(
+        "schedule", {"when": "09:00 Europe/Berlin daily"}, user=fake.bob_id, channel=hidden
+    )
     harness.sweep()
     [post] = harness.posts(hidden)
     harness.events(lambda: fake.user_says(text="confidential quokka", thread=post["id"]))
@@ -53,14 +54,15 @@ def test_a_refused_channel_is_logged_with_a_hint_and_the_paper_requeued(
     key = channel_key(guild_id=fake.guild_id, channel_id=refused)
     with harness.database() as store:
         channel = store.save_channel(key=key, schedule=store.channels()[0].schedule, private=True)
-        before = [p.id for p in store.queued(workspace=key.tenant, channel=channel, limit=1)]
+        before = [p.id for p in store.queued(workspace=key.workspace_key, channel=channel, limit=1)]
     with caplog.at_level(logging.WARNING):
-        result = posting.post_today(poster=harness.wiring.posters["discord"], channel=key,
-                                    now=harness.clock.now())  # fmt: skip
+        result = posting.post_today(
+            poster=harness.wiring.posters["discord"], channel=key, now=harness.clock.now()
+        )
     assert result.outcome is posting.Outcome.FAILED
     with harness.database(write=False) as store:
         assert [
-            p.id for p in store.queued(workspace=key.tenant, channel=channel, limit=1)
+            p.id for p in store.queued(workspace=key.workspace_key, channel=channel, limit=1)
         ] == before
         assert store.post_on(channel=channel, local_date=harness.clock.now().date()) is None
     assert "View Channel" in caplog.text

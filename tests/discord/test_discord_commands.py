@@ -8,8 +8,21 @@ from tests.discord.conftest import DiscordHarness
 
 DEFERRED_CHANNEL_MESSAGE = 5
 EPHEMERAL = 1 << 6
-SUBCOMMANDS = {"search", "add", "queue", "top", "help", "schedule", "pause", "resume", "skip",
-               "next", "recap", "related", "order"}  # fmt: skip
+SUBCOMMANDS = {
+    "search",
+    "add",
+    "queue",
+    "top",
+    "help",
+    "schedule",
+    "pause",
+    "resume",
+    "skip",
+    "next",
+    "recap",
+    "related",
+    "order",
+}
 
 
 def test_one_group_with_every_subcommand_is_registered(harness: DiscordHarness) -> None:
@@ -52,8 +65,9 @@ def test_schedule_follows_a_new_channel_and_rebuilds_the_jobs(harness: DiscordHa
     )
     assert "10:30" in answer["content"]
     with harness.database(write=False) as store:
-        channel = store.channel(key=harness.key.__class__(
-            platform="discord", workspace=fake.guild_id, channel=reading))  # fmt: skip
+        channel = store.channel(
+            key=harness.key.__class__(platform="discord", workspace=fake.guild_id, channel=reading)
+        )
     assert channel is not None
     assert channel.schedule.timezone == "Europe/Paris"
     assert channel.schedule.weekdays == frozenset({1, 3})
@@ -65,7 +79,9 @@ def _queued_titles(harness: DiscordHarness, *, limit: int = 3) -> list[str]:
         return [
             p.title
             for p in store.queued(
-                workspace=harness.key.tenant, channel=store.channel(key=harness.key), limit=limit
+                workspace=harness.key.workspace_key,
+                channel=store.channel(key=harness.key),
+                limit=limit,
             )
         ]
 

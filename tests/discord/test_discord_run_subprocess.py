@@ -211,14 +211,23 @@ def test_run_posts_keeps_votes_and_comments_survives_kill_9_and_stops_on_sigterm
 
         # Comments in the post's thread (it has the post's id), an edit and a delete.
         said = fake.user_says(thread=post["id"], text="The sharding argument is neat.")
-        _wait_comment(db=db, process=first, message_id=said["id"],
-                      want=("The sharding argument is neat.", False))  # fmt: skip
+        _wait_comment(
+            db=db,
+            process=first,
+            message_id=said["id"],
+            want=("The sharding argument is neat.", False),
+        )
         fake.user_edits(said["id"], "The sharding argument is neat, if costly.")
-        _wait_comment(db=db, process=first, message_id=said["id"],
-                      want=("The sharding argument is neat, if costly.", False))  # fmt: skip
+        _wait_comment(
+            db=db,
+            process=first,
+            message_id=said["id"],
+            want=("The sharding argument is neat, if costly.", False),
+        )
         gone = fake.user_says(thread=post["id"], text="oops, wrong thread", user=fake.bob_id)
-        _wait_comment(db=db, process=first, message_id=gone["id"],
-                      want=("oops, wrong thread", False))  # fmt: skip
+        _wait_comment(
+            db=db, process=first, message_id=gone["id"], want=("oops, wrong thread", False)
+        )
         fake.user_deletes(gone["id"])
         _wait_comment(db=db, process=first, message_id=gone["id"], want=("", True))
 
@@ -245,8 +254,9 @@ def test_run_posts_keeps_votes_and_comments_survives_kill_9_and_stops_on_sigterm
             lambda: _labels(fake=fake, message_id=post["id"]) == ["👍 2", "👎 1"], timeout=WAIT
         )
         after = fake.user_says(thread=post["id"], text="Back after the crash.", user=carol)
-        _wait_comment(db=db, process=again, message_id=after["id"],
-                      want=("Back after the crash.", False))  # fmt: skip
+        _wait_comment(
+            db=db, process=again, message_id=after["id"], want=("Back after the crash.", False)
+        )
 
         # Idle now (the redraw is out): test_sigterm_sends_the_last_redraw covers a busy stop.
         stopping = time.monotonic()

@@ -22,8 +22,9 @@ from tests.slack.conftest import FakeClock, free_port
 
 def _wiring(settings: Settings, database: Database) -> Wiring:
     """The wiring with the Discord plug-in, as `paperclub run` builds it."""
-    return Wiring(settings=settings, database=database, clock=FakeClock(MONDAY_9),
-                  plugins=[QuickPlugin()])  # fmt: skip
+    return Wiring(
+        settings=settings, database=database, clock=FakeClock(MONDAY_9), plugins=[QuickPlugin()]
+    )
 
 
 @pytest.mark.parametrize(

@@ -39,14 +39,22 @@ def test_both_platforms_post_once_and_serve_until_stopped(
     fake: FakeDiscord, slack: FakeSlack, settings: Settings, sqlite_url: str
 ) -> None:
     both = replace(
-        settings, slack_bot_token=slack.bot_token, slack_app_token=slack.app_token,
-        slack_api_url=slack.base_url, channel=SLACK_CHANNEL,
-    )  # fmt: skip
+        settings,
+        slack_bot_token=slack.bot_token,
+        slack_app_token=slack.app_token,
+        slack_api_url=slack.base_url,
+        channel=SLACK_CHANNEL,
+    )
     database = Database(url=sqlite_url)
-    load_sample(database, workspace=SLACK_KEY.tenant)
-    load_sample(database, workspace=channel_key(guild_id=fake.guild_id, channel_id=0).tenant)
-    wiring = Wiring(settings=both, database=database, clock=FakeClock(MONDAY_9),
-                    plugins=[slack_plugin, QuickPlugin()], mode="auto")  # fmt: skip
+    load_sample(database, workspace=SLACK_KEY.workspace_key)
+    load_sample(database, workspace=channel_key(guild_id=fake.guild_id, channel_id=0).workspace_key)
+    wiring = Wiring(
+        settings=both,
+        database=database,
+        clock=FakeClock(MONDAY_9),
+        plugins=[slack_plugin, QuickPlugin()],
+        mode="auto",
+    )
     stop = threading.Event()
     server = threading.Thread(target=wiring.serve, kwargs={"stop": stop}, name="serve")
     try:

@@ -22,16 +22,23 @@ WHOLE = (
 
 def _known(**fields: object) -> Known:
     """What we hold, with defaults for a derived title."""
-    base: dict[str, object] = {"title": CUT[:80] + "…", "abstract": CUT, "authors": (),
-                               "title_derived": True}  # fmt: skip
+    base: dict[str, object] = {
+        "title": CUT[:80] + "…",
+        "abstract": CUT,
+        "authors": (),
+        "title_derived": True,
+    }
     return Known(**(base | fields))  # type: ignore[arg-type]
 
 
 def _record(**fields: object) -> PaperDraft:
     """A record a service returned."""
-    base: dict[str, object] = {"title": "Quill: Slicing CNNs for Multicore NPUs",
-                               "abstract": WHOLE, "authors": ("Ana Silva", "Bo Chen"),
-                               "arxiv_id": "2409.00001"}  # fmt: skip
+    base: dict[str, object] = {
+        "title": "Quill: Slicing CNNs for Multicore NPUs",
+        "abstract": WHOLE,
+        "authors": ("Ana Silva", "Bo Chen"),
+        "arxiv_id": "2409.00001",
+    }
     return PaperDraft(**(base | fields))  # type: ignore[arg-type]
 
 
@@ -61,16 +68,23 @@ def test_a_near_miss_that_diverges_does_not_match() -> None:
 
 
 def test_a_title_with_agreeing_authors_matches_and_disagreeing_ones_do_not() -> None:
-    known = _known(title="Quill: slicing CNNs for multicore NPUs", title_derived=False,
-                   abstract="", authors=("A. Silva",))  # fmt: skip
+    known = _known(
+        title="Quill: slicing CNNs for multicore NPUs",
+        title_derived=False,
+        abstract="",
+        authors=("A. Silva",),
+    )
     assert decide(known=known, candidates=[_record()]).verdict is Verdict.FOUND
     stranger = _record(authors=("Zed Wu",))
     assert decide(known=known, candidates=[stranger]).verdict is Verdict.NONE
 
 
 def test_a_cut_title_alone_matches_only_when_long_enough() -> None:
-    long_cut = _known(title="Nonuniform-Tensor-Parallelism: Mitigating GPU fail…",
-                      title_derived=False, abstract="")  # fmt: skip
+    long_cut = _known(
+        title="Nonuniform-Tensor-Parallelism: Mitigating GPU fail…",
+        title_derived=False,
+        abstract="",
+    )
     record = _record(title="Nonuniform-Tensor-Parallelism: Mitigating GPU failures at scale")
     assert decide(known=long_cut, candidates=[record]).verdict is Verdict.FOUND
     short = _known(title="Quill", title_derived=False, abstract="")

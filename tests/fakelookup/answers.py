@@ -13,8 +13,13 @@ from .search import arxiv_predicate, crossref_ranked
 ATOM = "application/atom+xml; charset=utf-8"
 JSON = "application/json"
 TEXT = "text/plain; charset=utf-8"
-REASONS = {429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
-           503: "Service Unavailable", 504: "Gateway Timeout"}  # fmt: skip
+REASONS = {
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+}
 _VERSION_RE = re.compile(r"v\d+$")
 
 Params = dict[str, list[str]]

@@ -43,8 +43,10 @@ def _entry(*, record: Record) -> str:
     doi = ""
     if record.doi:
         href = quoteattr(f"http://dx.doi.org/{record.doi}")
-        doi = (f"\n    <arxiv:doi>{escape(record.doi)}</arxiv:doi>"
-               f'\n    <link title="doi" href={href} rel="related"/>')  # fmt: skip
+        doi = (
+            f"\n    <arxiv:doi>{escape(record.doi)}</arxiv:doi>"
+            f'\n    <link title="doi" href={href} rel="related"/>'
+        )
     return (
         f"  <entry>\n    <id>http://arxiv.org/abs/{vid}</id>"
         f"\n    <updated>{stamp}</updated>\n    <published>{stamp}</published>"
@@ -117,10 +119,13 @@ def work(*, record: Record, score: float | None = None) -> dict[str, Any]:
     """One Crossref work record; `score` only in search results, as Crossref does."""
     doi = record.doi or ""
     authors = [
-        {**_split_name(name=name), "sequence": "first" if i == 0 else "additional",
-         "affiliation": []}
+        {
+            **_split_name(name=name),
+            "sequence": "first" if i == 0 else "additional",
+            "affiliation": [],
+        }
         for i, name in enumerate(record.authors)
-    ]  # fmt: skip
+    ]
     date = {"date-parts": [record.date_parts]}
     item: dict[str, Any] = {
         "DOI": doi,
@@ -144,8 +149,12 @@ def work(*, record: Record, score: float | None = None) -> dict[str, Any]:
 
 def work_body(*, record: Record) -> str:
     """The answer to GET /works/{doi}."""
-    body = {"status": "ok", "message-type": "work", "message-version": "1.0.0",
-            "message": work(record=record)}  # fmt: skip
+    body = {
+        "status": "ok",
+        "message-type": "work",
+        "message-version": "1.0.0",
+        "message": work(record=record),
+    }
     return json.dumps(body)
 
 
@@ -158,8 +167,12 @@ def work_list_body(*, ranked: Sequence[tuple[Record, float]], rows: int, text: s
         "items-per-page": rows,
         "query": {"start-index": 0, "search-terms": text or None},
     }
-    body = {"status": "ok", "message-type": "work-list", "message-version": "1.0.0",
-            "message": message}  # fmt: skip
+    body = {
+        "status": "ok",
+        "message-type": "work-list",
+        "message-version": "1.0.0",
+        "message": message,
+    }
     return json.dumps(body)
 
 
@@ -172,5 +185,10 @@ def validation_failure(*, name: str, value: str) -> str:
     """Crossref's 400 body for a parameter it cannot read."""
     text = f"Integer specified as {value} but must be a positive integer."
     detail = {"type": "integer-not-valid", "value": value, "message": text}
-    return json.dumps({"status": "failed", "message-type": "validation-failure",
-                       "message": [{**detail, "name": name}]})  # fmt: skip
+    return json.dumps(
+        {
+            "status": "failed",
+            "message-type": "validation-failure",
+            "message": [{**detail, "name": name}],
+        }
+    )

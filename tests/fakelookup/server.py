@@ -114,9 +114,11 @@ class FakeScholar:
         self._stopping.clear()
         self._server = _Server(fake=self)
         self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-            name="fakescholar", daemon=True,
-        )  # fmt: skip
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="fakescholar",
+            daemon=True,
+        )
         self._thread.start()
         return self
 

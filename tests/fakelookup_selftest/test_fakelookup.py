@@ -59,8 +59,10 @@ def _search(*, fake: FakeScholar, query: str, **params: str) -> ET.Element:
 
 def _ids(*, feed: ET.Element) -> list[str]:
     """The versionless arXiv ids of a feed's entries."""
-    return [e.findtext(f"{ATOM}id", "").rsplit("/", 1)[-1].split("v")[0]
-            for e in feed.iter(f"{ATOM}entry")]  # fmt: skip
+    return [
+        e.findtext(f"{ATOM}id", "").rsplit("/", 1)[-1].split("v")[0]
+        for e in feed.iter(f"{ATOM}entry")
+    ]
 
 
 def _total(*, feed: ET.Element) -> int:
@@ -97,9 +99,12 @@ def test_an_abstract_phrase_finds_its_paper_and_a_near_miss_finds_nothing(
     phrase = "the sparse embedding table is a component"
     assert _ids(feed=_search(fake=fake, query=f'abs:"{phrase}"')) == ["2409.01388"]
     # One word off, a cut-off word, a phrase out of order, the wrong field: no match.
-    for query in ('abs:"the sparse embedding tables is a component"',
-                  'ti:"Nonuniform-Tensor-Parallelism: Mitigating GPU fail"',
-                  'abs:"table embedding sparse"', f'ti:"{phrase}"'):  # fmt: skip
+    for query in (
+        'abs:"the sparse embedding tables is a component"',
+        'ti:"Nonuniform-Tensor-Parallelism: Mitigating GPU fail"',
+        'abs:"table embedding sparse"',
+        f'ti:"{phrase}"',
+    ):
         feed = _search(fake=fake, query=query)
         assert _ids(feed=feed) == [] and _total(feed=feed) == 0, query
 
@@ -141,7 +146,10 @@ def test_id_list_answers_the_paper_or_an_error_entry_our_parser_reads(fake: Fake
     drafts, rejections = ingest.parse(path="arxiv-api", text=body.decode(), fmt="atom")
     assert rejections == [] and len(drafts) == 1
     assert (drafts[0].arxiv_id, drafts[0].doi, drafts[0].title) == (
-        "2409.01017", QUILL.doi, QUILL.title)  # fmt: skip
+        "2409.01017",
+        QUILL.doi,
+        QUILL.title,
+    )
     assert drafts[0].abstract == QUILL.abstract and drafts[0].authors == QUILL.authors
     # A title longer than a line arrives wrapped, as arXiv's do, and reads back whole.
     body = _get(url=f"{fake.arxiv_url}?id_list=2409.00421,2409.01017v1")[2]
@@ -158,8 +166,15 @@ def test_id_list_answers_the_paper_or_an_error_entry_our_parser_reads(fake: Fake
 
 def test_crossref_ranks_by_word_overlap_and_answers_only_overlaps(fake: FakeScholar) -> None:
     query = "Tiered Memory for Training Large Language Models Pavel Novak"
-    message = _works(fake=fake, **{"query.bibliographic": query, "rows": "3",
-                                   "mailto": "ops@example.org", "select": "DOI,title"})  # fmt: skip
+    message = _works(
+        fake=fake,
+        **{
+            "query.bibliographic": query,
+            "rows": "3",
+            "mailto": "ops@example.org",
+            "select": "DOI,title",
+        },
+    )
     items = message["items"]
     assert isinstance(items, list) and len(items) == 3
     assert items[0]["DOI"] == "10.5555/fis.2024.0106"
@@ -167,15 +182,21 @@ def test_crossref_ranks_by_word_overlap_and_answers_only_overlaps(fake: FakeScho
     assert scores == sorted(scores, reverse=True) and scores[0] > scores[1]
     asked = set(words(text=query))
     overlapping = [
-        r for r in [*CATALOGUE, ONLY_CROSSREF]
+        r
+        for r in [*CATALOGUE, ONLY_CROSSREF]
         if r.doi and asked & set(words(text=" ".join((r.title, *r.authors))))
-    ]  # fmt: skip
+    ]
     assert message["total-results"] == len(overlapping) > 3
     first = items[0]
-    assert first["author"][1] == {"given": "Pavel", "family": "Novak", "sequence": "additional",
-                                  "affiliation": []}  # fmt: skip
+    assert first["author"][1] == {
+        "given": "Pavel",
+        "family": "Novak",
+        "sequence": "additional",
+        "affiliation": [],
+    }
     assert first["abstract"].startswith("<jats:p>") and first["published"] == {
-        "date-parts": [[2024, 9, 8]]}  # fmt: skip
+        "date-parts": [[2024, 9, 8]]
+    }
     draft = crossref_work(work=first)
     assert draft is not None and draft.abstract == CATALOGUE[11].abstract
     nothing = _works(fake=fake, **{"query.bibliographic": "zzyzx quokka"})
@@ -250,8 +271,15 @@ def test_requests_log_service_path_arrival_and_headers(fake: FakeScholar) -> Non
 
 
 def test_added_records_are_served_and_ranked(fake: FakeScholar) -> None:
-    fake.add(Record(title="Zebra Gradients", authors=("Q Z",), abstract="Stripes.",
-                    arxiv_id="2409.08888", doi="10.5555/zebra"))  # fmt: skip
+    fake.add(
+        Record(
+            title="Zebra Gradients",
+            authors=("Q Z",),
+            abstract="Stripes.",
+            arxiv_id="2409.08888",
+            doi="10.5555/zebra",
+        )
+    )
     assert _ids(feed=_search(fake=fake, query='ti:"zebra gradients"')) == ["2409.08888"]
     top = _works(fake=fake, **{"query.bibliographic": "zebra gradients"})["items"]
     assert top[0]["DOI"] == "10.5555/zebra"  # type: ignore[index]

@@ -28,10 +28,16 @@ class Tenants:
         """Serve another team (no token yet: installing the app issues one) -> its Workspace,
         for add_channel/add_user/messages on that team."""
         ws = Workspace(
-            team_id=team_id, team_name=team_name, bot_user_id=bot_user_id, bot_id=bot_id,
-            bot_name=self.ws.bot_name, app_id=self.app_id, bot_token="", app_token="",
+            team_id=team_id,
+            team_name=team_name,
+            bot_user_id=bot_user_id,
+            bot_id=bot_id,
+            bot_name=self.ws.bot_name,
+            app_id=self.app_id,
+            bot_token="",
+            app_token="",
             ts_base=ts_base,
-        )  # fmt: skip
+        )
         with ws.lock:
             ws.bot_tokens.clear()
             ws.app_tokens.clear()

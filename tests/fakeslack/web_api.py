@@ -54,8 +54,15 @@ def _auth_test(ws: Workspace, params: JsonDict, ctx: Context) -> JsonDict:
 def _bots_info(ws: Workspace, params: JsonDict, ctx: Context) -> JsonDict:
     if text_arg(params, "bot") != ws.bot_id:
         raise ApiError("bot_not_found")
-    return {"bot": {"id": ws.bot_id, "app_id": ws.app_id, "user_id": ws.bot_user_id,
-                    "name": ws.bot_name, "deleted": False}}  # fmt: skip
+    return {
+        "bot": {
+            "id": ws.bot_id,
+            "app_id": ws.app_id,
+            "user_id": ws.bot_user_id,
+            "name": ws.bot_name,
+            "deleted": False,
+        }
+    }
 
 
 def _apps_connections_open(ws: Workspace, params: JsonDict, ctx: Context) -> JsonDict:

@@ -42,11 +42,21 @@ def users_conversations(ws: Workspace, params: JsonDict) -> JsonDict:
     page, rest = channels[:limit], channels[limit:]
     _ = bool_arg(params, "exclude_archived")  # the fake archives nothing
     listed: list[JsonDict] = [
-        {"id": c.id, "name": c.name, "is_channel": not c.is_private, "is_group": False,
-         "is_im": False, "is_mpim": False, "is_private": c.is_private, "is_archived": False,
-         "is_general": c.name == "general", "created": c.created, "context_team_id": ws.team_id}
+        {
+            "id": c.id,
+            "name": c.name,
+            "is_channel": not c.is_private,
+            "is_group": False,
+            "is_im": False,
+            "is_mpim": False,
+            "is_private": c.is_private,
+            "is_archived": False,
+            "is_general": c.name == "general",
+            "created": c.created,
+            "context_team_id": ws.team_id,
+        }
         for c in page
-    ]  # fmt: skip
+    ]
     return {
         "channels": listed,
         "response_metadata": {"next_cursor": encode_cursor(rest[0].id) if rest else ""},

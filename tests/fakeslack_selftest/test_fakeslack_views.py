@@ -11,15 +11,23 @@ from tests.fakeslack import FakeSlack
 from tests.fakeslack.web_members import add_member
 
 SECTION = {"type": "section", "text": {"type": "mrkdwn", "text": "hi"}}
-INPUT = {"type": "input", "block_id": "t", "label": {"type": "plain_text", "text": "Time"},
-         "element": {"type": "timepicker", "action_id": "t"}}  # fmt: skip
+INPUT = {
+    "type": "input",
+    "block_id": "t",
+    "label": {"type": "plain_text", "text": "Time"},
+    "element": {"type": "timepicker", "action_id": "t"},
+}
 
 
 def _modal(**changes: Any) -> dict[str, Any]:
     """A small valid modal with one input."""
-    view = {"type": "modal", "callback_id": "cb", "blocks": [SECTION, INPUT],
-            "title": {"type": "plain_text", "text": "T"},
-            "submit": {"type": "plain_text", "text": "Save"}}  # fmt: skip
+    view = {
+        "type": "modal",
+        "callback_id": "cb",
+        "blocks": [SECTION, INPUT],
+        "title": {"type": "plain_text", "text": "T"},
+        "submit": {"type": "plain_text", "text": "Save"},
+    }
     view.update(changes)
     return view
 
@@ -58,8 +66,10 @@ def test_publish_checks_its_arguments(fake: FakeSlack) -> None:
     error, messages = _error(lambda: client.views_publish(user_id="U0001", view=many))
     assert error == "invalid_blocks" and "no more than 100 items" in messages[0]
     client.views_publish(user_id="U0001", view={"type": "home", "blocks": [SECTION] * 100})
-    long_text = {"type": "home", "blocks": [{"type": "section",
-                 "text": {"type": "mrkdwn", "text": "x" * 3001}}]}  # fmt: skip
+    long_text = {
+        "type": "home",
+        "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "x" * 3001}}],
+    }
     assert _error(lambda: client.views_publish(user_id="U0001", view=long_text))[0] == (
         "invalid_blocks"
     )
@@ -113,11 +123,13 @@ def test_users_conversations_lists_a_persons_channels(fake: FakeSlack) -> None:
     assert [c["id"] for c in mine["channels"]] == ["C0001", "C0003"]  # C0004: the bot is not in
     public = client.users_conversations(user="U0001")
     assert [c["id"] for c in public["channels"]] == ["C0001"]
-    first = client.users_conversations(user="U0001", types="public_channel,private_channel",
-                                       limit=1)  # fmt: skip
+    first = client.users_conversations(
+        user="U0001", types="public_channel,private_channel", limit=1
+    )
     cursor = first["response_metadata"]["next_cursor"]
-    rest = client.users_conversations(user="U0001", types="public_channel,private_channel",
-                                      limit=1, cursor=cursor)  # fmt: skip
+    rest = client.users_conversations(
+        user="U0001", types="public_channel,private_channel", limit=1, cursor=cursor
+    )
     assert [c["id"] for c in first["channels"] + rest["channels"]] == ["C0001", "C0003"]
     assert rest["response_metadata"]["next_cursor"] == ""
     assert _error(lambda: client.users_conversations(user="U0NOBODY"))[0] == "user_not_found"

@@ -31,10 +31,16 @@ from tests.services.conftest import load_sample
 WAIT = 20.0
 API = "/api/v10"
 # Gateway events our client counts in `client.handled` once its listener is done.
-HANDLED_EVENTS = frozenset({
-    "MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK",
-    "MESSAGE_REACTION_ADD", "MESSAGE_REACTION_REMOVE",
-})  # fmt: skip
+HANDLED_EVENTS = frozenset(
+    {
+        "MESSAGE_CREATE",
+        "MESSAGE_UPDATE",
+        "MESSAGE_DELETE",
+        "MESSAGE_DELETE_BULK",
+        "MESSAGE_REACTION_ADD",
+        "MESSAGE_REACTION_REMOVE",
+    }
+)
 # Requests by which the bot says something: each must carry allowed_mentions parse [].
 SAYING = (
     ("POST", "/channels/{id}/messages"),
@@ -127,9 +133,12 @@ class LossyProxy:
             self._session = ClientSession(auto_decompress=False)
         headers = {k: v for k, v in request.headers.items() if k.lower() not in _HOP}
         async with self._session.request(
-            request.method, self.upstream + request.path_qs, data=await request.read(),
-            headers=headers, allow_redirects=False,
-        ) as upstream:  # fmt: skip
+            request.method,
+            self.upstream + request.path_qs,
+            data=await request.read(),
+            headers=headers,
+            allow_redirects=False,
+        ) as upstream:
             body = await upstream.read()
             answer_headers = {k: v for k, v in upstream.headers.items() if k.lower() not in _HOP}
             status = upstream.status
@@ -139,9 +148,10 @@ class LossyProxy:
             return self._cut(request)
         text = f'{{"message": "{loss.status}: Server Error", "code": 0}}'
         return web.Response(
-            body=text.encode(), status=loss.status,
+            body=text.encode(),
+            status=loss.status,
             headers={"Content-Type": "application/json", "Via": "1.1 google"},
-        )  # fmt: skip
+        )
 
     @staticmethod
     def _cut(request: web.Request) -> web.StreamResponse:
@@ -187,8 +197,11 @@ class Trap(logging.Handler):
         with self._guard:
             found = [r for r in self.records if r.exc_info]
         formatter = logging.Formatter()
-        return [f"{r.name}: {r.getMessage()}\n{formatter.formatException(r.exc_info)}"
-                for r in found if r.exc_info]  # fmt: skip
+        return [
+            f"{r.name}: {r.getMessage()}\n{formatter.formatException(r.exc_info)}"
+            for r in found
+            if r.exc_info
+        ]
 
 
 @contextlib.contextmanager
@@ -293,9 +306,10 @@ async def _interaction_tasks_done() -> None:
     """Await every interaction task on this loop (button callbacks, app commands)."""
     current = asyncio.current_task()
     while pending := [
-        t for t in asyncio.all_tasks()
+        t
+        for t in asyncio.all_tasks()
         if t is not current and not t.done() and t.get_name().startswith(INTERACTION_TASKS)
-    ]:  # fmt: skip
+    ]:
         await asyncio.wait(pending, timeout=WAIT)
 
 
@@ -336,8 +350,9 @@ def settle(harness: DiscordHarness, *, interactions: Sequence[str] = ()) -> None
 def redeliver(fake: FakeDiscord, frame: dict[str, Any]) -> int:
     """Dispatch an already sent event again, unchanged (a new sequence number), as a gateway
     that delivers at least once may; its new sequence number."""
-    seq = fake._on_loop(fake.gateway.dispatch(event=frame["t"], data=frame["d"],
-                                              require_client=True))  # fmt: skip
+    seq = fake._on_loop(
+        fake.gateway.dispatch(event=frame["t"], data=frame["d"], require_client=True)
+    )
     return int(seq or 0)
 
 

@@ -362,8 +362,11 @@ class LogTrap(logging.Handler):
         """The records that carry an exception, formatted."""
         with self._guard:
             found = [r for r in self.records if r.exc_info]
-        return [f"{r.name}: {r.getMessage()}\n{logging.Formatter().formatException(r.exc_info)}"
-                for r in found if r.exc_info]  # fmt: skip
+        return [
+            f"{r.name}: {r.getMessage()}\n{logging.Formatter().formatException(r.exc_info)}"
+            for r in found
+            if r.exc_info
+        ]
 
     def errors(self) -> list[str]:
         """Every ERROR-or-worse message."""

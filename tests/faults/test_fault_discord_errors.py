@@ -180,16 +180,31 @@ CASES = [
     Case("cut before the fake", lose(None, before=True), (Out.POSTED,), creates=1, history=True),
     Case("cut after the effect", lose(None), (Out.POSTED,), creates=1, history=True),
     # Every attempt fails: the claim is kept (unknown outcome) and resolved after the lease.
-    Case("503 on all three attempts", fail(503, times=3), (Out.FAILED, Out.POSTED), creates=4,
-         history=True),
+    Case(
+        "503 on all three attempts",
+        fail(503, times=3),
+        (Out.FAILED, Out.POSTED),
+        creates=4,
+        history=True,
+    ),
     # The post landed and history cannot be read: pending; past the lease it is found. (A cut
     # GET is retried once by aiohttp on a kept-alive connection: cut it twice.)
     # (A recovered post gets its thread then too.)
-    Case("503 after the effect, history 503", both(lose(503), history(503)),
-         (Out.FAILED, Out.RECOVERED), creates=1, history=True),
-    Case("cut after the effect, history cut", both(lose(None), history(None, times=2)),
-         (Out.FAILED, Out.RECOVERED), creates=1, history=True),
-]  # fmt: skip
+    Case(
+        "503 after the effect, history 503",
+        both(lose(503), history(503)),
+        (Out.FAILED, Out.RECOVERED),
+        creates=1,
+        history=True,
+    ),
+    Case(
+        "cut after the effect, history cut",
+        both(lose(None), history(None, times=2)),
+        (Out.FAILED, Out.RECOVERED),
+        creates=1,
+        history=True,
+    ),
+]
 
 
 @pytest.mark.parametrize("case", CASES, ids=_label)
@@ -226,8 +241,10 @@ def test_channels_with_mixed_faults_each_get_one_post(fake: FakeDiscord, tmp_pat
     injected: dict[str, list[str]] = {}
     with rig_on(fake, tmp_path, follow=channels) as rig, trapped() as trap:
         # A paper for every channel: the slow variant's 31 channels outnumber the sample list.
-        extra = [PaperDraft(title=f"Made-up paper {n}", abstract=f"The abstract of paper {n}.")
-                 for n in range(len(channels) + 1)]  # fmt: skip
+        extra = [
+            PaperDraft(title=f"Made-up paper {n}", abstract=f"The abstract of paper {n}.")
+            for n in range(len(channels) + 1)
+        ]
         importing.import_drafts(uow=rig.harness.database, drafts=extra, now=rig.harness.clock.now())
         for channel_id in channels:
             picked = rng.sample(POOL, k=rng.randint(0, 3))
@@ -290,7 +307,10 @@ def test_a_refusal_puts_the_paper_back_with_a_hint(
             paper = store.paper(paper_id=result.post.paper_id)
             assert paper is not None and paper.status is PaperStatus.QUEUED
             # Back at the head of the queue: the next try posts this same paper.
-            assert store.queued(workspace=key.tenant, channel=channel, limit=1)[0].id == paper.id
+            assert (
+                store.queued(workspace=key.workspace_key, channel=channel, limit=1)[0].id
+                == paper.id
+            )
         retry = rig.post(channel_id)
         if again:
             assert retry.outcome is Out.POSTED and retry.post is not None

@@ -42,22 +42,75 @@ from tests.faults.discord_support import (
 )
 from tests.faults.support import SLOW, scaled
 
-SUBCOMMANDS = ("search", "add", "top", "schedule", "recap", "help", "queue", "pause", "resume",
-               "skip", "next")  # fmt: skip
+SUBCOMMANDS = (
+    "search",
+    "add",
+    "top",
+    "schedule",
+    "recap",
+    "help",
+    "queue",
+    "pause",
+    "resume",
+    "skip",
+    "next",
+)
 # What Discord lets through to a string option: at most 6,000 characters.
 OPTION_MAX = 6000
 LONG = 10_000
 MARKUP = (
-    "**bold**", "__under__", "~~strike~~", "`code`", "```py\nx\n```", "||spoiler||", "> quote",
-    "# heading", "-# small", "1. item", "[a link](https://evil.example/x)", "<https://x.example>",
-    "[](javascript:alert(1))", "@everyone", "@here", "<@1100000000000000301>",
-    "<@!1100000000000000302>", "<@&1100000000000000999>", "<#1100000000000000200>",
-    "<:custom:123456789012345678>", "<a:anim:123456789012345678>", "<t:1700000000:R>",
-    "</paperclub search:1>", "discord.gg/abcdef", "https://discord.com/invite/x", "👍🏽", "🧪",
-    "\u200b", "\u202e", "\x00", "\x1b[31m", "\r\n", "\t", "\\", "*", "_", "~", "|", "'; DROP",
-    '"phrase', "author:Vaswani", "after:2026-01-31", "-excluded", "09:00", "Europe/Berlin",
-    "mon-fri", "fri 16:00", "off", "2104.04473", "10.1145/3292500.3330701", "NEAR(a b)",
-)  # fmt: skip
+    "**bold**",
+    "__under__",
+    "~~strike~~",
+    "`code`",
+    "```py\nx\n```",
+    "||spoiler||",
+    "> quote",
+    "# heading",
+    "-# small",
+    "1. item",
+    "[a link](https://evil.example/x)",
+    "<https://x.example>",
+    "[](javascript:alert(1))",
+    "@everyone",
+    "@here",
+    "<@1100000000000000301>",
+    "<@!1100000000000000302>",
+    "<@&1100000000000000999>",
+    "<#1100000000000000200>",
+    "<:custom:123456789012345678>",
+    "<a:anim:123456789012345678>",
+    "<t:1700000000:R>",
+    "</paperclub search:1>",
+    "discord.gg/abcdef",
+    "https://discord.com/invite/x",
+    "👍🏽",
+    "🧪",
+    "\u200b",
+    "\u202e",
+    "\x00",
+    "\x1b[31m",
+    "\r\n",
+    "\t",
+    "\\",
+    "*",
+    "_",
+    "~",
+    "|",
+    "'; DROP",
+    '"phrase',
+    "author:Vaswani",
+    "after:2026-01-31",
+    "-excluded",
+    "09:00",
+    "Europe/Berlin",
+    "mon-fri",
+    "fri 16:00",
+    "off",
+    "2104.04473",
+    "10.1145/3292500.3330701",
+    "NEAR(a b)",
+)
 CONTROL = st.characters(min_codepoint=0, max_codepoint=31) | st.sampled_from("\x7f\u0085\u2028")
 piece = st.one_of(
     st.sampled_from(MARKUP),
@@ -65,8 +118,11 @@ piece = st.one_of(
     st.text(alphabet=CONTROL, min_size=1, max_size=5),
     st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=8),
 )
-long_run = st.builds(lambda unit, n: (unit * n)[:LONG],
-                     st.sampled_from((*MARKUP, "x", "é", "🧪")), st.integers(1, LONG))  # fmt: skip
+long_run = st.builds(
+    lambda unit, n: (unit * n)[:LONG],
+    st.sampled_from((*MARKUP, "x", "é", "🧪")),
+    st.integers(1, LONG),
+)
 
 
 @st.composite
@@ -102,20 +158,35 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             harness.sweep()
             harness.clock.at += timedelta(days=1)
             settle(harness)
-            channels = {"general": fake.channel_id, "club": club, "secret": refused,
-                        "gone": "1100000000000099999"}  # fmt: skip
-            yield World(harness=harness, fake=fake, channels=channels,
-                        post_ids=sorted(post_ids(harness).values()), trap=trap)  # fmt: skip
+            channels = {
+                "general": fake.channel_id,
+                "club": club,
+                "secret": refused,
+                "gone": "1100000000000099999",
+            }
+            yield World(
+                harness=harness,
+                fake=fake,
+                channels=channels,
+                post_ids=sorted(post_ids(harness).values()),
+                trap=trap,
+            )
 
 
 def fuzz(examples: int) -> settings:
     """No deadline (a real database and a real client), no example database; the same
     examples on every default run, fresh ones under PAPERCLUB_SLOW=1."""
     return settings(
-        max_examples=examples, deadline=None, database=None, derandomize=not SLOW,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                               HealthCheck.large_base_example],
-    )  # fmt: skip
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=not SLOW,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.large_base_example,
+        ],
+    )
 
 
 def _clean(world: World) -> None:
@@ -145,14 +216,18 @@ def test_every_command_input_gets_a_reply(
     world: World, sub: str, option: str, user: str, where: str
 ) -> None:
     fake, deps = world.fake, world.harness.platform.client.deps
-    users = {"alice": fake.alice_id, "bob": fake.bob_id, "stranger": "1100000000000000999",
-             "": ""}  # fmt: skip
+    users = {"alice": fake.alice_id, "bob": fake.bob_id, "stranger": "1100000000000000999", "": ""}
     call = commands.Invocation(
-        uow=deps.shared.uow, chat=deps.chat, poster=deps.poster,
-        channel=discord_key(fake, world.channels[where]), user=users[user],
-        admins=deps.shared.admins, defaults=deps.shared.defaults,
-        now=deps.shared.clock.now(), lookup=deps.shared.lookup,
-    )  # fmt: skip
+        uow=deps.shared.uow,
+        chat=deps.chat,
+        poster=deps.poster,
+        channel=discord_key(fake, world.channels[where]),
+        user=users[user],
+        admins=deps.shared.admins,
+        defaults=deps.shared.defaults,
+        now=deps.shared.clock.now(),
+        lookup=deps.shared.lookup,
+    )
     world.trap.clear()
     # The listener's own words join: subcommand and option, the empty ones left out.
     text = " ".join(w.strip() for w in (sub, option) if w and w.strip())
@@ -191,8 +266,11 @@ def slash_options(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
 
 @pytest.mark.timeout(scaled(300, 3600))
 @fuzz(scaled(200, 3000))
-@given(command=slash_options(), user=st.sampled_from(("alice", "bob")),
-       where=st.sampled_from(("general", "club")))  # fmt: skip
+@given(
+    command=slash_options(),
+    user=st.sampled_from(("alice", "bob")),
+    where=st.sampled_from(("general", "club")),
+)
 @example(command=("search", {"query": "@everyone " + "🧪" * 3000}), user="alice", where="general")
 def test_slash_commands_through_discord_py_are_answered(
     world: World, command: tuple[str, dict[str, Any]], user: str, where: str
@@ -213,9 +291,18 @@ VOTE = re.compile(votes.TEMPLATE)
 MORE = re.compile(search.TEMPLATE)
 SENTINEL = f"paperclub:{SEARCH_MORE}:~sentinel"  # a stale key: always answered, changes nothing
 digits = st.from_regex(r"[0-9]{1,25}", fullmatch=True)
-NEAR_MISSES = ("paperclub", "paperclub:", "paperclub:vote", "paperclub::", "paperclub:vote:up:",
-               "paperclub:Vote:up:1", "x:vote:up:1", "paperclub:search_more:",
-               " paperclub:vote:up:1", "paperclub:vote:up:1\n")  # fmt: skip
+NEAR_MISSES = (
+    "paperclub",
+    "paperclub:",
+    "paperclub:vote",
+    "paperclub::",
+    "paperclub:vote:up:",
+    "paperclub:Vote:up:1",
+    "x:vote:up:1",
+    "paperclub:search_more:",
+    " paperclub:vote:up:1",
+    "paperclub:vote:up:1\n",
+)
 
 
 @st.composite
@@ -224,15 +311,29 @@ def custom_ids(draw: st.DrawFn, post_ids: list[int], key: render.Key) -> str:
     kind = draw(st.integers(0, 5))
     if kind == 0:
         way = draw(st.sampled_from(("up", "down", "UP", "sideways", "", "up:1")))
-        number = draw(st.one_of(digits, st.sampled_from([str(p) for p in post_ids]),
-                                st.text(max_size=20), st.just("0"), st.just("9" * 19)))  # fmt: skip
+        number = draw(
+            st.one_of(
+                digits,
+                st.sampled_from([str(p) for p in post_ids]),
+                st.text(max_size=20),
+                st.just("0"),
+                st.just("9" * 19),
+            )
+        )
         made = f"paperclub:vote:{way}:{number}"
     elif kind == 1:
-        rest = draw(st.one_of(
-            st.text(min_size=1, max_size=80), st.just("~" + "0" * 40), st.just("~"),
-            st.builds(lambda q, o: more_value(text=q, offset=o), st.text(max_size=30),
-                      st.integers(-5, 10_000)),
-        ))  # fmt: skip
+        rest = draw(
+            st.one_of(
+                st.text(min_size=1, max_size=80),
+                st.just("~" + "0" * 40),
+                st.just("~"),
+                st.builds(
+                    lambda q, o: more_value(text=q, offset=o),
+                    st.text(max_size=30),
+                    st.integers(-5, 10_000),
+                ),
+            )
+        )
         made = f"paperclub:{SEARCH_MORE}:{rest}"
     elif kind == 2:  # a real 'More results' button as the bot makes them (its key is known)
         value = more_value(text=draw(option_text(limit=300)), offset=draw(st.integers(0, 50)))
@@ -249,13 +350,18 @@ def _post_button(fake: FakeDiscord, *, channel_id: str, custom_id: str) -> str:
     the bot, or a tampered client, might have left; one a message, since a 'More results'
     click replaces the message it is on): its id."""
     button = {"type": 2, "style": 2, "label": "button", "custom_id": custom_id}
-    body = {"content": "a button", "components": [{"type": 1, "components": [button]}],
-            "nonce": "fuzz", "allowed_mentions": {"parse": []}}  # fmt: skip
+    body = {
+        "content": "a button",
+        "components": [{"type": 1, "components": [button]}],
+        "nonce": "fuzz",
+        "allowed_mentions": {"parse": []},
+    }
     request = urllib.request.Request(
-        f"{fake.api_url}/channels/{channel_id}/messages", data=json.dumps(body).encode(),
+        f"{fake.api_url}/channels/{channel_id}/messages",
+        data=json.dumps(body).encode(),
         headers={"Authorization": f"Bot {fake.token}", "Content-Type": "application/json"},
         method="POST",
-    )  # fmt: skip
+    )
     with urllib.request.urlopen(request, timeout=10) as answer:
         return str(json.loads(answer.read())["id"])
 
@@ -267,8 +373,11 @@ def test_clicks_on_any_button_are_answered_or_ignored_cleanly(
     world: World, data: st.DataObject
 ) -> None:
     fake, deps = world.fake, world.harness.platform.client.deps
-    ids = data.draw(st.lists(custom_ids(world.post_ids, deps.keys.key), min_size=1, max_size=4,
-                             unique=True).filter(lambda xs: SENTINEL not in xs))  # fmt: skip
+    ids = data.draw(
+        st.lists(
+            custom_ids(world.post_ids, deps.keys.key), min_size=1, max_size=4, unique=True
+        ).filter(lambda xs: SENTINEL not in xs)
+    )
     world.trap.clear()
     messages = [_post_button(fake, channel_id=fake.channel_id, custom_id=c) for c in ids]
     last = _post_button(fake, channel_id=fake.channel_id, custom_id=SENTINEL)

@@ -195,8 +195,11 @@ class Burst:
             self.fake.unreact(target.message_id, emoji, user=user)
         self.expected.react(target.post_id, user, emoji, added)
         event = "MESSAGE_REACTION_ADD" if added else "MESSAGE_REACTION_REMOVE"
-        frame = last_frame(self.fake, event, lambda d: d["user_id"] == user
-                           and d["message_id"] == target.message_id)  # fmt: skip
+        frame = last_frame(
+            self.fake,
+            event,
+            lambda d: d["user_id"] == user and d["message_id"] == target.message_id,
+        )
         self._keep(frame, (target.post_id, user), "reaction " + ("added" if added else "removed"))
 
     def _reply(self, busy: set[object]) -> None:
@@ -225,8 +228,11 @@ class Burst:
             self.fake.user_edits(message_id, new)
             self.live[message_id] = (target, new)
             self.expected.edit(message_id, new)
-            frame = last_frame(self.fake, "MESSAGE_UPDATE", lambda d: d["id"] == message_id
-                               and d.get("content") == new)  # fmt: skip
+            frame = last_frame(
+                self.fake,
+                "MESSAGE_UPDATE",
+                lambda d: d["id"] == message_id and d.get("content") == new,
+            )
             self._keep(frame, None, "edit")
         else:
             self.fake.user_deletes(message_id)
@@ -381,8 +387,7 @@ def test_a_burst_with_drops_reconnects_and_second_deliveries_counts_each_action_
                 with fake.disconnected(abrupt=rng.random() < 0.5):
                     burst.batch(size)
             elif mode == "drop":  # the link dies halfway; the rest races the resume
-                burst.batch(size, between=lambda: fake.drop_connection(
-                    abrupt=rng.random() < 0.5))  # fmt: skip
+                burst.batch(size, between=lambda: fake.drop_connection(abrupt=rng.random() < 0.5))
             elif mode == "reconnect":
                 burst.batch(size, between=fake.send_reconnect)
             else:

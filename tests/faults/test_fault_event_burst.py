@@ -24,7 +24,7 @@ from slack_bolt import BoltRequest
 
 from bot.db.database import Database
 from bot.export_formats import record_dict
-from bot.services import listing, posting, tenancy
+from bot.services import listing, posting, workspaces
 from bot.slack import ids
 from tests.fakeslack import (
     FakeSlack,
@@ -121,9 +121,10 @@ class Expected:
         for target in targets:
             values = [v for (p, _u), (v, _s) in self.votes.items() if p == target.post_id]
             live = sorted(
-                (ts, c) for (_ch, ts), c in self.comments.items()
+                (ts, c)
+                for (_ch, ts), c in self.comments.items()
                 if c[0] == target.post_id and not c[3]
-            )  # fmt: skip
+            )
             result[target.post_id] = {
                 "votes": {"up": sum(v > 0 for v in values), "down": sum(v < 0 for v in values)},
                 "comments": [
@@ -213,9 +214,13 @@ class Mix:
         up = self.rng.random() < 0.6
         self._n += 1
         body = block_actions_payload(
-            ids.VOTE_UP if up else ids.VOTE_DOWN, target.value, user_id=user,
-            channel_id=target.channel, message_ts=target.ts, block_id=ids.VOTE_BLOCK,
-        )  # fmt: skip
+            ids.VOTE_UP if up else ids.VOTE_DOWN,
+            target.value,
+            user_id=user,
+            channel_id=target.channel,
+            message_ts=target.ts,
+            block_id=ids.VOTE_BLOCK,
+        )
         body["actions"][0]["action_ts"] = self._ts()  # unique per click, the same on redelivery
         self.expected.click(target.post_id, user, 1 if up else -1)
         return self._send(Delivery("interactive", body), "click")
@@ -289,15 +294,29 @@ class Mix:
         other = f"{1_767_600_000 + self._n}.000200"
         choices = [
             reaction_event(user=user, reaction="+1", channel=target.channel, item_ts=other),
-            message_event(channel=target.channel, user=user, text="elsewhere", ts=self._ts(),
-                          thread_ts=other),
+            message_event(
+                channel=target.channel, user=user, text="elsewhere", ts=self._ts(), thread_ts=other
+            ),
             message_event(channel=target.channel, user=user, text="top level", ts=self._ts()),
-            {"type": "message", "subtype": "bot_message", "bot_id": "B0OTHER", "text": "beep",
-             "channel": target.channel, "ts": self._ts(), "thread_ts": target.ts},
-            {"type": "message", "subtype": "channel_join", "user": user, "text": "joined",
-             "channel": target.channel, "ts": self._ts()},
+            {
+                "type": "message",
+                "subtype": "bot_message",
+                "bot_id": "B0OTHER",
+                "text": "beep",
+                "channel": target.channel,
+                "ts": self._ts(),
+                "thread_ts": target.ts,
+            },
+            {
+                "type": "message",
+                "subtype": "channel_join",
+                "user": user,
+                "text": "joined",
+                "channel": target.channel,
+                "ts": self._ts(),
+            },
             {"type": "app_home_opened", "user": user, "channel": "D0001", "tab": "home"},
-        ]  # fmt: skip
+        ]
         return self._send(self._event(self.rng.choice(choices)), "noise")
 
 
@@ -356,7 +375,7 @@ def _stored(bot: Bot) -> tuple[dict[int, dict[str, Any]], dict[tuple[int, str], 
     """Per post: the export's votes and comments; and every (post, user) vote value."""
     exported: dict[int, dict[str, Any]] = {}
     by_key = {(t.channel, t.ts): t.post_id for t in bot.targets}
-    only = tenancy.resolve(uow=bot.database, named=None)  # one workspace: the fake team's
+    only = workspaces.resolve(uow=bot.database, named=None)  # one workspace: the fake team's
     for record in listing.records(uow=bot.database, workspace=only):
         for post in record_dict(record=record)["posts"]:
             post_id = by_key[(post["channel"].rsplit(":", 1)[1], post["message_id"])]
@@ -416,9 +435,11 @@ def test_events_over_the_real_socket_mode_transport(bot: Bot) -> None:
     with trap_logs() as trap, socket_mode_app(bot.slack.app, bot.fake):
         for delivery in mix.deliveries(total):
             envelope = bot.fake.push(
-                delivery.envelope, delivery.body, retry_attempt=delivery.retry,
+                delivery.envelope,
+                delivery.body,
+                retry_attempt=delivery.retry,
                 retry_reason="timeout" if delivery.retry else "",
-            )  # fmt: skip
+            )
             # One at a time: the expected state depends on the order of the clicks.
             bot.fake.wait_ack(envelope, timeout=10)
             envelopes.append(envelope)

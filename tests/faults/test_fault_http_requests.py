@@ -84,9 +84,15 @@ class Served:
         with self.database.engine.connect() as conn:
             counts = {
                 table: conn.exec_driver_sql(f"SELECT count(*) FROM {table}").scalar()
-                for table in ("processed_events", "votes", "comments", "posts", "papers",
-                              "channels")
-            }  # fmt: skip
+                for table in (
+                    "processed_events",
+                    "votes",
+                    "comments",
+                    "posts",
+                    "papers",
+                    "channels",
+                )
+            }
             flags = conn.exec_driver_sql(
                 "SELECT external_id, paused, post_time, timezone FROM channels ORDER BY id"
             ).all()
@@ -122,10 +128,15 @@ def served(fake: FakeSlack, tmp_path: Path) -> Iterator[Served]:
     slack.app.dispatch = counted  # type: ignore[method-assign]
     server.start()
     try:
-        yield Served(fake=fake, slack=slack, database=database,
-                     url=f"http://127.0.0.1:{server.port}/slack/events",
-                     post_ts=str(message["ts"]), post_value=vote_value(message),
-                     dispatched=dispatched)  # fmt: skip
+        yield Served(
+            fake=fake,
+            slack=slack,
+            database=database,
+            url=f"http://127.0.0.1:{server.port}/slack/events",
+            post_ts=str(message["ts"]),
+            post_value=vote_value(message),
+            dispatched=dispatched,
+        )
     finally:
         server.stop()
         slack.close()
@@ -139,9 +150,13 @@ def _command(served: Served, text: str, user: str = ADMIN) -> tuple[HttpBody, st
 
 def _click(served: Served, user: str = MEMBER) -> HttpBody:
     payload = block_actions_payload(
-        ids.VOTE_UP, served.post_value, user_id=user, channel_id="C0001",
-        message_ts=served.post_ts, block_id=ids.VOTE_BLOCK,
-    )  # fmt: skip
+        ids.VOTE_UP,
+        served.post_value,
+        user_id=user,
+        channel_id="C0001",
+        message_ts=served.post_ts,
+        block_id=ids.VOTE_BLOCK,
+    )
     return interactive_body(payload)
 
 
@@ -155,18 +170,29 @@ def _effectful_bodies(served: Served, rng: random.Random) -> list[HttpBody]:
         _command(served, "add 2104.04473", user=MEMBER)[0],
         _command(served, "next")[0],
         _click(served, user=f"U{n:07d}"),
-        event_body(event_envelope_payload(reaction_event(
-            user=f"U{n:07d}", reaction="+1", channel="C0001", item_ts=served.post_ts))),
-        event_body(event_envelope_payload(message_event(
-            channel="C0001", user=MEMBER, text=f"forged {n}", thread_ts=served.post_ts))),
-    ]  # fmt: skip
+        event_body(
+            event_envelope_payload(
+                reaction_event(
+                    user=f"U{n:07d}", reaction="+1", channel="C0001", item_ts=served.post_ts
+                )
+            )
+        ),
+        event_body(
+            event_envelope_payload(
+                message_event(
+                    channel="C0001", user=MEMBER, text=f"forged {n}", thread_ts=served.post_ts
+                )
+            )
+        ),
+    ]
 
 
 def _valid_headers(
     body: HttpBody, *, at: int | None = None, secret: str = SECRET
 ) -> dict[str, str]:
-    return signed_headers(secret, body.body, content_type=body.content_type, timestamp=at,
-                          headers=body.headers)  # fmt: skip
+    return signed_headers(
+        secret, body.body, content_type=body.content_type, timestamp=at, headers=body.headers
+    )
 
 
 class ServerClock:
@@ -189,8 +215,11 @@ def test_a_once_valid_request_replayed_after_five_minutes_gets_401(
     pause_headers = _valid_headers(pause)
     click = _click(served)
     click_headers = _valid_headers(click)
-    reaction = event_body(event_envelope_payload(reaction_event(
-        user="U0REACT", reaction="-1", channel="C0001", item_ts=served.post_ts)))  # fmt: skip
+    reaction = event_body(
+        event_envelope_payload(
+            reaction_event(user="U0REACT", reaction="-1", channel="C0001", item_ts=served.post_ts)
+        )
+    )
     reaction_headers = _valid_headers(reaction)
     # Slack sends them: each is valid and has its effect.
     assert served.send(pause.body, pause_headers) == 200
@@ -212,8 +241,11 @@ def test_a_once_valid_request_replayed_after_five_minutes_gets_401(
     with trap_logs() as trap:
         for offset in (301, 360, 3600, 86_400 * 30):
             clock.offset = offset
-            for body, headers in ((pause, pause_headers), (click, click_headers),
-                                  (reaction, reaction_headers)):  # fmt: skip
+            for body, headers in (
+                (pause, pause_headers),
+                (click, click_headers),
+                (reaction, reaction_headers),
+            ):
                 assert served.send(body.body, headers) == 401, offset
     assert len(served.dispatched) == dispatched  # no replay reached Bolt: no listener runs
     assert served.state() == before
@@ -230,11 +262,22 @@ def _forgeries(served: Served, rng: random.Random) -> Iterator[tuple[str, bytes,
     while True:
         body = rng.choice(_effectful_bodies(served, rng))
         good = _valid_headers(body)
-        how = rng.choice((
-            "wrong secret", "tampered body", "no signature", "no timestamp", "unsigned",
-            "stale", "future", "bad timestamp", "bad signature", "random bytes",
-            "other body's signature", "empty body",
-        ))  # fmt: skip
+        how = rng.choice(
+            (
+                "wrong secret",
+                "tampered body",
+                "no signature",
+                "no timestamp",
+                "unsigned",
+                "stale",
+                "future",
+                "bad timestamp",
+                "bad signature",
+                "random bytes",
+                "other body's signature",
+                "empty body",
+            )
+        )
         data, headers = body.body, dict(good)
         if how == "wrong secret":
             secret = rng.choice(("", " ", SECRET.upper(), SECRET + "x", SECRET[:-1], "secret"))
@@ -255,18 +298,42 @@ def _forgeries(served: Served, rng: random.Random) -> Iterator[tuple[str, bytes,
             skew = rng.randint(301, 10**7) * (-1 if how == "stale" else 1)
             headers = _valid_headers(body, at=now + skew)
         elif how == "bad timestamp":
-            stamp = rng.choice(("", " ", "-1", "+" + str(now), f"{now}.5", "0x10", "abc",
-                                "9" * 40, f" {now}", f"{now} ", "1e9", "NaN"))  # fmt: skip
+            stamp = rng.choice(
+                (
+                    "",
+                    " ",
+                    "-1",
+                    "+" + str(now),
+                    f"{now}.5",
+                    "0x10",
+                    "abc",
+                    "9" * 40,
+                    f" {now}",
+                    f"{now} ",
+                    "1e9",
+                    "NaN",
+                )
+            )
             base = b"v0:" + stamp.encode() + b":" + data
             sig = "v0=" + hmac.new(SECRET.encode(), base, hashlib.sha256).hexdigest()
             headers.update({"X-Slack-Request-Timestamp": stamp, "X-Slack-Signature": sig})
         elif how == "bad signature":
             sig = good["X-Slack-Signature"]
-            headers["X-Slack-Signature"] = rng.choice((
-                "", "v0=", sig.upper(), sig.replace("v0=", "v1="), sig[:-1], sig + "0",
-                sig[3:], f"{sig},{sig}", sig + " x", "v0=" + "0" * 64,
-                "v0=" + hashlib.sha256(data).hexdigest(),
-            ))  # fmt: skip
+            headers["X-Slack-Signature"] = rng.choice(
+                (
+                    "",
+                    "v0=",
+                    sig.upper(),
+                    sig.replace("v0=", "v1="),
+                    sig[:-1],
+                    sig + "0",
+                    sig[3:],
+                    f"{sig},{sig}",
+                    sig + " x",
+                    "v0=" + "0" * 64,
+                    "v0=" + hashlib.sha256(data).hexdigest(),
+                )
+            )
         elif how == "random bytes":
             data = rng.randbytes(rng.randint(0, 2000))
             headers["Content-Type"] = rng.choice(

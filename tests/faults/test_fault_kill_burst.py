@@ -50,8 +50,16 @@ class Sent:
 class Burst:
     """Pushes fresh events (each with its own user or ts) plus redeliveries, until stopped."""
 
-    def __init__(self, fake: FakeSlack, rng: random.Random, *, post_id: int, post_ts: str,
-                 value: str, tag: str) -> None:  # fmt: skip
+    def __init__(
+        self,
+        fake: FakeSlack,
+        rng: random.Random,
+        *,
+        post_id: int,
+        post_ts: str,
+        value: str,
+        tag: str,
+    ) -> None:
         """Ready to push at the daily post `post_ts`."""
         self.fake, self.rng, self.tag = fake, rng, tag
         self.post_id, self.post_ts, self.value = post_id, post_ts, value
@@ -67,17 +75,22 @@ class Burst:
         user = f"U{self.tag}{n:05d}"
         if kind == "click":
             payload = block_actions_payload(
-                ids.VOTE_UP, self.value, user_id=user, channel_id="C0001",
-                message_ts=self.post_ts, block_id=ids.VOTE_BLOCK,
-            )  # fmt: skip
+                ids.VOTE_UP,
+                self.value,
+                user_id=user,
+                channel_id="C0001",
+                message_ts=self.post_ts,
+                block_id=ids.VOTE_BLOCK,
+            )
             stamp = f"{time.time():.6f}{n}"
             payload["actions"][0]["action_ts"] = stamp
             return Sent(kind, "interactive", payload, f"click:{self.post_id}:{user}:{stamp}", user)
         event_id = f"Ev{self.tag}{n:09d}"
         if kind == "reply":
             ts = f"{int(time.time()) + 10_000}.{n:06d}"
-            event = message_event(channel="C0001", user=user, text=f"kept {n}", ts=ts,
-                                  thread_ts=self.post_ts)  # fmt: skip
+            event = message_event(
+                channel="C0001", user=user, text=f"kept {n}", ts=ts, thread_ts=self.post_ts
+            )
         else:
             ts = ""
             event = reaction_event(user=user, reaction="+1", channel="C0001", item_ts=self.post_ts)
@@ -99,9 +112,12 @@ class Burst:
                     n += 1
                     self.fresh.append(sent)
                 envelope = self.fake.push(
-                    sent.envelope_type, sent.payload, retry_attempt=retry,
-                    retry_reason="timeout" if retry else "", timeout=0.5,
-                )  # fmt: skip
+                    sent.envelope_type,
+                    sent.payload,
+                    retry_attempt=retry,
+                    retry_reason="timeout" if retry else "",
+                    timeout=0.5,
+                )
                 self.by_envelope[envelope] = sent
         except (ConnectionError, TimeoutError):
             pass  # the process died under us: that is the point
@@ -165,8 +181,14 @@ def _round(folder: Path, processes: Processes, rng: random.Random, tag: str) -> 
         fake.wait_connected(timeout=20)
         [message] = daily_posts(fake, "C0001")
         post_id = int(message["metadata"]["event_payload"]["post_id"])
-        burst = Burst(fake, rng, post_id=post_id, post_ts=str(message["ts"]),
-                      value=vote_value(message), tag=tag)  # fmt: skip
+        burst = Burst(
+            fake,
+            rng,
+            post_id=post_id,
+            post_ts=str(message["ts"]),
+            value=vote_value(message),
+            tag=tag,
+        )
         burst.thread.start()
         time.sleep(rng.uniform(0.3, 1.5))
         victim.kill9()
@@ -182,8 +204,15 @@ def _round(folder: Path, processes: Processes, rng: random.Random, tag: str) -> 
         fake.wait_connected(timeout=30, total=2)
         pending = []
         for sent in burst.fresh:
-            pending.append(fake.push(sent.envelope_type, sent.payload, retry_attempt=1,
-                                     retry_reason="timeout", timeout=10))  # fmt: skip
+            pending.append(
+                fake.push(
+                    sent.envelope_type,
+                    sent.payload,
+                    retry_attempt=1,
+                    retry_reason="timeout",
+                    timeout=10,
+                )
+            )
         for envelope in pending:
             fake.wait_ack(envelope, timeout=30)
         restart.kill9()

@@ -141,9 +141,13 @@ def _one_more_sweep(fake: FakeSlack, db: Path) -> dict[str, posting.PostResult]:
     url = f"sqlite:///{db}"
     database = Database(url=url)
     settings = slack_settings(
-        fake, url, channel=None, timezone="UTC", post_time=clock_time(0, 0),
+        fake,
+        url,
+        channel=None,
+        timezone="UTC",
+        post_time=clock_time(0, 0),
         days=frozenset(range(1, 8)),
-    )  # fmt: skip
+    )
     bot = build_slack_bot(settings=settings, database=database, clock=SystemClock(), mode="socket")
     try:
         return posting.post_due(poster=bot.poster, now=SystemClock().now())
@@ -250,8 +254,9 @@ def test_kill_9_around_the_post_long(tmp_path: Path, processes: Processes) -> No
 # -- two processes on one database -----------------------------------------------------------
 
 
-def _two_at_once(folder: Path, processes: Processes, *, channels: tuple[str, ...],
-                 hold: float) -> str:  # fmt: skip
+def _two_at_once(
+    folder: Path, processes: Processes, *, channels: tuple[str, ...], hold: float
+) -> str:
     folder.mkdir()
     db = folder / "club.db"
     prepare_database(db, channels=channels)

@@ -66,20 +66,32 @@ def test_killing_the_leader_hands_over_and_posts_exactly_once(
 ) -> None:
     rng = random.Random(seed_for("replicas"))
     env0 = bot_env(fake, tmp_path / "unused.db", extra={"PAPERCLUB_DATABASE_URL": postgres_url})
-    subprocess.run([sys.executable, "-m", "bot", "import", str(_queue(folder=tmp_path,
-                   papers=RUNS + 5))], env=env0, cwd=tmp_path, check=True,
-                   capture_output=True, timeout=60)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "bot", "import", str(_queue(folder=tmp_path, papers=RUNS + 5))],
+        env=env0,
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     takeovers: list[float] = []
     channels: list[str] = []
     for run in range(RUNS):
         channel = f"CREP{run:04d}"
         fake.add_channel(channel, f"replicas-{run}")
         channels.append(channel)
-        env = bot_env(fake, tmp_path / "unused.db", channel=channel,
-                      extra={"PAPERCLUB_DATABASE_URL": postgres_url})  # fmt: skip
+        env = bot_env(
+            fake,
+            tmp_path / "unused.db",
+            channel=channel,
+            extra={"PAPERCLUB_DATABASE_URL": postgres_url},
+        )
         pair = [processes.start(env=env, cwd=tmp_path, name=f"run{run}-{side}") for side in "ab"]
-        wait_until(lambda: any(LEADING in p.stderr() for p in pair), timeout=60,
-                   what=f"run {run}: a leader")  # fmt: skip
+        wait_until(
+            lambda: any(LEADING in p.stderr() for p in pair),
+            timeout=60,
+            what=f"run {run}: a leader",
+        )
         for process in pair:
             process.check_running()
         (leader,) = [p for p in pair if LEADING in p.stderr()]
@@ -87,11 +99,17 @@ def test_killing_the_leader_hands_over_and_posts_exactly_once(
         # Any instant of the leader's first second: before, during or after its post.
         time.sleep(rng.uniform(0.0, 1.0))  # the random instant itself is what is tested
         leader.kill9()
-        took = wait_until(lambda s=standby: LEADING in s.stderr(), timeout=TAKEOVER_LIMIT + 5,
-                          what=f"run {run}: the takeover")  # fmt: skip
+        took = wait_until(
+            lambda s=standby: LEADING in s.stderr(),
+            timeout=TAKEOVER_LIMIT + 5,
+            what=f"run {run}: the takeover",
+        )
         takeovers.append(took)
-        wait_until(lambda s=standby: CAUGHT_UP in s.stderr(), timeout=30,
-                   what=f"run {run}: the new leader's catch-up sweep")  # fmt: skip
+        wait_until(
+            lambda s=standby: CAUGHT_UP in s.stderr(),
+            timeout=30,
+            what=f"run {run}: the new leader's catch-up sweep",
+        )
         standby.check_running()
         assert standby.terminate() == 0, standby.stderr()
         assert _counts(fake=fake, channels=channels) == dict.fromkeys(channels, 1), _logs(pair)
@@ -114,11 +132,20 @@ def test_a_frozen_leader_loses_the_lead_and_finds_out_when_it_wakes(
 ) -> None:
     # SIGSTOP is a paused container or a stalled VM: the kernel still answers, the process does
     # not. The server ends its idle session, so the lock passes on.
-    env = bot_env(fake, tmp_path / "unused.db", channel="C0001",
-                  extra={"PAPERCLUB_DATABASE_URL": postgres_url})  # fmt: skip
-    subprocess.run([sys.executable, "-m", "bot", "import", str(_queue(folder=tmp_path,
-                   papers=3))], env=env, cwd=tmp_path, check=True, capture_output=True,
-                   timeout=60)  # fmt: skip
+    env = bot_env(
+        fake,
+        tmp_path / "unused.db",
+        channel="C0001",
+        extra={"PAPERCLUB_DATABASE_URL": postgres_url},
+    )
+    subprocess.run(
+        [sys.executable, "-m", "bot", "import", str(_queue(folder=tmp_path, papers=3))],
+        env=env,
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     pair = [processes.start(env=env, cwd=tmp_path, name=f"frozen-{side}") for side in "ab"]
     wait_until(lambda: any(LEADING in p.stderr() for p in pair), timeout=60, what="a leader")
     (leader,) = [p for p in pair if LEADING in p.stderr()]
@@ -128,8 +155,11 @@ def test_a_frozen_leader_loses_the_lead_and_finds_out_when_it_wakes(
         process.check_running()  # both started: the standby is there to take over
     leader.popen.send_signal(signal.SIGSTOP)
     try:
-        took = wait_until(lambda: LEADING in standby.stderr(), timeout=TAKEOVER_LIMIT + 5,
-                          what="the takeover from a frozen leader")  # fmt: skip
+        took = wait_until(
+            lambda: LEADING in standby.stderr(),
+            timeout=TAKEOVER_LIMIT + 5,
+            what="the takeover from a frozen leader",
+        )
     finally:
         leader.popen.send_signal(signal.SIGCONT)
     print(f"takeover from a frozen leader: {took:.2f} s")

@@ -76,9 +76,13 @@ class Rig:
         """A vote button click dispatched through the real Bolt app; the HTTP-like status."""
         [message] = daily_posts(self.fake, channel)
         payload = block_actions_payload(
-            ids.VOTE_UP if up else ids.VOTE_DOWN, vote_value(message), user_id=user,
-            channel_id=channel, message_ts=str(message["ts"]), block_id=ids.VOTE_BLOCK,
-        )  # fmt: skip
+            ids.VOTE_UP if up else ids.VOTE_DOWN,
+            vote_value(message),
+            user_id=user,
+            channel_id=channel,
+            message_ts=str(message["ts"]),
+            block_id=ids.VOTE_BLOCK,
+        )
         response = self.bot.app.dispatch(BoltRequest(body=payload, mode="socket_mode"))
         return int(response.status)
 
@@ -187,10 +191,11 @@ def test_daily_posts_survive_rate_limits_server_errors_and_timeouts(rig: Rig) ->
     # Then about a third of the calls fail, in runs that may outlast one call's retries.
     feeders = [
         FaultFeeder(rig.fake, "chat.postMessage", rng, share=0.35, faults=POST_FAULTS, max_run=3),
-        FaultFeeder(rig.fake, "conversations.history", rng, share=0.3, faults=READ_FAULTS,
-                    max_run=2),
+        FaultFeeder(
+            rig.fake, "conversations.history", rng, share=0.3, faults=READ_FAULTS, max_run=2
+        ),
         FaultFeeder(rig.fake, "chat.getPermalink", rng, share=0.2, faults=READ_FAULTS),
-    ]  # fmt: skip
+    ]
     with trap_logs() as trap:
         try:
             for round_no in range(12):

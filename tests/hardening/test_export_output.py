@@ -83,8 +83,12 @@ def test_a_failed_write_leaves_the_old_file_whole(paperclub: Runner, tmp_path: P
     env |= {"PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-c", FULL_DISK, "export", "-o", str(target)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1, done.stderr
     assert done.stderr.splitlines()[-1] == f"paperclub: {target}: cannot write it (File too large)"
     assert "Traceback" not in done.stderr

@@ -25,10 +25,15 @@ def import_hostile(*, url: str, now: datetime, extra: str = "") -> None:
     for one platform's titles)."""
     database = Database(url=url)
     drafts = [
-        PaperDraft(title=title + extra, abstract=f"Study {n}: {HOSTILE} {LONG_WORD}",
-                   authors=(HOSTILE,), url=f"https://example.org/paper/{n}", origin=f"hostile:{n}")
+        PaperDraft(
+            title=title + extra,
+            abstract=f"Study {n}: {HOSTILE} {LONG_WORD}",
+            authors=(HOSTILE,),
+            url=f"https://example.org/paper/{n}",
+            origin=f"hostile:{n}",
+        )
         for n, title in enumerate(TITLES)
-    ]  # fmt: skip
+    ]
     try:
         importing.import_drafts(uow=database, drafts=drafts, now=now)
     finally:

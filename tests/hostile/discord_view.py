@@ -51,9 +51,18 @@ from tests.hostile import slack_view
 from tests.hostile.slack_view import Link, shows
 
 __all__ = [
-    "Link", "View", "disguised", "hidden", "links_to", "locked", "payload_view", "pings",
-    "plain", "shows", "view",
-]  # fmt: skip
+    "Link",
+    "View",
+    "disguised",
+    "hidden",
+    "links_to",
+    "locked",
+    "payload_view",
+    "pings",
+    "plain",
+    "shows",
+    "view",
+]
 
 ZWSP = "\u200b"
 SOFT_HYPHEN = "\u00ad"

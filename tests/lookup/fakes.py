@@ -41,8 +41,10 @@ def arxiv_feed(*, arxiv_id: str) -> str:
         entry = _ENTRY.format(id=arxiv_id, title=title, summary=summary, authors=names)
     else:
         entry = _ERROR.format(id=arxiv_id)
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">'
-            f"<title>arXiv Query</title>{entry}</feed>")  # fmt: skip
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">'
+        f"<title>arXiv Query</title>{entry}</feed>"
+    )
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -62,8 +64,13 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(404, "text/plain", "Resource not found.")
                 return
             title, authors, abstract = CROSSREF[doi]
-            message = {"DOI": doi, "title": [title], "author": authors, "abstract": abstract,
-                       "URL": f"https://doi.org/{doi}"}  # fmt: skip
+            message = {
+                "DOI": doi,
+                "title": [title],
+                "author": authors,
+                "abstract": abstract,
+                "URL": f"https://doi.org/{doi}",
+            }
             self._send(200, "application/json", json.dumps({"status": "ok", "message": message}))
         else:
             self._send(404, "text/plain", "no")

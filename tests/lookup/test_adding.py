@@ -40,8 +40,9 @@ def _offline() -> HttpLookup:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    return HttpLookup(arxiv_url=f"http://127.0.0.1:{port}/q", crossref_url=f"http://127.0.0.1:{port}",
-                      timeout=1)  # fmt: skip
+    return HttpLookup(
+        arxiv_url=f"http://127.0.0.1:{port}/q", crossref_url=f"http://127.0.0.1:{port}", timeout=1
+    )
 
 
 def _reply(database: Database, lookup: HttpLookup, text: str) -> Reply:

@@ -32,17 +32,23 @@ def console(sqlite_url: str) -> Iterator[ConsolePlatform]:
         """The plug-in's own start-up, on the test's terminal."""
         return open_console(shared=shared, terminal=terminal)
 
-    plugin = SimpleNamespace(NAME="console", configured=lambda *, settings: True,
-                             missing=lambda *, settings, mode: [], build=build)  # fmt: skip
+    plugin = SimpleNamespace(
+        NAME="console",
+        configured=lambda *, settings: True,
+        missing=lambda *, settings, mode: [],
+        build=build,
+    )
     settings = Settings(
-        database_url=sqlite_url, lookup_timeout=1,
+        database_url=sqlite_url,
+        lookup_timeout=1,
         # No test touches the internet: look-ups fail fast on a closed local port.
         arxiv_api_url=f"http://127.0.0.1:{free_port()}/api/query",
         crossref_api_url=f"http://127.0.0.1:{free_port()}",
-    )  # fmt: skip
+    )
     before = read()
-    wiring = Wiring(settings=settings, database=database, clock=FakeClock(MONDAY_9),
-                    plugins=[plugin])  # fmt: skip
+    wiring = Wiring(
+        settings=settings, database=database, clock=FakeClock(MONDAY_9), plugins=[plugin]
+    )
     try:
         # Opening the console posts today's paper at once.
         assert totals(moved=changes(before=before, after=read())) == {
@@ -70,6 +76,8 @@ def test_searches_are_timed(console: ConsolePlatform) -> None:
     before = read()
     handle_line(app=console.app, line="/paperclub search pipeline")
     after = read()
-    assert observed(before=before, after=after, name="paperclub_search_seconds",
-                    platform="console") > 0  # fmt: skip
+    assert (
+        observed(before=before, after=after, name="paperclub_search_seconds", platform="console")
+        > 0
+    )
     assert totals(moved=changes(before=before, after=after)) == {}

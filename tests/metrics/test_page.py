@@ -48,8 +48,9 @@ def test_label_values_are_short_lower_case_words_or_other() -> None:
 def test_a_lag_below_zero_is_observed_as_none() -> None:
     before = read()
     telemetry.current().event_lag(platform="console", seconds=-3.5)
-    lag = observed(before=before, after=read(), name="paperclub_event_lag_seconds",
-                   platform="console")  # fmt: skip
+    lag = observed(
+        before=before, after=read(), name="paperclub_event_lag_seconds", platform="console"
+    )
     assert lag == 0.0
 
 

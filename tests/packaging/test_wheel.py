@@ -26,13 +26,20 @@ from tests.conftest import ROOT, SAMPLE
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "bot", "migrations")
 
 
-def _run(args: list[str], *, cwd: Path, env: dict[str, str] | None = None,
-         stdin: str = "") -> subprocess.CompletedProcess[str]:  # fmt: skip
+def _run(
+    args: list[str], *, cwd: Path, env: dict[str, str] | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
     """Run a command to completion; it must succeed without a traceback."""
     done = subprocess.run(
-        args, cwd=cwd, env=env, input=stdin, capture_output=True, text=True, timeout=180,
+        args,
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=180,
         check=False,
-    )  # fmt: skip
+    )
     assert done.returncode == 0, f"{args}: {done.stdout}\n{done.stderr}"
     assert "Traceback" not in done.stderr, done.stderr
     return done
@@ -49,8 +56,22 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         else:
             shutil.copy2(path, source / name)
     dist = tmp_path_factory.mktemp("dist")
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-          "--no-index", "--quiet", "-w", str(dist), str(source)], cwd=source)  # fmt: skip
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--quiet",
+            "-w",
+            str(dist),
+            str(source),
+        ],
+        cwd=source,
+    )
     (built,) = dist.glob("paperclub-*.whl")
     return built
 
@@ -61,12 +82,15 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
     where = tmp_path_factory.mktemp("venv")
     _run([sys.executable, "-m", "venv", str(where)], cwd=where)
     python = where / "bin" / "python"
-    _run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
-          str(wheel)], cwd=where)  # fmt: skip
+    _run(
+        [str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", str(wheel)],
+        cwd=where,
+    )
     purelib = Path(
-        _run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-             cwd=where).stdout.strip()
-    )  # fmt: skip
+        _run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], cwd=where
+        ).stdout.strip()
+    )
     (purelib / "zz_borrowed_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
     yield where
 
@@ -101,8 +125,9 @@ def test_every_command_runs_from_an_empty_folder(venv: Path, tmp_path: Path) -> 
     folder.mkdir()
     env = _env(folder=folder)
     paperclub = str(venv / "bin" / "paperclub")
-    where = _run([str(venv / "bin" / "python"), "-c", "import bot; print(bot.__file__)"],
-                 cwd=folder, env=env).stdout  # fmt: skip
+    where = _run(
+        [str(venv / "bin" / "python"), "-c", "import bot; print(bot.__file__)"], cwd=folder, env=env
+    ).stdout
     assert where.startswith(str(venv)), where
 
     _run([paperclub, "migrate"], cwd=folder, env=env)
@@ -117,8 +142,12 @@ def test_every_command_runs_from_an_empty_folder(venv: Path, tmp_path: Path) -> 
     queue = _run([paperclub, "queue", "--json"], cwd=folder, env=env)
     assert "A Paper From The Wheel Test" in queue.stdout
 
-    console = _run([paperclub, "run", "--mode", "console"], cwd=folder, env=env,
-                   stdin="+1\n/paperclub search wheel\n")  # fmt: skip
+    console = _run(
+        [paperclub, "run", "--mode", "console"],
+        cwd=folder,
+        env=env,
+        stdin="+1\n/paperclub search wheel\n",
+    )
     assert "A Paper From The Wheel Test" in console.stdout
     assert "👍 1 · 👎 0" in console.stdout
     assert "1–1 of 1" in console.stdout

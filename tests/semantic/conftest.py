@@ -13,7 +13,7 @@ import pytest
 
 from bot.db.database import Database
 from bot.domain import PaperDraft, WorkspaceKey
-from bot.services import importing, meaning
+from bot.services import embedding, importing
 from tests.services.memory_chat import MemoryChat
 
 onnxruntime = pytest.importorskip("onnxruntime")  # the extra; a plain install skips these
@@ -41,11 +41,11 @@ def chat() -> MemoryChat:
 def semantic(encoder: Encoder) -> Iterator[LazySemantic]:
     """A fresh index on the shared model, installed for the services, removed afterwards."""
     index = LazySemantic(model=encoder.model, load=lambda: encoder)
-    meaning.install(semantic=index)
+    embedding.install(semantic=index)
     try:
         yield index
     finally:
-        meaning.install(semantic=None)
+        embedding.install(semantic=None)
 
 
 def corpus(*ids: str) -> list[dict[str, Any]]:
@@ -68,4 +68,4 @@ def add_papers(
 
 def embed_all(database: Database, semantic: LazySemantic) -> int:
     """Every paper's vector, as `paperclub embed` makes them."""
-    return meaning.embed_pending(uow=database, semantic=semantic, now=lambda: NOW)
+    return embedding.embed_pending(uow=database, semantic=semantic, now=lambda: NOW)

@@ -15,7 +15,7 @@ from bot.db.migrate import upgrade_url
 from bot.domain import LOCAL, ChannelKey, WorkspaceKey
 from bot.semantic.encoder import Encoder
 from bot.semantic.lazy import LazySemantic
-from bot.services import meaning, search
+from bot.services import embedding, search
 from tests.semantic.conftest import NOW, add_papers, corpus, embed_all
 from tests.services.conftest import WEEKDAYS
 
@@ -62,7 +62,7 @@ def test_a_paraphrase_is_found_by_meaning_where_words_fail(
     result = search.search(uow=embedded, text=PARAPHRASE, viewer=None, workspace=LOCAL)
     assert result.engine == "hybrid" and "reciprocal rank" in result.why
     assert hybrid[0] in PROTEIN_TITLES
-    meaning.install(semantic=None)
+    embedding.install(semantic=None)
     keyword = _titles(embedded, PARAPHRASE)
     plain = search.search(uow=embedded, text=PARAPHRASE, viewer=None, workspace=LOCAL)
     assert plain.engine == "keyword" and "not installed" in plain.why
@@ -72,7 +72,7 @@ def test_a_paraphrase_is_found_by_meaning_where_words_fail(
 def test_a_keyword_query_keeps_its_best_hit(embedded: Database, semantic: LazySemantic) -> None:
     title = corpus("b147")[0]["title"]
     assert _titles(embedded, "coevolutionary contact map")[0] == title
-    meaning.install(semantic=None)
+    embedding.install(semantic=None)
     assert _titles(embedded, "coevolutionary contact map")[0] == title
 
 
@@ -81,7 +81,7 @@ def test_each_hit_explains_its_place(embedded: Database, semantic: LazySemantic)
     assert len(result.explained) == len(result.page.hits) > 0
     for item, hit in zip(result.explained, result.page.hits, strict=True):
         assert item.ranked.paper_id == hit.paper.id and hit.score == item.score
-        assert item.keyword_rank is not None or item.meaning_rank is not None
+        assert item.keyword_rank is not None or item.vector_rank is not None
     scores = [item.score for item in result.explained]
     assert scores == sorted(scores, reverse=True)
 
@@ -136,16 +136,16 @@ def test_without_vectors_it_ranks_as_keyword_search(encoder: Encoder, tmp_path: 
     try:
         add_papers(database, corpus(*PROTEIN, *DISTRACTORS[:10]), workspace=LOCAL)
         keyword = _titles(database, "structure prediction")
-        meaning.install(semantic=LazySemantic(model=encoder.model, load=lambda: encoder))
+        embedding.install(semantic=LazySemantic(model=encoder.model, load=lambda: encoder))
         assert _titles(database, "structure prediction") == keyword
     finally:
-        meaning.install(semantic=None)
+        embedding.install(semantic=None)
         database.dispose()
 
 
 PUBLIC = ChannelKey(platform="slack", workspace="T1", channel="C1")
 SECRET = ChannelKey(platform="slack", workspace="T1", channel="G2")
-OTHER = WorkspaceKey(platform="slack", team="T9")
+OTHER = WorkspaceKey(platform="slack", id="T9")
 
 
 def test_meaning_keeps_private_channels_and_workspaces_apart(
@@ -154,7 +154,7 @@ def test_meaning_keeps_private_channels_and_workspaces_apart(
     with any_database() as store:
         store.save_channel(key=PUBLIC, schedule=WEEKDAYS, private=False)
         secret = store.save_channel(key=SECRET, schedule=WEEKDAYS, private=True)
-    add_papers(any_database, corpus(*DISTRACTORS[:8]), workspace=PUBLIC.tenant)
+    add_papers(any_database, corpus(*DISTRACTORS[:8]), workspace=PUBLIC.workspace_key)
     add_papers(any_database, corpus("b130"), workspace=OTHER)
     # The secret channel's own queue holds a protein paper.
     from bot.services.adding import add  # the real /paperclub add, in the private channel
@@ -188,10 +188,13 @@ def test_an_identifier_stays_exact(any_database: Database, semantic: LazySemanti
     from bot.services import importing
 
     drafts = [
-        PaperDraft(title="Pipeline bubbles, measured", abstract="We time pipeline bubbles.",
-                   arxiv_id="2104.04473"),
+        PaperDraft(
+            title="Pipeline bubbles, measured",
+            abstract="We time pipeline bubbles.",
+            arxiv_id="2104.04473",
+        ),
         PaperDraft(title="Pipeline bubbles, removed", abstract="We remove pipeline bubbles."),
-    ]  # fmt: skip
+    ]
     importing.import_drafts(uow=any_database, drafts=drafts, now=NOW, workspace=LOCAL)
     embed_all(any_database, semantic)
     result = search.search(uow=any_database, text="2104.04473", viewer=None, workspace=LOCAL)

@@ -20,7 +20,7 @@ from bot.discord import render as discord_render
 from bot.discord.markdown import size
 from bot.domain import PaperCard, RelatedRead, VoteCount
 from bot.slack import blocks as slack_blocks
-from bot.wording import meaning as words
+from bot.wording import semantic as words
 from tests import cards
 from tests.hostile import discord_view, slack_view
 
@@ -223,8 +223,14 @@ def test_discord_limits_hold_with_huge_related_titles_and_abstract() -> None:
 def terminal() -> tuple[io.StringIO, RichConsole]:
     """A colour terminal, as the bot opens it, wide enough that a short line never wraps."""
     raw = io.StringIO()
-    console = RichConsole(file=raw, width=5000, force_terminal=True, color_system="truecolor",
-                          highlight=False, emoji=False)  # fmt: skip
+    console = RichConsole(
+        file=raw,
+        width=5000,
+        force_terminal=True,
+        color_system="truecolor",
+        highlight=False,
+        emoji=False,
+    )
     return raw, console
 
 
@@ -266,8 +272,14 @@ def test_a_card_without_meaning_renders_as_before() -> None:
         assert words.card_lines(card=card) == []
         _, blocks = slack(card)
         assert [b["type"] for b in blocks] == [
-            "context", "header", "context", "section", "section", "context", "actions",
-        ]  # fmt: skip
+            "context",
+            "header",
+            "context",
+            "section",
+            "section",
+            "context",
+            "actions",
+        ]
         assert not any(words.RELATED.strip() in t for t in slack_texts(blocks))
         [embed] = embeds.daily_post(card=card)["embeds"]
         assert embed["description"].count("\n\n") == 2  # authors, abstract, links

@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 from bot.db.database import Database
 from bot.domain import PaperCard
-from bot.domain.meaning import PickOrder
+from bot.domain.semantic import PickOrder
 from bot.messages import as_plain
 from bot.semantic.lazy import LazySemantic
-from bot.services import meaning, posting, related, taste, voting
+from bot.services import embedding, posting, related, taste, voting
 from bot.wording import replies
 from tests.semantic.conftest import add_papers, corpus, embed_all
 from tests.services.conftest import follow, key, load_sample, make_poster
@@ -34,9 +34,14 @@ def _post_days(
         result = posting.post_today(poster=poster, channel=C1, now=day)
         assert result.outcome is posting.Outcome.POSTED and result.post is not None
         for voter in range(abs((votes or {}).get(index, 0))):
-            voting.click(uow=database, post_id=result.post.id, user=f"U{voter}",
-                         value=1 if votes and votes[index] > 0 else -1,
-                         event_id=f"v{index}-{voter}", now=day)  # fmt: skip
+            voting.click(
+                uow=database,
+                post_id=result.post.id,
+                user=f"U{voter}",
+                value=1 if votes and votes[index] > 0 else -1,
+                event_id=f"v{index}-{voter}",
+                now=day,
+            )
         cards.append(chat.posts["C1"][-1])
         day += timedelta(days=1)
     return cards
@@ -84,7 +89,7 @@ def test_related_answers_by_title_and_says_when_nothing_is_close(
 
 
 def test_related_without_the_extra_says_so(database: Database) -> None:
-    meaning.install(semantic=None)
+    embedding.install(semantic=None)
     reply = as_plain(message=related.ask(uow=database, text="x", viewer=C1).message)
     assert "paperclub[semantic]" in reply
 
@@ -100,12 +105,12 @@ def test_the_picker_learns_the_groups_taste(
     database: Database, chat: MemoryChat, semantic: LazySemantic
 ) -> None:
     history = corpus("b012", "b154", "b019", "b161", "b008", "b157")
-    add_papers(database, history, workspace=C1.tenant)
+    add_papers(database, history, workspace=C1.workspace_key)
     follow(database)
     # Loved: the language-model papers (b012, b019, b008); disliked: the Earth ones.
     _post_days(database, chat, days=6, votes={0: 4, 1: -2, 2: 3, 3: -3, 4: 2, 5: -1})
     earth, rag = corpus("b168"), LIKED_TOPIC
-    add_papers(database, earth + rag, workspace=C1.tenant)  # queue order: Earth first
+    add_papers(database, earth + rag, workspace=C1.workspace_key)  # queue order: Earth first
     embed_all(database, semantic)
     with database() as store:
         channel = store.channel(key=C1)
@@ -137,7 +142,7 @@ def _post_days_from(database: Database, chat: MemoryChat, *, start: datetime) ->
 def test_taste_waits_for_enough_votes_and_says_so(
     database: Database, chat: MemoryChat, semantic: LazySemantic
 ) -> None:
-    add_papers(database, corpus("b012", "b154", "b019"), workspace=C1.tenant)
+    add_papers(database, corpus("b012", "b154", "b019"), workspace=C1.workspace_key)
     follow(database)
     with database() as store:
         channel = store.channel(key=C1)
@@ -159,8 +164,9 @@ def test_an_old_paper_is_not_left_waiting_forever() -> None:
     assert ranked[0][2] == 70
     young = taste.order(
         candidates=[fresh, _paper(2, added=now - timedelta(weeks=1)), middle],
-        predicted=predicted, now=now,
-    )  # fmt: skip
+        predicted=predicted,
+        now=now,
+    )
     assert [paper.id for paper, _score, _days in young] == [1, 3, 2]
 
 
@@ -168,23 +174,35 @@ def _paper(paper_id: int, *, added: datetime):  # type: ignore[no-untyped-def]
     """A queued paper added at `added`."""
     from bot.domain import Paper, PaperStatus
 
-    return Paper(id=paper_id, title=f"P{paper_id}", abstract="a", authors=(), url=None,
-                 arxiv_id=None, doi=None, source="t", added_by=None, added_at=added,
-                 position=paper_id, status=PaperStatus.QUEUED)  # fmt: skip
+    return Paper(
+        id=paper_id,
+        title=f"P{paper_id}",
+        abstract="a",
+        authors=(),
+        url=None,
+        arxiv_id=None,
+        doi=None,
+        source="t",
+        added_by=None,
+        added_at=added,
+        position=paper_id,
+        status=PaperStatus.QUEUED,
+    )
 
 
 def test_order_command(database: Database, semantic: LazySemantic) -> None:
     said = taste.set_order(uow=database, channel=C1, args=["taste"]).message
     assert said == replies.NOT_FOLLOWED
     follow(database)
-    assert "queue|taste" in as_plain(message=taste.set_order(uow=database, channel=C1,
-                                                              args=["best"]).message)  # fmt: skip
+    assert "queue|taste" in as_plain(
+        message=taste.set_order(uow=database, channel=C1, args=["best"]).message
+    )
     on = as_plain(message=taste.set_order(uow=database, channel=C1, args=["TASTE"]).message)
     assert "picked by the group's taste" in on
     with database(write=False) as store:
         assert store.channel(key=C1).pick_order is PickOrder.TASTE  # type: ignore[union-attr]
     off = as_plain(message=taste.set_order(uow=database, channel=C1, args=["queue"]).message)
     assert "queue order" in off
-    meaning.install(semantic=None)
+    embedding.install(semantic=None)
     plain = as_plain(message=taste.set_order(uow=database, channel=C1, args=["taste"]).message)
     assert "paperclub[semantic]" in plain

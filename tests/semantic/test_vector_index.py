@@ -23,8 +23,9 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 def _nearest(index: VectorIndex, database: Database, text: str, k: int = 10) -> list[int]:
     """The ids of the k papers closest to a text."""
     with database(write=False) as store:
-        return [n.paper_id for n in index.start_nearest(store=store, workspace=LOCAL, text=text,
-                                                          k=k)()]  # fmt: skip
+        return [
+            n.paper_id for n in index.start_nearest(store=store, workspace=LOCAL, text=text, k=k)()
+        ]
 
 
 def test_the_coarse_pass_finds_what_scoring_every_vector_finds(
@@ -35,8 +36,10 @@ def test_the_coarse_pass_finds_what_scoring_every_vector_finds(
     exact = VectorIndex(model=encoder.model, load=lambda: encoder)
     embed_all(database, exact)  # type: ignore[arg-type]
     coarse = VectorIndex(model=encoder.model, load=lambda: encoder, coarse_from=1, shortlist=60)
-    queries = [json.loads(line)["query"] for line in
-               (RELEVANCE / "queries_b.jsonl").read_text().splitlines()]  # fmt: skip
+    queries = [
+        json.loads(line)["query"]
+        for line in (RELEVANCE / "queries_b.jsonl").read_text().splitlines()
+    ]
     same = 0
     for text in queries:
         full, rough = _nearest(exact, database, text), _nearest(coarse, database, text)
@@ -92,26 +95,38 @@ def test_an_added_paper_gets_its_vector_at_once_once_the_model_is_loaded(
     from bot.runtime.clock import SystemClock
     from bot.semantic.background import Embedder
     from bot.semantic.lazy import LazySemantic
-    from bot.services import adding, meaning
+    from bot.services import adding, embedding
 
     semantic = LazySemantic(model=encoder.model, load=lambda: encoder)
     embedder = Embedder(uow=database, semantic=semantic, clock=SystemClock())
-    meaning.install(semantic=semantic, on_write=embedder.written)
+    embedding.install(semantic=semantic, on_write=embedder.written)
     here = ChannelKey(platform="slack", workspace="T1", channel="C1")
     embedder.start()
     try:
-        adding.add(uow=database, lookup=_NoLookup(), text="Wombat scheduling on racks",
-                   channel=here, user="U1", now=NOW)  # fmt: skip
+        adding.add(
+            uow=database,
+            lookup=_NoLookup(),
+            text="Wombat scheduling on racks",
+            channel=here,
+            user="U1",
+            now=NOW,
+        )
         # The model is not loaded yet: an add alone does not load it (the sweep's pass will).
         assert not embedder.passed.is_set()
         with database(write=False) as store:
             assert store.count_to_embed(model=semantic.model) == 1
         semantic.index().encoder  # a search would have loaded it
-        adding.add(uow=database, lookup=_NoLookup(), text="Koala caching for key-value stores",
-                   channel=here, user="U1", now=NOW)  # fmt: skip
+        adding.add(
+            uow=database,
+            lookup=_NoLookup(),
+            text="Koala caching for key-value stores",
+            channel=here,
+            user="U1",
+            now=NOW,
+        )
         assert embedder.passed.wait(timeout=30)
         with database(write=False) as store:
             assert store.count_to_embed(model=semantic.model) == 0  # both, in that one pass
     finally:
         embedder.close()
-    assert meaning.installed() is None  # closing hands search back to keywords
+    assert embedding.installed() is None  # closing hands search back to keywords

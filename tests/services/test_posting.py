@@ -97,7 +97,8 @@ def test_refused_post_returns_the_paper_to_the_queue(database: Database, chat: M
     )
     with database(write=False) as store:
         assert (
-            store.count_queued(workspace=C1.tenant, channel=store.channel(key=C1)) == SAMPLE_QUEUED
+            store.count_queued(workspace=C1.workspace_key, channel=store.channel(key=C1))
+            == SAMPLE_QUEUED
         )
     later = post_today(poster=poster, channel=C1, now=MONDAY_0900_BERLIN + timedelta(minutes=5))
     assert later.outcome is Outcome.POSTED and chat.count("C1") == 1
@@ -135,9 +136,10 @@ def test_crash_before_slack_call_posts_on_restart(database: Database, chat: Memo
     )
     assert chat.count("C1") == 0
     result = post_today(
-        poster=make_poster(database, chat, owner="host:2:new"), channel=C1,
+        poster=make_poster(database, chat, owner="host:2:new"),
+        channel=C1,
         now=MONDAY_0900_BERLIN + timedelta(minutes=1),
-    )  # fmt: skip
+    )
     assert result.outcome is Outcome.POSTED and chat.count("C1") == 1
 
 

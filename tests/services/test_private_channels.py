@@ -40,9 +40,13 @@ def _post_and_comment(database: Database, chat: MemoryChat, channel: ChannelKey,
     found = posting.card_of_post(uow=database, post_id=result.post.id)
     assert found is not None and found[0].message_id is not None
     message = comments.ThreadMessage(
-        channel=channel, thread_id=found[0].message_id, message_id="9.000900", user="U7",
-        event_id=f"e-{channel}", now=MONDAY_0900_BERLIN,
-    )  # fmt: skip
+        channel=channel,
+        thread_id=found[0].message_id,
+        message_id="9.000900",
+        user="U7",
+        event_id=f"e-{channel}",
+        now=MONDAY_0900_BERLIN,
+    )
     comments.reply(uow=database, message=message, text=text)
     return found[1].paper.title
 
@@ -81,11 +85,18 @@ def test_a_private_channels_posts_stay_out_of_top_and_add(
             uow=database, channel=other, period="week", now=MONDAY_0900_BERLIN, tz="UTC"
         )
         assert title not in theirs.text and "G2" not in theirs.text, other
-        again = add(uow=database, lookup=OFFLINE, text=title, channel=other, user="U8",
-                    now=MONDAY_0900_BERLIN)  # fmt: skip
+        again = add(
+            uow=database,
+            lookup=OFFLINE,
+            text=title,
+            channel=other,
+            user="U8",
+            now=MONDAY_0900_BERLIN,
+        )
         assert "already read" not in again.text and "G2" not in again.text, other
-    own = add(uow=database, lookup=OFFLINE, text=title, channel=SECRET, user="U8",
-              now=MONDAY_0900_BERLIN)  # fmt: skip
+    own = add(
+        uow=database, lookup=OFFLINE, text=title, channel=SECRET, user="U8", now=MONDAY_0900_BERLIN
+    )
     assert "already read" in own.text
 
 

@@ -32,7 +32,7 @@ def test_the_sample_lists_header_is_a_reference_never_posted(
         header = store.paper(paper_id=1)
         assert header is not None and header.status is PaperStatus.REFERENCE
         queued = store.queued(
-            workspace=channel.tenant, channel=store.channel(key=channel), limit=100
+            workspace=channel.workspace_key, channel=store.channel(key=channel), limit=100
         )
     assert header.id not in {p.id for p in queued}
     assert all(p.abstract for p in queued)

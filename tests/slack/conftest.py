@@ -132,20 +132,23 @@ class Harness:
         """Deliver one event as this mode does (retry > 0: a redelivery); its event id."""
         payload = event_envelope_payload(event, event_id=event_id)
         if self.mode == "socket":
-            envelope = self.fake.push("events_api", payload, retry_attempt=retry,
-                                      retry_reason="timeout" if retry else "")  # fmt: skip
+            envelope = self.fake.push(
+                "events_api", payload, retry_attempt=retry, retry_reason="timeout" if retry else ""
+            )
             self.fake.wait_ack(envelope)
         else:
-            body = event_body(payload, retry_num=retry or None,
-                              retry_reason="http_timeout" if retry else None)  # fmt: skip
+            body = event_body(
+                payload, retry_num=retry or None, retry_reason="http_timeout" if retry else None
+            )
             status, _ = self.post(body)
             assert status == 200
         return str(payload["event_id"])
 
     def click(self, action_id: str, *, user: str, message_ts: str, value: str) -> None:
         """Click a button on a message, as this mode delivers it."""
-        payload = block_actions_payload(action_id, value, user_id=user, message_ts=message_ts,
-                                        channel_id=CHANNEL)  # fmt: skip
+        payload = block_actions_payload(
+            action_id, value, user_id=user, message_ts=message_ts, channel_id=CHANNEL
+        )
         if self.mode == "socket":
             self.fake.wait_ack(self.fake.push("interactive", payload))
         else:
@@ -160,8 +163,9 @@ class Harness:
     def more_results(self, *, value: str, user: str = MEMBER) -> dict[str, Any]:
         """Click a search page's 'More results' button as this mode delivers it; the answer."""
         url = self.fake.new_response_url()
-        payload = block_actions_payload(ids.SEARCH_MORE, value, user_id=user,
-                                        message_ts="1.0", response_url=url)  # fmt: skip
+        payload = block_actions_payload(
+            ids.SEARCH_MORE, value, user_id=user, message_ts="1.0", response_url=url
+        )
         if self.mode == "socket":
             self.fake.wait_ack(self.fake.push("interactive", payload))
         else:

@@ -108,8 +108,9 @@ class Deployment:
         text, None when there was none."""
         channel, admin = channel or TEAMS[team][0], TEAMS[team][1]
         url = self.fake.new_response_url()
-        payload = slash_command_payload(text=text_, user_id=user or admin, response_url=url,
-                                        team_id=team, channel_id=channel)  # fmt: skip
+        payload = slash_command_payload(
+            text=text_, user_id=user or admin, response_url=url, team_id=team, channel_id=channel
+        )
         assert self.post(command_body(payload)) == (200, b"")
         if team not in self.installed:
             return None
@@ -134,25 +135,33 @@ def deployed(*, url: str) -> Iterator[Deployment]:
     with FakeSlack() as fake:
         add_teams(fake)
         settings = Settings(
-            slack_signing_secret=SECRET, slack_api_url=fake.base_url, database_url=url,
+            slack_signing_secret=SECRET,
+            slack_api_url=fake.base_url,
+            database_url=url,
             slack_distribution=Distribution(
-                client_id=CLIENT_ID, client_secret=CLIENT_SECRET, secret_keys=(new_key(),),
+                client_id=CLIENT_ID,
+                client_secret=CLIENT_SECRET,
+                secret_keys=(new_key(),),
                 authorize_url=fake.authorize_url,
             ),
-            http_port=0, timezone="Europe/Berlin", lookup_timeout=1,
-            arxiv_api_url="http://127.0.0.1:9/api/query", crossref_api_url="http://127.0.0.1:9",
-        )  # fmt: skip
+            http_port=0,
+            timezone="Europe/Berlin",
+            lookup_timeout=1,
+            arxiv_api_url="http://127.0.0.1:9/api/query",
+            crossref_api_url="http://127.0.0.1:9",
+        )
         database = Database(url=url)
         clock = FakeClock(NINE)
-        wiring = Wiring(settings=settings, database=database, clock=clock,
-                        plugins=[slack_plugin], mode="http")  # fmt: skip
+        wiring = Wiring(
+            settings=settings, database=database, clock=clock, plugins=[slack_plugin], mode="http"
+        )
         service = HttpService(routes=wiring.routes(), host="127.0.0.1", port=0)
         service.start()
-        fake.register_app(CLIENT_ID, CLIENT_SECRET,
-                          f"http://127.0.0.1:{service.port}/slack/oauth_redirect")  # fmt: skip
+        fake.register_app(
+            CLIENT_ID, CLIENT_SECRET, f"http://127.0.0.1:{service.port}/slack/oauth_redirect"
+        )
         try:
-            yield Deployment(fake=fake, wiring=wiring, clock=clock, port=service.port,
-                             url=url)  # fmt: skip
+            yield Deployment(fake=fake, wiring=wiring, clock=clock, port=service.port, url=url)
         finally:
             service.stop()
             wiring.close()
@@ -167,7 +176,12 @@ def posts(fake: FakeSlack, team: str) -> list[dict[str, Any]]:
 def vote(d: Deployment, team: str, message: dict[str, Any], user: str) -> None:
     """Click 👍 on a daily post as a person of the team."""
     actions = next(b for b in message["blocks"] if b["type"] == "actions")
-    payload = block_actions_payload(ids.VOTE_UP, str(actions["elements"][0]["value"]),
-                                    user_id=user, message_ts=str(message["ts"]),
-                                    channel_id=TEAMS[team][0], team_id=team)  # fmt: skip
+    payload = block_actions_payload(
+        ids.VOTE_UP,
+        str(actions["elements"][0]["value"]),
+        user_id=user,
+        message_ts=str(message["ts"]),
+        channel_id=TEAMS[team][0],
+        team_id=team,
+    )
     assert d.post(interactive_body(payload)) == (200, b"")

@@ -58,8 +58,9 @@ def press(harness: Harness, action: str, *, user: str, value: str = CHANNEL) -> 
     """Click a Home button (a forged one too: nothing stops a hand-made payload)."""
     with harness.fake.ws.lock:
         trigger = harness.fake.ws.views.issue_trigger(user)
-    payload = home_block_actions_payload(ids.action_id(action=action), value, user_id=user,
-                                         trigger_id=trigger)  # fmt: skip
+    payload = home_block_actions_payload(
+        ids.action_id(action=action), value, user_id=user, trigger_id=trigger
+    )
     _deliver(harness, payload)
 
 
@@ -85,8 +86,12 @@ def texts(view: dict[str, Any]) -> str:
 
 def buttons(view: dict[str, Any]) -> list[tuple[str, str]]:
     """(action_id, value) of every button on a view."""
-    return [(e["action_id"], e["value"]) for b in view["blocks"] if b["type"] == "actions"
-            for e in b["elements"]]  # fmt: skip
+    return [
+        (e["action_id"], e["value"])
+        for b in view["blocks"]
+        if b["type"] == "actions"
+        for e in b["elements"]
+    ]
 
 
 def _channel(harness: Harness, key: ChannelKey = KEY) -> Any:
@@ -153,11 +158,18 @@ def _values(*, at: str | None, zone: str | None, days: list[str]) -> dict[str, A
     option = {"text": {"type": "plain_text", "text": zone}, "value": zone} if zone else None
     return {
         ids.SCHEDULE_TIME: {ids.SCHEDULE_TIME: {"type": "timepicker", "selected_time": at}},
-        ids.SCHEDULE_ZONE: {ids.SCHEDULE_ZONE: {"type": "static_select",
-                                                "selected_option": option}},
-        ids.SCHEDULE_DAYS: {ids.SCHEDULE_DAYS: {"type": "checkboxes", "selected_options": [
-            {"text": {"type": "plain_text", "text": d}, "value": d} for d in days]}},
-    }  # fmt: skip
+        ids.SCHEDULE_ZONE: {
+            ids.SCHEDULE_ZONE: {"type": "static_select", "selected_option": option}
+        },
+        ids.SCHEDULE_DAYS: {
+            ids.SCHEDULE_DAYS: {
+                "type": "checkboxes",
+                "selected_options": [
+                    {"text": {"type": "plain_text", "text": d}, "value": d} for d in days
+                ],
+            }
+        },
+    }
 
 
 def _open_form(harness: Harness, user: str) -> dict[str, Any]:
@@ -179,7 +191,12 @@ def test_admin_sets_the_schedule_in_the_modal(harness: Harness) -> None:
     assert inputs[ids.SCHEDULE_TIME]["initial_time"] == "09:00"
     assert inputs[ids.SCHEDULE_ZONE]["initial_option"]["value"] == "Europe/Berlin"
     assert [o["value"] for o in inputs[ids.SCHEDULE_DAYS]["initial_options"]] == [
-        "mon", "tue", "wed", "thu", "fri"]  # fmt: skip
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+    ]
     groups = inputs[ids.SCHEDULE_ZONE]["option_groups"]
     assert all(len(g["options"]) <= 100 for g in groups)
     assert "America/New_York" in {o["value"] for g in groups for o in g["options"]}
@@ -194,8 +211,11 @@ def test_admin_sets_the_schedule_in_the_modal(harness: Harness) -> None:
     assert answer["errors"][ids.SCHEDULE_DAYS] == "Tick at least one day."
     assert _channel(harness).schedule.post_time == time(9, 0)  # nothing changed
     before = len(_published(harness, ADMIN))
-    good = view_submission_payload(view=view, user_id=ADMIN, values=_values(
-        at="10:30", zone="America/New_York", days=["mon", "wed"]))  # fmt: skip
+    good = view_submission_payload(
+        view=view,
+        user_id=ADMIN,
+        values=_values(at="10:30", zone="America/New_York", days=["mon", "wed"]),
+    )
     assert "response_action" not in _deliver(harness, good)  # valid: the modal closes
     home = _wait_home(harness, ADMIN, before)
     assert _channel(harness).schedule == Schedule(
@@ -215,10 +235,16 @@ def test_a_member_forging_admin_clicks_changes_nothing(harness: Harness) -> None
     schedule_refused = press_and_wait(harness, "home_schedule", user=MEMBER)
     assert "Only Paper Club admins can change the schedule" in texts(schedule_refused)
     assert not harness.fake.ws.views.opened  # no form for a member
-    forged_view = {"id": "V0FORGED", "type": "modal", "callback_id": ids.SCHEDULE_VIEW,
-                   "private_metadata": CHANNEL, "blocks": []}  # fmt: skip
-    forged = view_submission_payload(view=forged_view, user_id=MEMBER, values=_values(
-        at="03:00", zone="UTC", days=["sun"]))  # fmt: skip
+    forged_view = {
+        "id": "V0FORGED",
+        "type": "modal",
+        "callback_id": ids.SCHEDULE_VIEW,
+        "private_metadata": CHANNEL,
+        "blocks": [],
+    }
+    forged = view_submission_payload(
+        view=forged_view, user_id=MEMBER, values=_values(at="03:00", zone="UTC", days=["sun"])
+    )
     answer = _deliver(harness, forged)
     assert answer["response_action"] == "errors"
     channel = _channel(harness)

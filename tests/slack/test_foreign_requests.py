@@ -31,8 +31,10 @@ def _snapshot(harness: Harness) -> dict[str, list[tuple[Any, ...]]]:
     meta = MetaData()
     meta.reflect(bind=harness.bot.database.engine)
     with harness.bot.database.engine.connect() as conn:
-        return {name: sorted(map(tuple, conn.execute(select(table))), key=repr)
-                for name, table in meta.tables.items()}  # fmt: skip
+        return {
+            name: sorted(map(tuple, conn.execute(select(table))), key=repr)
+            for name, table in meta.tables.items()
+        }
 
 
 def _deliver(harness: Harness, kind: str, payload: dict[str, Any]) -> None:
@@ -62,11 +64,17 @@ def test_foreign_requests_store_and_answer_nothing(
     with caplog.at_level(logging.WARNING, logger="bot.slack.listeners.guard"):
         for event in events:
             _deliver(harness, "event", event_envelope_payload(event, **foreign))
-        _deliver(harness, "click", block_actions_payload(ids.VOTE_UP, value, user_id=MEMBER,
-                 message_ts=ts, response_url=url, **foreign))  # fmt: skip
+        _deliver(
+            harness,
+            "click",
+            block_actions_payload(
+                ids.VOTE_UP, value, user_id=MEMBER, message_ts=ts, response_url=url, **foreign
+            ),
+        )
         for text in ("schedule C0NEW 08:00", "add https://example.org/forged Forged", "skip"):
-            payload = slash_command_payload(text=text, user_id=MEMBER, response_url=url,
-                                            channel_id="C0NEW", **foreign)  # fmt: skip
+            payload = slash_command_payload(
+                text=text, user_id=MEMBER, response_url=url, channel_id="C0NEW", **foreign
+            )
             _deliver(harness, "command", payload)
     assert _snapshot(harness) == before
     assert harness.fake.responses(url) == []

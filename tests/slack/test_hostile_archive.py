@@ -52,14 +52,27 @@ def _view(payload: dict[str, Any]) -> Any:
 def test_nothing_pings_nothing_hides_and_everything_shows(hostile: None, harness: Harness) -> None:
     harness.sweep()
     [post] = harness.posts()
-    harness.event(message_event(channel=CHANNEL, user=MEMBER, text=slack_escaped(COMMENT),
-                                thread_ts=str(post["ts"])))  # fmt: skip
+    harness.event(
+        message_event(
+            channel=CHANNEL, user=MEMBER, text=slack_escaped(COMMENT), thread_ts=str(post["ts"])
+        )
+    )
     harness.clock.at = MONDAY_9 + timedelta(days=1)
     harness.sweep()  # yesterday's line carries the hostile title
     typed_add = "https://example.org/x <!channel> <https://evil.example/login|Read the thread>"
-    for text in ("help", "queue", "top week", "skip", f"add {slack_escaped(typed_add)}",
-                 "schedule 09:00 &lt;!channel&gt;", "pause", "resume", "frobnicate &lt;!here&gt;",
-                 "recap fri 16:00", "search quokka"):  # fmt: skip
+    for text in (
+        "help",
+        "queue",
+        "top week",
+        "skip",
+        f"add {slack_escaped(typed_add)}",
+        "schedule 09:00 &lt;!channel&gt;",
+        "pause",
+        "resume",
+        "frobnicate &lt;!here&gt;",
+        "recap fri 16:00",
+        "search quokka",
+    ):
         harness.command(text)
     friday = MONDAY_9 + timedelta(days=4, hours=7)
     assert recap.send_due_recaps(poster=harness.bot.poster, now=friday) == 1

@@ -19,9 +19,13 @@ def _raw_post(*, port: int, headers: bytes, body: bytes) -> bytes:
     """A POST written byte for byte (urllib would refuse or re-encode these headers)."""
     request = (
         b"POST /slack/events HTTP/1.1\r\nHost: paperclub\r\nConnection: close\r\n"
-        + b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode()
-        + b"\r\n" + headers + b"\r\n" + body
-    )  # fmt: skip
+        + b"Content-Type: application/json\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\n"
+        + headers
+        + b"\r\n"
+        + body
+    )
     with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
         connection.sendall(request)
         answer = b""
@@ -63,15 +67,23 @@ MALFORMED_JSON = {
     "10k-deep nesting": NESTED,
     "a string for the event": json.dumps({"type": "event_callback", "event": "reaction_added"}),
     "a number for the user": json.dumps(
-        {"type": "event_callback", "team_id": "T0001", "event_id": "Ev1", "event": {
-            "type": "reaction_added", "user": 5, "reaction": "+1",
-            "item": {"type": "message", "channel": "C0001", "ts": "1.0"}}}
+        {
+            "type": "event_callback",
+            "team_id": "T0001",
+            "event_id": "Ev1",
+            "event": {
+                "type": "reaction_added",
+                "user": 5,
+                "reaction": "+1",
+                "item": {"type": "message", "channel": "C0001", "ts": "1.0"},
+            },
+        }
     ),
     "a list for the item": json.dumps(
         {"type": "event_callback", "event": {"type": "reaction_added", "user": "U1", "item": []}}
     ),
     "a number for the type": json.dumps({"type": 7}),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("body", MALFORMED_JSON.values(), ids=MALFORMED_JSON.keys())
@@ -109,8 +121,15 @@ def test_events_whose_channel_or_user_is_an_object_are_not_refused(http_harness:
         {"type": "channel_created", "channel": {"id": "C0NEW", "name": "new", "creator": "U1"}},
         {"type": "team_join", "user": {"id": "U0NEW", "name": "newcomer"}},
     ):
-        body = json.dumps({"type": "event_callback", "team_id": "T0001", "event_id": "Ev9"
-                           + event["type"], "event_time": 1, "event": event})  # fmt: skip
+        body = json.dumps(
+            {
+                "type": "event_callback",
+                "team_id": "T0001",
+                "event_id": "Ev9" + event["type"],
+                "event_time": 1,
+                "event": event,
+            }
+        )
         assert http_harness.post(body)[0] == 200
 
 

@@ -32,8 +32,10 @@ def test_healthz_is_served_beside_slack_events(http_harness: Harness) -> None:
         assert answer.code == 503
         body = json.loads(answer.read())
     assert body == {
-        "healthy": False, "database": "ok", "scheduler": "no heartbeat yet",
-    }  # fmt: skip
+        "healthy": False,
+        "database": "ok",
+        "scheduler": "no heartbeat yet",
+    }
 
 
 @pytest.mark.parametrize(
@@ -104,8 +106,9 @@ def test_url_verification(http_harness: Harness) -> None:
 def test_stop_closes_the_connections_it_still_holds(http_harness: Harness) -> None:
     # A keep-alive connection (a proxy's, say) is open when the bot stops: stop() must close
     # it and end the serving thread, not leave the socket to the garbage collector.
-    service = http_service(bot=http_harness.bot, settings=replace(http_harness.settings,
-                                                                  http_port=0))  # fmt: skip
+    service = http_service(
+        bot=http_harness.bot, settings=replace(http_harness.settings, http_port=0)
+    )
     service.start()
     with socket.create_connection(("127.0.0.1", service.port), timeout=5) as kept:
         kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: paperclub\r\n\r\n")

@@ -38,8 +38,10 @@ def test_a_replay_served_by_one_replica_is_refused_by_the_other(
 ) -> None:
     on_pg = replace(settings, database_url=postgres_url)
     databases = [Database(url=postgres_url) for _ in range(2)]
-    bots = [build_slack_bot(settings=on_pg, database=d, clock=SystemClock(), mode="http")
-            for d in databases]  # fmt: skip
+    bots = [
+        build_slack_bot(settings=on_pg, database=d, clock=SystemClock(), mode="http")
+        for d in databases
+    ]
     servers = [http_service(bot=bot, settings=on_pg) for bot in bots]
     try:
         for server in servers:

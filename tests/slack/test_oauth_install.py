@@ -68,13 +68,23 @@ def test_two_workspaces_install_post_vote_and_one_uninstalls(deployment: Deploym
     # A comment in each thread; a search finds a workspace's own papers and comments only.
     for team, post, word in (("T0100", alpha, "zebra"), ("T0200", beta, "okapi")):
         channel, _admin, member = TEAMS[team][:3]
-        reply = message_event(channel=channel, text=f"a {word} of an idea <!here>", user=member,
-                              team=team, thread_ts=str(post["ts"]))  # fmt: skip
+        reply = message_event(
+            channel=channel,
+            text=f"a {word} of an idea <!here>",
+            user=member,
+            team=team,
+            thread_ts=str(post["ts"]),
+        )
         assert d.post(event_body(event_envelope_payload(reply, team_id=team))) == (200, b"")
     none = "No papers or comments match"
-    for team, query, found in (("T0100", "Alpha", True), ("T0200", "Alpha", False),
-                               ("T0100", "zebra", True), ("T0200", "zebra", False),
-                               ("T0100", "okapi", False), ("T0200", "okapi", True)):  # fmt: skip
+    for team, query, found in (
+        ("T0100", "Alpha", True),
+        ("T0200", "Alpha", False),
+        ("T0100", "zebra", True),
+        ("T0200", "zebra", False),
+        ("T0100", "okapi", False),
+        ("T0200", "okapi", True),
+    ):
         assert (none not in (d.command(team, f"search {query}") or none)) is found, (team, query)
 
     fake.uninstall("T0100")
@@ -109,8 +119,13 @@ def test_a_private_channels_comment_is_found_only_there(deployment: Deployment) 
         d.command("T0100", f"add A paper for {channel}", channel=channel)
     d.sweep()
     [secret] = [m for m in fake.workspace("T0100").messages("G0100") if m.get("metadata")]
-    reply = message_event(channel="G0100", text="the ocelot plan", user=member, team="T0100",
-                          thread_ts=str(secret["ts"]))  # fmt: skip
+    reply = message_event(
+        channel="G0100",
+        text="the ocelot plan",
+        user=member,
+        team="T0100",
+        thread_ts=str(secret["ts"]),
+    )
     assert d.post(event_body(event_envelope_payload(reply, team_id="T0100"))) == (200, b"")
     none = "No papers or comments match"
     assert none not in (d.command("T0100", "search ocelot", channel="G0100") or none)
@@ -125,11 +140,13 @@ def test_a_team_with_no_installation_is_acked_and_nothing_stored(deployment: Dep
     # The fake's default team never installed the app; T0100 is served but not installed yet.
     assert d.command("T0100", "schedule 09:00 Europe/Berlin mon-fri") is None
     assert d.command("T0100", "add " + "<!channel> 📚 *x* " * 600) is None  # 10,000+ characters
-    message = message_event(channel="C0100", text="<!here> hi", user="U0A2", team="T0100",
-                            thread_ts="1.0")  # fmt: skip
+    message = message_event(
+        channel="C0100", text="<!here> hi", user="U0A2", team="T0100", thread_ts="1.0"
+    )
     assert d.post(event_body(event_envelope_payload(message, team_id="T0100"))) == (200, b"")
-    click = block_actions_payload(ids.VOTE_UP, "1", user_id="U0A2", message_ts="1.0",
-                                  channel_id="C0100", team_id="T0100")  # fmt: skip
+    click = block_actions_payload(
+        ids.VOTE_UP, "1", user_id="U0A2", message_ts="1.0", channel_id="C0100", team_id="T0100"
+    )
     assert d.post(interactive_body(click)) == (200, b"")
     home = {"type": "app_home_opened", "user": "U0A1", "tab": "home"}
     assert d.post(event_body(event_envelope_payload(home, team_id=fake.team_id))) == (200, b"")

@@ -24,16 +24,24 @@ def test_run_serves_an_installed_workspace(tmp_path: Path) -> None:
         add_teams(fake)
         base = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERCLUB_"))}
         env = base | {
-            "PYTHONPATH": str(ROOT), "SLACK_API_URL": fake.base_url,
-            "SLACK_CLIENT_ID": CLIENT_ID, "SLACK_CLIENT_SECRET": CLIENT_SECRET,
-            "SLACK_SIGNING_SECRET": SECRET, "PAPERCLUB_SECRET_KEY": key,
+            "PYTHONPATH": str(ROOT),
+            "SLACK_API_URL": fake.base_url,
+            "SLACK_CLIENT_ID": CLIENT_ID,
+            "SLACK_CLIENT_SECRET": CLIENT_SECRET,
+            "SLACK_SIGNING_SECRET": SECRET,
+            "PAPERCLUB_SECRET_KEY": key,
             "PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'paperclub.db'}",
-            "PAPERCLUB_HTTP_PORT": "0", "PAPERCLUB_LOG_LEVEL": "DEBUG",
-        }  # fmt: skip
+            "PAPERCLUB_HTTP_PORT": "0",
+            "PAPERCLUB_LOG_LEVEL": "DEBUG",
+        }
         process = subprocess.Popen(
-            [sys.executable, "-m", "bot", "run"], env=env, cwd=tmp_path,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            [sys.executable, "-m", "bot", "run"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         lines: list[str] = []
         serving = threading.Event()
         port: list[int] = []
@@ -56,9 +64,13 @@ def test_run_serves_an_installed_workspace(tmp_path: Path) -> None:
             fake.register_app(CLIENT_ID, CLIENT_SECRET, redirect)
             assert "Thank you!" in install(fake, port[0], "T0100")
             url = fake.new_response_url()
-            payload = slash_command_payload(text="help", user_id=TEAMS["T0100"][2],
-                                            response_url=url, team_id="T0100",
-                                            channel_id=TEAMS["T0100"][0])  # fmt: skip
+            payload = slash_command_payload(
+                text="help",
+                user_id=TEAMS["T0100"][2],
+                response_url=url,
+                team_id="T0100",
+                channel_id=TEAMS["T0100"][0],
+            )
             events = f"http://127.0.0.1:{port[0]}/slack/events"
             assert signed_request(events, command_body(payload), SECRET) == (200, b"")
             answer = fake.wait_response(url, timeout=20)

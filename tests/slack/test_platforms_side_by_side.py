@@ -53,9 +53,11 @@ def _memory_plugin(platform: MemoryPlatform) -> SimpleNamespace:
         return platform
 
     return SimpleNamespace(
-        NAME="memory", configured=lambda *, settings: True,
-        missing=lambda *, settings, mode: [], build=build,
-    )  # fmt: skip
+        NAME="memory",
+        configured=lambda *, settings: True,
+        missing=lambda *, settings, mode: [],
+        build=build,
+    )
 
 
 def test_each_channel_posts_once_on_its_own_platform(
@@ -63,13 +65,18 @@ def test_each_channel_posts_once_on_its_own_platform(
 ) -> None:
     database = Database(url=sqlite_url)
     # Each workspace keeps its own papers: the same list is read in both.
-    load_sample(database, workspace=KEY.tenant)
-    load_sample(database, workspace=MEMORY.tenant)
+    load_sample(database, workspace=KEY.workspace_key)
+    load_sample(database, workspace=MEMORY.workspace_key)
     with database() as store:
         store.save_channel(key=KEY, schedule=WEEKDAYS, private=False)
     memory = MemoryPlatform()
-    wiring = Wiring(settings=settings, database=database, clock=FakeClock(MONDAY_9),
-                    plugins=[slack_plugin, _memory_plugin(memory)], mode="socket")  # fmt: skip
+    wiring = Wiring(
+        settings=settings,
+        database=database,
+        clock=FakeClock(MONDAY_9),
+        plugins=[slack_plugin, _memory_plugin(memory)],
+        mode="socket",
+    )
     try:
         assert set(wiring.platforms) == {"slack", "memory"}
         first = wiring.sweep()
@@ -83,8 +90,13 @@ def test_each_channel_posts_once_on_its_own_platform(
         assert set(wiring.scheduler.next_runs()) == {str(KEY), str(MEMORY)}
     finally:
         wiring.close()
-    alone = Wiring(settings=settings, database=database, clock=FakeClock(MONDAY_9),
-                   plugins=[slack_plugin], mode="socket")  # fmt: skip
+    alone = Wiring(
+        settings=settings,
+        database=database,
+        clock=FakeClock(MONDAY_9),
+        plugins=[slack_plugin],
+        mode="socket",
+    )
     try:
         alone.start(paused=True)
         # The memory channel is followed in the archive, but its platform does not run here.

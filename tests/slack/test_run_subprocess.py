@@ -42,9 +42,13 @@ def _run_until_posted(fake: FakeSlack, env: dict[str, str], cwd: Path, *, expect
     """Start `paperclub run`, wait until its catch-up sweep is done (the log says so), SIGTERM
     it; its stderr."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "run"], env=env, cwd=cwd,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot", "run"],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lines: list[str] = []
     caught_up = threading.Event()
 
@@ -84,9 +88,12 @@ def test_run_posts_then_stops_cleanly_and_restarts_without_doubling(tmp_path: Pa
         fake.add_channel(CHANNEL, "general")
         env = _env(fake, db, "socket")
         subprocess.run(
-            [sys.executable, "-m", "bot", "import", str(SAMPLE)], env=env, cwd=tmp_path, check=True,
+            [sys.executable, "-m", "bot", "import", str(SAMPLE)],
+            env=env,
+            cwd=tmp_path,
+            check=True,
             capture_output=True,
-        )  # fmt: skip
+        )
         first = _run_until_posted(fake, env, tmp_path, expect=1)
         assert len(_posts(fake)) == 1
         assert "stopped cleanly" in first

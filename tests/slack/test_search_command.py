@@ -21,8 +21,14 @@ def _search(harness: Harness, text: str) -> dict[str, Any]:
 def test_search_finds_papers_and_what_was_said(harness: Harness) -> None:
     harness.sweep()
     [post] = harness.posts()
-    harness.event(message_event(channel=CHANNEL, user="U0ANA", text="the pipeline bubbles hurt",
-                                thread_ts=str(post["ts"])))  # fmt: skip
+    harness.event(
+        message_event(
+            channel=CHANNEL,
+            user="U0ANA",
+            text="the pipeline bubbles hurt",
+            thread_ts=str(post["ts"]),
+        )
+    )
     body = _search(harness, "search persistent homology")
     assert "*Results 1–1 of 1*" in body["blocks"][0]["text"]["text"]
     hit = shown_mrkdwn(body)
@@ -36,8 +42,10 @@ def test_search_finds_papers_and_what_was_said(harness: Harness) -> None:
 
 
 def test_more_results_pages_through(harness: Harness) -> None:
-    drafts = [PaperDraft(title=f"Wombat study {n}", abstract=f"Wombats number {n}.",
-                         origin=f"t:{n}") for n in range(12)]  # fmt: skip
+    drafts = [
+        PaperDraft(title=f"Wombat study {n}", abstract=f"Wombats number {n}.", origin=f"t:{n}")
+        for n in range(12)
+    ]
     importing.import_drafts(uow=harness.bot.database, drafts=drafts, now=MONDAY_9)
     body = _search(harness, "search wombat")
     assert "*Results 1–5 of 12*" in body["blocks"][0]["text"]["text"]

@@ -35,7 +35,7 @@ def test_an_added_title_is_stored_and_shown_as_typed(harness: Harness) -> None:
     assert "Added “*Attention &amp; &lt;Memory&gt;*”" in reply  # mrkdwn for "Attention & <Memory>"
     [paper] = [
         r.paper
-        for r in listing.records(uow=harness.bot.database, workspace=KEY.tenant)
+        for r in listing.records(uow=harness.bot.database, workspace=KEY.workspace_key)
         if "Memory" in r.paper.title
     ]
     assert paper.title == "Attention & <Memory>"

@@ -37,7 +37,7 @@ def _counts(harness: Harness, ts: str) -> tuple[str, str]:
 
 def _export(harness: Harness) -> list[dict[str, Any]]:
     """The JSON export's posted papers."""
-    records = listing.records(uow=harness.bot.database, workspace=KEY.tenant)
+    records = listing.records(uow=harness.bot.database, workspace=KEY.workspace_key)
     return [record_dict(record=r) for r in records if r.posts]
 
 
@@ -60,8 +60,9 @@ def test_reactions_with_skin_tones_are_votes(harness: Harness) -> None:
     for user, name in [(MEMBER, "+1::skin-tone-3"), (ANA, "thumbsdown"), ("U0CY", "thumbsup")]:
         harness.event(reaction_event(user=user, reaction=name, channel=CHANNEL, item_ts=ts))
     assert _counts(harness, ts) == ("👍 2", "👎 1")
-    harness.event(reaction_event(user=ANA, reaction="thumbsdown", channel=CHANNEL, item_ts=ts,
-                                 removed=True))  # fmt: skip
+    harness.event(
+        reaction_event(user=ANA, reaction="thumbsdown", channel=CHANNEL, item_ts=ts, removed=True)
+    )
     harness.event(reaction_event(user=MEMBER, reaction="tada", channel=CHANNEL, item_ts=ts))
     assert _counts(harness, ts) == ("👍 2", "👎 0")
 
@@ -73,13 +74,15 @@ def test_one_vote_per_person_whatever_the_mix(harness: Harness) -> None:
     assert _counts(harness, ts) == ("👍 1", "👎 0")  # the latest action wins
     # Removing a reaction that no longer sets the vote leaves the vote alone...
     harness.click(ids.VOTE_DOWN, user=MEMBER, message_ts=ts, value=value)
-    harness.event(reaction_event(user=MEMBER, reaction="+1", channel=CHANNEL, item_ts=ts,
-                                 removed=True))  # fmt: skip
+    harness.event(
+        reaction_event(user=MEMBER, reaction="+1", channel=CHANNEL, item_ts=ts, removed=True)
+    )
     assert _counts(harness, ts) == ("👍 0", "👎 1")
     # ...and removing the one that does withdraws it.
     harness.event(reaction_event(user=MEMBER, reaction="-1", channel=CHANNEL, item_ts=ts))
-    harness.event(reaction_event(user=MEMBER, reaction="-1", channel=CHANNEL, item_ts=ts,
-                                 removed=True))  # fmt: skip
+    harness.event(
+        reaction_event(user=MEMBER, reaction="-1", channel=CHANNEL, item_ts=ts, removed=True)
+    )
     assert _counts(harness, ts) == ("👍 0", "👎 0")
 
 
@@ -108,8 +111,10 @@ def test_retries_and_redeliveries_count_once(harness: Harness) -> None:
 def test_thread_replies_edits_and_deletions(harness: Harness) -> None:
     ts, _ = harness.daily_post()
     first = message_event(channel=CHANNEL, user=ANA, text="Pipeline bubbles again", thread_ts=ts)
-    broadcast = dict(message_event(channel=CHANNEL, user=MEMBER, text="Also: stragglers",
-                                   thread_ts=ts), subtype="thread_broadcast")  # fmt: skip
+    broadcast = dict(
+        message_event(channel=CHANNEL, user=MEMBER, text="Also: stragglers", thread_ts=ts),
+        subtype="thread_broadcast",
+    )
     gone = message_event(channel=CHANNEL, user=MEMBER, text="oops wrong thread", thread_ts=ts)
     for event in (first, broadcast, gone):
         harness.event(event)
@@ -130,13 +135,26 @@ def test_other_messages_are_acked_and_ignored(harness: Harness) -> None:
     events = [
         message_event(channel=CHANNEL, user=ANA, text="in another thread", thread_ts=other_thread),
         message_event(channel=CHANNEL, user=ANA, text="top level, no thread"),
-        {"type": "message", "subtype": "channel_join", "user": ANA, "channel": CHANNEL,
-         "ts": "1.1", "text": "<@U0ANA> has joined"},
-        {"type": "message", "subtype": "bot_message", "bot_id": "B0OTHER", "channel": CHANNEL,
-         "ts": "1.2", "text": "beep", "thread_ts": ts},
+        {
+            "type": "message",
+            "subtype": "channel_join",
+            "user": ANA,
+            "channel": CHANNEL,
+            "ts": "1.1",
+            "text": "<@U0ANA> has joined",
+        },
+        {
+            "type": "message",
+            "subtype": "bot_message",
+            "bot_id": "B0OTHER",
+            "channel": CHANNEL,
+            "ts": "1.2",
+            "text": "beep",
+            "thread_ts": ts,
+        },
         {"type": "message", "subtype": "some_future_subtype", "channel": CHANNEL, "ts": "1.3"},
         {"type": "app_home_opened", "user": ANA, "channel": "D1", "tab": "home"},
-    ]  # fmt: skip
+    ]
     for event in events:
         harness.event(event)  # each is acked (200 / envelope ack), none is a 404
     assert _export(harness)[0]["posts"][0]["comments"] == []

@@ -25,11 +25,19 @@ NOT_FOR_CONSOLE = ("slack_bolt", "slack_sdk", "bibtexparser", "feedparser", "wai
 def _env(*, db: Path, fake: FakeSlack | None) -> dict[str, str]:
     """An operator's environment: Slack pointed at the fake, or no Slack at all."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERCLUB_"))}
-    env = base | {"PYTHONPATH": str(ROOT), "PAPERCLUB_DATABASE_URL": f"sqlite:///{db}",
-                  "PAPERCLUB_LOG_LEVEL": "INFO", "PAPERCLUB_HTTP_PORT": "0"}  # fmt: skip
+    env = base | {
+        "PYTHONPATH": str(ROOT),
+        "PAPERCLUB_DATABASE_URL": f"sqlite:///{db}",
+        "PAPERCLUB_LOG_LEVEL": "INFO",
+        "PAPERCLUB_HTTP_PORT": "0",
+    }
     if fake is not None:
-        env |= {"SLACK_BOT_TOKEN": fake.bot_token, "SLACK_APP_TOKEN": fake.app_token,
-                "SLACK_API_URL": fake.base_url, "PAPERCLUB_CHANNEL": "C0001"}  # fmt: skip
+        env |= {
+            "SLACK_BOT_TOKEN": fake.bot_token,
+            "SLACK_APP_TOKEN": fake.app_token,
+            "SLACK_API_URL": fake.base_url,
+            "PAPERCLUB_CHANNEL": "C0001",
+        }
     return env
 
 
@@ -50,10 +58,14 @@ def _within(*, modules: set[str], library: str) -> bool:
 def _socket_mode_run(*, fake: FakeSlack, db: Path) -> str:
     """Start `paperclub run`, wait until it is connected and running, SIGTERM it: its stderr."""
     process = subprocess.Popen(
-        [sys.executable, "-X", "importtime", "-m", "bot", "run"], env=_env(db=db, fake=fake),
-        cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [sys.executable, "-X", "importtime", "-m", "bot", "run"],
+        env=_env(db=db, fake=fake),
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         text=True,
-    )  # fmt: skip
+    )
     assert process.stderr is not None
     before: list[str] = []
     try:
@@ -96,9 +108,13 @@ def test_socket_mode_loads_what_it_uses_and_every_baseline_library(tmp_path: Pat
 def test_the_console_loads_no_slack_bibtex_atom_or_http_server_library(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "bot", "run", "--mode", "console"],
-        env=_env(db=tmp_path / "club.db", fake=None), cwd=tmp_path, stdin=subprocess.DEVNULL,
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        env=_env(db=tmp_path / "club.db", fake=None),
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     loaded = _loaded(stderr=done.stderr)
     assert "bot.console.chat" in loaded  # the console really ran

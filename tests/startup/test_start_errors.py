@@ -35,11 +35,21 @@ def _run(*, tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[
         if not k.startswith(("SLACK_", "PAPERCLUB_", "DISCORD_"))
     }
     return subprocess.run(
-        [sys.executable, "-m", "bot", "run"], cwd=tmp_path, capture_output=True, text=True,
-        timeout=60, check=False, stdin=subprocess.DEVNULL,
-        env=base | {"PYTHONPATH": str(ROOT), "PAPERCLUB_HTTP_PORT": "0",
-                    "PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}"} | env,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot", "run"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+        env=base
+        | {
+            "PYTHONPATH": str(ROOT),
+            "PAPERCLUB_HTTP_PORT": "0",
+            "PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+        }
+        | env,
+    )
 
 
 def _our_error(done: subprocess.CompletedProcess[str]) -> list[str]:
@@ -55,8 +65,10 @@ def _our_error(done: subprocess.CompletedProcess[str]) -> list[str]:
 
 def test_slack_api_unreachable(tmp_path: Path, closed_port: int) -> None:
     url = f"http://127.0.0.1:{closed_port}/api/"
-    done = _run(tmp_path=tmp_path, env={"SLACK_BOT_TOKEN": "xoxb-1-2-3", "SLACK_APP_TOKEN":
-                                        "xapp-1-2", "SLACK_API_URL": url})  # fmt: skip
+    done = _run(
+        tmp_path=tmp_path,
+        env={"SLACK_BOT_TOKEN": "xoxb-1-2-3", "SLACK_APP_TOKEN": "xapp-1-2", "SLACK_API_URL": url},
+    )
     (line,) = _our_error(done)
     assert f"Slack's API cannot be reached at SLACK_API_URL={url}" in line
 
@@ -80,9 +92,15 @@ def test_the_http_port_taken_stops_http_mode(tmp_path: Path) -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = _run(tmp_path=tmp_path, env={
-            "SLACK_BOT_TOKEN": fake.bot_token, "SLACK_SIGNING_SECRET": "a-signing-secret-1",
-            "SLACK_API_URL": fake.base_url, "PAPERCLUB_HTTP_PORT": str(port)})  # fmt: skip
+        done = _run(
+            tmp_path=tmp_path,
+            env={
+                "SLACK_BOT_TOKEN": fake.bot_token,
+                "SLACK_SIGNING_SECRET": "a-signing-secret-1",
+                "SLACK_API_URL": fake.base_url,
+                "PAPERCLUB_HTTP_PORT": str(port),
+            },
+        )
     (line,) = _our_error(done)
     assert line.endswith(
         f"the HTTP server cannot start: 127.0.0.1:{port} is in use;"
@@ -96,16 +114,28 @@ def test_the_http_port_taken_leaves_socket_mode_running_without_health(tmp_path:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        base = {k: v for k, v in os.environ.items()
-                if not k.startswith(("SLACK_", "PAPERCLUB_", "DISCORD_"))}  # fmt: skip
+        base = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("SLACK_", "PAPERCLUB_", "DISCORD_"))
+        }
         process = subprocess.Popen(
-            [sys.executable, "-m", "bot", "run"], cwd=tmp_path, stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            env=base | {"PYTHONPATH": str(ROOT), "SLACK_BOT_TOKEN": fake.bot_token,
-                        "SLACK_APP_TOKEN": fake.app_token, "SLACK_API_URL": fake.base_url,
-                        "PAPERCLUB_HTTP_PORT": str(port),
-                        "PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}"},
-        )  # fmt: skip
+            [sys.executable, "-m", "bot", "run"],
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=base
+            | {
+                "PYTHONPATH": str(ROOT),
+                "SLACK_BOT_TOKEN": fake.bot_token,
+                "SLACK_APP_TOKEN": fake.app_token,
+                "SLACK_API_URL": fake.base_url,
+                "PAPERCLUB_HTTP_PORT": str(port),
+                "PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+            },
+        )
         assert process.stderr is not None
         seen: list[str] = []
         try:

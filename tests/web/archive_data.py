@@ -39,12 +39,18 @@ def _paper(
 ) -> PaperRow:
     """A paper row."""
     return PaperRow(
-        workspace_id=ws, title=title, authors=["Ada Lovelace", "Émile 🧪 <b>Bold</b>"],
+        workspace_id=ws,
+        title=title,
+        authors=["Ada Lovelace", "Émile 🧪 <b>Bold</b>"],
         abstract=abstract or f"Abstract of paper {n} about transformers.",
-        url=f"https://example.org/paper/{n}", fingerprint=f"fp{n}", source="test",
-        added_at=datetime(2026, 1, 1, tzinfo=UTC), position=n, status="posted",
+        url=f"https://example.org/paper/{n}",
+        fingerprint=f"fp{n}",
+        source="test",
+        added_at=datetime(2026, 1, 1, tzinfo=UTC),
+        position=n,
+        status="posted",
         queue_channel_id=queue,
-    )  # fmt: skip
+    )
 
 
 def seed(*, url: str, papers: int = 30) -> Seeded:

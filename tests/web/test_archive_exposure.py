@@ -38,8 +38,11 @@ def test_paperclub_web_refuses_to_answer_the_network_without_sign_in(
     done = subprocess.run(
         [sys.executable, "-m", "bot", "web", "--port", "0", "--host", "0.0.0.0"],
         env=base | {"PYTHONPATH": str(ROOT), "PAPERCLUB_DATABASE_URL": sqlite_url},
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1, done.stderr
     assert done.stdout == ""
     refusal = "paperclub: the web archive would listen on 0.0.0.0 with no sign-in"

@@ -23,8 +23,13 @@ from tests.web.archive_data import (
     seed,
 )
 
-NEVER = (PRIVATE_COMMENT.split()[0], PRIVATE_QUEUED.split()[0], OTHER_WORKSPACE.split()[0],
-         "CPRIV", "COTHER")  # fmt: skip
+NEVER = (
+    PRIVATE_COMMENT.split()[0],
+    PRIVATE_QUEUED.split()[0],
+    OTHER_WORKSPACE.split()[0],
+    "CPRIV",
+    "COTHER",
+)
 
 
 @pytest.fixture
@@ -103,9 +108,19 @@ def test_private_content_is_on_no_page(archive: tuple[FlaskClient, Seeded]) -> N
     """Walk every page the archive links to, every twin and the feed: nothing of the private
     channel or of the other workspace appears; asked for directly, it is not found."""
     client, ids = archive
-    start = ["/", "/search?q=transformers", "/search?q=secretprivatecomment",
-             "/search?q=privatequeued", "/search?q=otherworkspace", "/top/week", "/top/month",
-             "/top/year", "/feed.atom", "/charts/weeks.svg", "/charts/calendar.svg"]  # fmt: skip
+    start = [
+        "/",
+        "/search?q=transformers",
+        "/search?q=secretprivatecomment",
+        "/search?q=privatequeued",
+        "/search?q=otherworkspace",
+        "/top/week",
+        "/top/month",
+        "/top/year",
+        "/feed.atom",
+        "/charts/weeks.svg",
+        "/charts/calendar.svg",
+    ]
     seen: set[str] = set()
     todo = [f"{path}{'&' if '?' in path else '?'}workspace=slack:T1" for path in start]
     while todo:
@@ -125,6 +140,11 @@ def test_private_content_is_on_no_page(archive: tuple[FlaskClient, Seeded]) -> N
     for word in ("secretprivatecomment", "privatequeued", "otherworkspace"):
         answer = client.get(f"/api/search?workspace=slack:T1&q={word}").get_json()
         assert answer["total"] == 0, word
-    for path in (f"/paper/{ids.private_queued}", f"/api/paper/{ids.private_queued}",
-                 "/channel/CPRIV", "/api/channel/CPRIV", "/channel/COTHER"):  # fmt: skip
+    for path in (
+        f"/paper/{ids.private_queued}",
+        f"/api/paper/{ids.private_queued}",
+        "/channel/CPRIV",
+        "/api/channel/CPRIV",
+        "/channel/COTHER",
+    ):
         assert client.get(path + "?workspace=slack:T1").status_code == 404, path

@@ -23,15 +23,24 @@ SERVING = re.compile(r"serving (HTTP|the web archive) on 127\.0\.0\.1:(\d+)")
 def _env(*, db: Path, fake: FakeSlack | None) -> dict[str, str]:
     """An operator's environment: the archive on any free port, Slack at the fake or absent."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "PAPERCLUB_"))}
-    env = base | {"PYTHONPATH": str(ROOT), "PAPERCLUB_DATABASE_URL": f"sqlite:///{db}",
-                  "PAPERCLUB_LOG_LEVEL": "INFO", "PAPERCLUB_HTTP_PORT": "0",
-                  "PAPERCLUB_WEB_PORT": "0", "PAPERCLUB_WEB_WORKSPACE": "slack:T1",
-                  # The seeded queue gets enriched: a closed loopback port, not the internet.
-                  "PAPERCLUB_ARXIV_API_URL": "http://127.0.0.1:9/api/query",
-                  "PAPERCLUB_CROSSREF_API_URL": "http://127.0.0.1:9"}  # fmt: skip
+    env = base | {
+        "PYTHONPATH": str(ROOT),
+        "PAPERCLUB_DATABASE_URL": f"sqlite:///{db}",
+        "PAPERCLUB_LOG_LEVEL": "INFO",
+        "PAPERCLUB_HTTP_PORT": "0",
+        "PAPERCLUB_WEB_PORT": "0",
+        "PAPERCLUB_WEB_WORKSPACE": "slack:T1",
+        # The seeded queue gets enriched: a closed loopback port, not the internet.
+        "PAPERCLUB_ARXIV_API_URL": "http://127.0.0.1:9/api/query",
+        "PAPERCLUB_CROSSREF_API_URL": "http://127.0.0.1:9",
+    }
     if fake is not None:
-        env |= {"SLACK_BOT_TOKEN": fake.bot_token, "SLACK_APP_TOKEN": fake.app_token,
-                "SLACK_API_URL": fake.base_url, "PAPERCLUB_CHANNEL": "C0001"}  # fmt: skip
+        env |= {
+            "SLACK_BOT_TOKEN": fake.bot_token,
+            "SLACK_APP_TOKEN": fake.app_token,
+            "SLACK_API_URL": fake.base_url,
+            "PAPERCLUB_CHANNEL": "C0001",
+        }
     return env
 
 
@@ -59,10 +68,14 @@ def test_socket_mode_serves_the_archive_on_its_own_port_only(
     with FakeSlack() as fake:
         fake.add_channel("C0001", "general")
         process = subprocess.Popen(
-            [sys.executable, "-m", "bot", "run"], env=_env(db=db, fake=fake), cwd=tmp_path,
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [sys.executable, "-m", "bot", "run"],
+            env=_env(db=db, fake=fake),
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             text=True,
-        )  # fmt: skip
+        )
         assert process.stderr is not None
         ports: dict[str, int] = {}
         lines: list[str] = []
@@ -89,10 +102,14 @@ def test_the_console_says_where_the_archive_is(tmp_path: Path, sqlite_url: str) 
     db = Path(sqlite_url.removeprefix("sqlite:///"))
     seed(url=sqlite_url)
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "run", "--mode", "console"], env=_env(db=db, fake=None),
-        cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "bot", "run", "--mode", "console"],
+        env=_env(db=db, fake=None),
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         text=True,
-    )  # fmt: skip
+    )
     assert process.stdin is not None and process.stderr is not None
     try:
         lines: list[str] = []

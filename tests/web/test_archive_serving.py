@@ -56,8 +56,9 @@ def test_the_archive_alone_on_its_own_port(sqlite_url: str) -> None:
     seed(url=sqlite_url)
     settings = Settings(database_url=sqlite_url, web=WebSettings(workspace="slack:T1"))
     database = Database(url=sqlite_url)
-    server = open_archive(uow=database, settings=settings, clock=SystemClock(), port=0,
-                          host="127.0.0.1")  # fmt: skip
+    server = open_archive(
+        uow=database, settings=settings, clock=SystemClock(), port=0, host="127.0.0.1"
+    )
     try:
         assert _json(f"http://127.0.0.1:{server.port}/api/")["workspace"] == "slack:T1"
     finally:
@@ -68,12 +69,19 @@ def test_the_archive_alone_on_its_own_port(sqlite_url: str) -> None:
 def test_paperclub_web_serves_until_sigterm(sqlite_url: str, tmp_path: Path) -> None:
     """`paperclub web --port 0` prints where it listens, answers, and stops cleanly."""
     seed(url=sqlite_url)
-    env = {**os.environ, "PAPERCLUB_DATABASE_URL": sqlite_url,
-           "PAPERCLUB_WEB_WORKSPACE": "slack:T1"}  # fmt: skip
+    env = {
+        **os.environ,
+        "PAPERCLUB_DATABASE_URL": sqlite_url,
+        "PAPERCLUB_WEB_WORKSPACE": "slack:T1",
+    }
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", "web", "--port", "0", "--host", "127.0.0.1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     try:
         assert process.stdout is not None
         line = process.stdout.readline()  # the signal that it listens

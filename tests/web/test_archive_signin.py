@@ -20,8 +20,8 @@ from tests.web.archive_data import TODAY, seed
 
 KEY = b"a sign-in key of thirty-two bytes"
 START = datetime(2026, 11, 30, 12, tzinfo=UTC)
-T1 = WorkspaceKey(platform="slack", team="T1")
-T2 = WorkspaceKey(platform="slack", team="T2")
+T1 = WorkspaceKey(platform="slack", id="T1")
+T2 = WorkspaceKey(platform="slack", id="T2")
 
 
 class Clock:
@@ -102,8 +102,12 @@ def test_paperclub_web_replies_with_a_link_to_the_askers_workspace() -> None:
         reply = web_links.reply(channel=here, now=START)
     finally:
         web_links.install(signer=None)
-    (link,) = [run for block in reply.message.blocks for run in getattr(block, "runs", ())
-               if isinstance(run, Link)]  # fmt: skip
+    (link,) = [
+        run
+        for block in reply.message.blocks
+        for run in getattr(block, "runs", ())
+        if isinstance(run, Link)
+    ]
     assert link.url.startswith("https://club.example/archive/signin?token=")
     token = unquote(link.url.split("token=")[1])
     assert signer.check(token=token, now=START) == T1

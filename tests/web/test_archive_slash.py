@@ -25,8 +25,7 @@ PUBLIC = "https://club.example/archive"
 def signed_harness(fake: FakeSlack, settings: Settings, sqlite_url: str) -> Iterator[Harness]:  # noqa: F811
     """The bot in HTTP mode with sign-in links on."""
     web = WebSettings(signin_key=b"thirty-two bytes of sign-in key!", url=PUBLIC)
-    yield from _running(mode="http", fake=fake, settings=replace(settings, web=web),
-                        url=sqlite_url)  # fmt: skip
+    yield from _running(mode="http", fake=fake, settings=replace(settings, web=web), url=sqlite_url)
 
 
 def test_paperclub_web_link_opens_the_workspace_archive(signed_harness: Harness) -> None:

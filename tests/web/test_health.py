@@ -14,8 +14,9 @@ from tests.web.conftest import Served
 
 def test_unhealthy_until_the_scheduler_beats_then_healthy(served: Served) -> None:
     assert served.health() == (
-        503, {"healthy": False, "database": "ok", "scheduler": "no heartbeat yet"}
-    )  # fmt: skip
+        503,
+        {"healthy": False, "database": "ok", "scheduler": "no heartbeat yet"},
+    )
     served.wiring.start()
     wait_until(lambda: served.health()[0] == 200, timeout=10, what="a heartbeat")
     _, body = served.health()

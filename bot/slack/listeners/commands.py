@@ -24,11 +24,16 @@ def register(*, app: App, deps: SlackDeps) -> None:
         """Run the subcommand after the ack and answer through response_url."""
         shared = deps.shared
         call = commands.Invocation(
-            uow=shared.uow, chat=deps.chat, poster=deps.poster,
+            uow=shared.uow,
+            chat=deps.chat,
+            poster=deps.poster,
             channel=deps.channel(channel_id=command.get("channel_id")),
-            user=str(command.get("user_id", "")), admins=shared.admins, defaults=shared.defaults,
-            now=shared.clock.now(), lookup=shared.lookup,
-        )  # fmt: skip
+            user=str(command.get("user_id", "")),
+            admins=shared.admins,
+            defaults=shared.defaults,
+            now=shared.clock.now(),
+            lookup=shared.lookup,
+        )
         reply = commands.handle(call=call, text=typed(str(command.get("text", ""))))
         if reply.reschedule:
             shared.reschedule()

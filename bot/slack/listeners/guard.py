@@ -44,8 +44,12 @@ class OnlyOurs(Middleware):
         if foreign_team or foreign_app:
             log.warning(
                 "ignored a %s for team %s, app %s (we are team %s, app %s)",
-                body.get("type") or "command", team, app_id, deps.team_id, deps.app_id,
-            )  # fmt: skip
+                body.get("type") or "command",
+                team,
+                app_id,
+                deps.team_id,
+                deps.app_id,
+            )
             # A global middleware acknowledges by returning the response itself: calling ack()
             # here builds one nobody sends, and Bolt answers 404 (HTTP) or nothing (Socket
             # Mode), so Slack would deliver the request again and again.

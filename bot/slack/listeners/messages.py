@@ -37,10 +37,13 @@ def apply(*, deps: SlackDeps, event: dict[str, Any], event_id: str) -> None:
     def about(message: dict[str, Any], thread_ts: object, ts: object) -> comments.ThreadMessage:
         """The thread message an event is about."""
         return comments.ThreadMessage(
-            channel=deps.channel(channel_id=event.get("channel")), thread_id=str(thread_ts),
-            message_id=str(ts or ""), user=str(message.get("user", "")), event_id=event_id,
+            channel=deps.channel(channel_id=event.get("channel")),
+            thread_id=str(thread_ts),
+            message_id=str(ts or ""),
+            user=str(message.get("user", "")),
+            event_id=event_id,
             now=deps.shared.clock.now(),
-        )  # fmt: skip
+        )
 
     uow = deps.shared.uow
     if subtype in REPLY_SUBTYPES and event.get("thread_ts") and _by_a_person(event):

@@ -25,9 +25,13 @@ def register(*, app: App, deps: SlackDeps) -> None:
             # of the same click is recognised.
             event_id = f"click:{post_id}:{user}:{action.get('action_ts', '')}"
             outcome = voting.click(
-                uow=deps.shared.uow, post_id=post_id, user=user, value=value,
-                event_id=event_id, now=deps.shared.clock.now(),
-            )  # fmt: skip
+                uow=deps.shared.uow,
+                post_id=post_id,
+                user=user,
+                value=value,
+                event_id=event_id,
+                now=deps.shared.clock.now(),
+            )
         if outcome.changed and outcome.post_id is not None:
             deps.shared.refresh_post(outcome.post_id)  # only queues a coalesced redraw
         ack()

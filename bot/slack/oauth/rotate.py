@@ -27,10 +27,12 @@ def _tables() -> list[tuple[Table, tuple[str, ...]]]:
     metadata = MetaData()
     store = SealedInstallationStore
     return [
-        (store.build_installations_table(metadata=metadata, table_name="slack_installations"),
-         TOKENS),
+        (
+            store.build_installations_table(metadata=metadata, table_name="slack_installations"),
+            TOKENS,
+        ),
         (store.build_bots_table(metadata=metadata, table_name="slack_bots"), BOT_TOKENS),
-    ]  # fmt: skip
+    ]
 
 
 def rotate_tokens(

@@ -79,9 +79,10 @@ class SealedInstallationStore(SQLAlchemyInstallationStore):
     ) -> Bot | None:
         """A workspace's latest bot, tokens opened."""
         bot = super().find_bot(
-            enterprise_id=enterprise_id, team_id=team_id,
+            enterprise_id=enterprise_id,
+            team_id=team_id,
             is_enterprise_install=is_enterprise_install,
-        )  # fmt: skip
+        )
         for name in BOT_TOKENS if bot is not None else ():
             setattr(bot, name, self.cipher.open(value=getattr(bot, name)))
         return bot
@@ -97,9 +98,11 @@ class SealedInstallationStore(SQLAlchemyInstallationStore):
         """A workspace's latest installation, tokens opened (a bot token slack_sdk copied in
         from find_bot is open already; opening leaves it as it is)."""
         installation = super().find_installation(
-            enterprise_id=enterprise_id, team_id=team_id, user_id=user_id,
+            enterprise_id=enterprise_id,
+            team_id=team_id,
+            user_id=user_id,
             is_enterprise_install=is_enterprise_install,
-        )  # fmt: skip
+        )
         for name in TOKENS if installation is not None else ():
             setattr(installation, name, self.cipher.open(value=getattr(installation, name)))
         return installation
@@ -114,9 +117,10 @@ class SealedInstallationStore(SQLAlchemyInstallationStore):
         )
         with self.engine.begin() as conn:
             conn.execute(
-                self.installations.update().where(where).values(bot_token=None,
-                                                                bot_refresh_token=None)
-            )  # fmt: skip
+                self.installations.update()
+                .where(where)
+                .values(bot_token=None, bot_refresh_token=None)
+            )
 
 
 def state_store(*, engine: Any) -> SQLAlchemyOAuthStateStore:

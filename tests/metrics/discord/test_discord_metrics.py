@@ -121,8 +121,13 @@ def test_an_interaction_answer_refused_is_counted(harness: DiscordHarness) -> No
     message = harness.daily_post()
     fake, up = harness.fake, _up(harness, message)
     # The deferral goes to the interaction's callback, by webhook, past discord.py's request().
-    fake.fail_next("POST", "/interactions/{id}/{token}/callback", status=404, code=10062,
-                   message="Unknown interaction")  # fmt: skip
+    fake.fail_next(
+        "POST",
+        "/interactions/{id}/{token}/callback",
+        status=404,
+        code=10062,
+        message="Unknown interaction",
+    )
     before = read()
     click = fake.click(message["id"], up)
     fake.wait_request("POST", f"/interactions/{click.id}/{click.token}/callback", timeout=10)

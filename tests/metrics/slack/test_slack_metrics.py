@@ -133,8 +133,10 @@ def test_a_code_not_shaped_like_one_is_counted_as_other(harness: Harness) -> Non
 def test_event_lag_runs_from_slacks_stamp_and_never_below_zero(harness: Harness) -> None:
     ts, value = harness.daily_post()
     other = harness.fake.add_message(CHANNEL, "lunch?", MEMBER)
-    late = dict(reaction_event(user=ANA, reaction="tada", channel=CHANNEL, item_ts=other),
-                event_ts=f"{time.time() - LATE:.6f}")  # fmt: skip
+    late = dict(
+        reaction_event(user=ANA, reaction="tada", channel=CHANNEL, item_ts=other),
+        event_ts=f"{time.time() - LATE:.6f}",
+    )
     before = read()
     harness.event(late)
     lag = observed(before=before, after=read(), name=LAG, platform="slack")

@@ -34,10 +34,18 @@ def engine(any_url: str) -> Iterator[Engine]:
 def _installation(team: str = "T0002", token: str = BOT_TOKEN) -> Installation:
     """What Bolt saves after oauth.v2.access."""
     return Installation(
-        app_id="A0APP", enterprise_id=None, team_id=team, team_name="Second <!channel> 🎉",
-        bot_token=token, bot_id="B0BOT2", bot_user_id="U0BOT2", bot_scopes="chat:write",
-        bot_refresh_token=REFRESH, user_id="U0INSTALLER", user_token="xoxp-" + "u" * 60,
-    )  # fmt: skip
+        app_id="A0APP",
+        enterprise_id=None,
+        team_id=team,
+        team_name="Second <!channel> 🎉",
+        bot_token=token,
+        bot_id="B0BOT2",
+        bot_user_id="U0BOT2",
+        bot_scopes="chat:write",
+        bot_refresh_token=REFRESH,
+        user_id="U0INSTALLER",
+        user_token="xoxp-" + "u" * 60,
+    )
 
 
 def _stored(engine: Engine) -> list[str]:
@@ -121,18 +129,25 @@ def test_the_cli_rotates_and_reports_as_json(sqlite_url: str, tmp_path: Path) ->
     finally:
         engine.dispose()
     env = {
-        "PATH": "/usr/bin:/bin", "PAPERCLUB_DATABASE_URL": sqlite_url,
-        "SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "client-secret-xyz",
+        "PATH": "/usr/bin:/bin",
+        "PAPERCLUB_DATABASE_URL": sqlite_url,
+        "SLACK_CLIENT_ID": "1.2",
+        "SLACK_CLIENT_SECRET": "client-secret-xyz",
         "PAPERCLUB_SECRET_KEY": f"{NEW},{OLD}",
-    }  # fmt: skip
+    }
     for args, expect in (
         (["--json"], '{"rows": 2, "tokens": 5, "unsealed": 0, "keys": 2}'),
         ([], ""),
     ):
         done = subprocess.run(
-            [sys.executable, "-m", "bot", "secrets", "rotate", *args], cwd=tmp_path, env=env,
-            capture_output=True, text=True, timeout=60, check=False,
-        )  # fmt: skip
+            [sys.executable, "-m", "bot", "secrets", "rotate", *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         assert done.returncode == 0, done.stderr
         if expect:
             assert json.loads(done.stdout) == json.loads(expect)

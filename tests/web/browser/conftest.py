@@ -24,9 +24,14 @@ SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # As the machine notes advise: no background traffic to Google, which this network refuses.
 FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -94,6 +99,9 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
             SCREENSHOTS.mkdir(exist_ok=True)
             # A whole-page shot of a bare SVG document never settles: those get the viewport.
             svg = opened.url.endswith(".svg")
-            opened.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"),
-                              full_page=not svg, timeout=10_000)  # fmt: skip
+            opened.screenshot(
+                path=str(SCREENSHOTS / f"{request.node.name}.png"),
+                full_page=not svg,
+                timeout=10_000,
+            )
         context.close()

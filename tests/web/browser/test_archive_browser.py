@@ -47,8 +47,12 @@ def test_the_svg_charts_count_what_was_posted(page: Any, archive: Archive) -> No
     total = page.request.get(base + "/api/").json()["total"]
     page.goto(base + "/charts/weeks.svg")
     assert page.locator("rect.bar").count() == 26 * 3
-    posts = [int(v) for v in page.locator("rect.bar.posts").evaluate_all(
-        "bars => bars.map(b => b.dataset.value)")]  # fmt: skip
+    posts = [
+        int(v)
+        for v in page.locator("rect.bar.posts").evaluate_all(
+            "bars => bars.map(b => b.dataset.value)"
+        )
+    ]
     assert sum(posts) == total
     assert (
         "posts in the week of 2026-11-30" in page.locator("rect.bar.posts title").last.inner_html()
@@ -70,8 +74,13 @@ def test_a_phone_width_scrolls_only_down(page: Any, archive: Archive) -> None:
     """At 375 px no page is wider than the screen, the 10,000-character abstract included."""
     base, ids = archive
     page.set_viewport_size({"width": 375, "height": 700})
-    for path in ("/", "/search?q=transformers", f"/paper/{ids.long_paper}",
-                 f"/paper/{ids.script_paper}", "/top/year"):  # fmt: skip
+    for path in (
+        "/",
+        "/search?q=transformers",
+        f"/paper/{ids.long_paper}",
+        f"/paper/{ids.script_paper}",
+        "/top/year",
+    ):
         page.goto(base + path)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, (path, width)

@@ -65,5 +65,5 @@ class Fused:
     ranked: Ranked
     score: float
     keyword_rank: int | None = None
-    meaning_rank: int | None = None
+    vector_rank: int | None = None
     similarity: float | None = None

@@ -15,7 +15,7 @@ from bot.db.search_steps import SearchSteps
 from bot.db.unit import UnitBound
 from bot.db.workspaces import in_workspace, visible_to
 from bot.domain import Channel, ChannelKey, Paper, VoteCount, WorkspaceKey
-from bot.domain.meaning import PickOrder, ReadPaper
+from bot.domain.semantic import PickOrder, ReadPaper
 from bot.search_query import SearchQuery
 
 
@@ -24,7 +24,7 @@ def _has_vector(*, model: str) -> Exists:
     return exists().where(EmbeddingRow.paper_id == PaperRow.id, EmbeddingRow.model == model)
 
 
-class MeaningStore(UnitBound):
+class SemanticStore(UnitBound):
     """Vectors, papers read and pick orders, in one unit of work."""
 
     def search_run(

@@ -19,7 +19,7 @@ def parse_workspace(*, text: str) -> WorkspaceKey:
     platform, _, team = cleaned.partition(":")
     if not platform or any(c.isspace() for c in cleaned):
         raise WorkspaceUnknown(f"{text!r} is not a workspace: write it as slack:T0123 or local.")
-    return WorkspaceKey(platform=platform.lower(), team=team)
+    return WorkspaceKey(platform=platform.lower(), id=team)
 
 
 def resolve(*, uow: UnitOfWork, named: str | None, new: bool = False) -> WorkspaceKey:

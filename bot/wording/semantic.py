@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.domain import PaperCard, RelatedRead
-from bot.domain.meaning import Fused
+from bot.domain.semantic import Fused
 from bot.messages import Link, Listing, Message, Run, Strong, When, join, line, message, runs
 from bot.wording.post import UNTITLED
 
@@ -88,8 +88,8 @@ def explain(*, fused: Fused) -> str:
     if fused.keyword_rank is not None:
         score = ranked.text_score + ranked.comment_score
         parts.append(f"keyword #{fused.keyword_rank} (bm25 {score:.3g})")
-    if fused.meaning_rank is not None and fused.similarity is not None:
-        parts.append(f"meaning #{fused.meaning_rank} (cosine {fused.similarity:.2f})")
+    if fused.vector_rank is not None and fused.similarity is not None:
+        parts.append(f"meaning #{fused.vector_rank} (cosine {fused.similarity:.2f})")
     return f"{' + '.join(parts)} = {fused.score:.4f} (reciprocal rank fusion)"
 
 
@@ -98,6 +98,6 @@ def related_unavailable(*, why: str) -> str:
     return f"Related papers are not available here: {why}."
 
 
-def meaning_failed(*, error: str) -> str:
+def semantic_failed(*, error: str) -> str:
     """Why a search fell back to keywords alone."""
     return f"meaning failed ({error}), so keywords alone ranked this"

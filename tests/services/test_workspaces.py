@@ -35,12 +35,22 @@ def _post_and_comment(database: Database, channel: ChannelKey, text: str) -> tup
     assert result.outcome is posting.Outcome.POSTED and result.post is not None
     post, card = posting.card_of_post(uow=database, post_id=result.post.id) or (None, None)
     assert post is not None and card is not None and post.message_id is not None
-    voting.click(uow=database, post_id=post.id, user="U1", value=1, event_id=f"v-{channel}",
-                 now=MONDAY_0900_BERLIN)  # fmt: skip
+    voting.click(
+        uow=database,
+        post_id=post.id,
+        user="U1",
+        value=1,
+        event_id=f"v-{channel}",
+        now=MONDAY_0900_BERLIN,
+    )
     message = comments.ThreadMessage(
-        channel=channel, thread_id=post.message_id, message_id="9.000900", user="U7",
-        event_id=f"c-{channel}", now=MONDAY_0900_BERLIN,
-    )  # fmt: skip
+        channel=channel,
+        thread_id=post.message_id,
+        message_id="9.000900",
+        user="U7",
+        event_id=f"c-{channel}",
+        now=MONDAY_0900_BERLIN,
+    )
     comments.reply(uow=database, message=message, text=text)
     return post.id, card.paper.title
 
@@ -50,10 +60,11 @@ def _two_teams(database: Database) -> None:
     with database() as store:
         store.save_channel(key=ALPHA, schedule=WEEKDAYS, private=False)
         store.save_channel(key=BETA, schedule=WEEKDAYS, private=False)
-    load_sample(database, workspace=ALPHA.tenant)
+    load_sample(database, workspace=ALPHA.workspace_key)
     beta_paper = PaperDraft(title="Wombat routing", abstract="Sparse meshes for marsupials.")
-    importing.import_drafts(uow=database, drafts=[beta_paper], now=MONDAY_0900_BERLIN,
-                            workspace=BETA.tenant)  # fmt: skip
+    importing.import_drafts(
+        uow=database, drafts=[beta_paper], now=MONDAY_0900_BERLIN, workspace=BETA.workspace_key
+    )
 
 
 def test_each_workspace_posts_from_its_own_queue_and_finds_only_its_own(
@@ -72,9 +83,9 @@ def test_each_workspace_posts_from_its_own_queue_and_finds_only_its_own(
     # The listing without words: posts of the workspace's own papers only.
     latest = search.search(uow=database, text="", viewer=BETA).page
     assert [hit.paper.title for hit in latest.hits] == ["Wombat routing"]
-    beta_queue = listing.queues(uow=database, workspace=BETA.tenant)
+    beta_queue = listing.queues(uow=database, workspace=BETA.workspace_key)
     assert [view.total for view in beta_queue] == [0]  # its one paper is posted
-    exported = listing.records(uow=database, workspace=BETA.tenant)
+    exported = listing.records(uow=database, workspace=BETA.workspace_key)
     assert [r.paper.title for r in exported] == ["Wombat routing"]
     assert {p.channel for r in exported for p in r.posts} == {BETA}
 
@@ -82,11 +93,23 @@ def test_each_workspace_posts_from_its_own_queue_and_finds_only_its_own(
 def test_have_we_read_it_asks_the_own_workspace_only(database: Database) -> None:
     _two_teams(database)
     _, beta_title = _post_and_comment(database, BETA, "numbats")
-    ours = add(uow=database, lookup=NoLookup(), text=beta_title, channel=BETA, user="U8",
-               now=MONDAY_0900_BERLIN)  # fmt: skip
+    ours = add(
+        uow=database,
+        lookup=NoLookup(),
+        text=beta_title,
+        channel=BETA,
+        user="U8",
+        now=MONDAY_0900_BERLIN,
+    )
     assert "already read" in ours.text
-    theirs = add(uow=database, lookup=NoLookup(), text=beta_title, channel=ALPHA, user="U8",
-                 now=MONDAY_0900_BERLIN)  # fmt: skip
+    theirs = add(
+        uow=database,
+        lookup=NoLookup(),
+        text=beta_title,
+        channel=ALPHA,
+        user="U8",
+        now=MONDAY_0900_BERLIN,
+    )
     assert "Added" in theirs.text and "already" not in theirs.text
     # The same paper is now a row in each workspace, with its own place in each queue.
     assert search.search(uow=database, text="wombat", viewer=ALPHA).page.total == 1
@@ -103,8 +126,12 @@ def test_an_import_before_the_first_start_goes_to_the_first_workspace(
         store.save_channel(key=ALPHA, schedule=WEEKDAYS, private=False)  # ALPHA starts first
         store.save_channel(key=BETA, schedule=WEEKDAYS, private=False)
     with database(write=False) as store:
-        assert store.workspaces() == [ALPHA.tenant, BETA.tenant]
+        assert store.workspaces() == [ALPHA.workspace_key, BETA.workspace_key]
     assert search.search(uow=database, text="parallelism", viewer=ALPHA).page.total > 0
     assert search.search(uow=database, text="parallelism", viewer=BETA).page.total == 0
-    assert posting.post_today(poster=make_poster(database, MemoryChat()), channel=BETA,
-                              now=MONDAY_0900_BERLIN).outcome is posting.Outcome.EMPTY  # fmt: skip
+    assert (
+        posting.post_today(
+            poster=make_poster(database, MemoryChat()), channel=BETA, now=MONDAY_0900_BERLIN
+        ).outcome
+        is posting.Outcome.EMPTY
+    )

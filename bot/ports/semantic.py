@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.domain import Channel, ChannelKey, Paper, SearchHit, WorkspaceKey
-from bot.domain.meaning import Neighbour, PickOrder, Ranked, ReadPaper
+from bot.domain.semantic import Neighbour, PickOrder, Ranked, ReadPaper
 from bot.search_query import SearchQuery
 
 
@@ -31,7 +31,7 @@ class SearchRun(Protocol):
         ...
 
 
-class MeaningStore(Protocol):
+class SemanticStore(Protocol):
     """What the store keeps for meaning: vectors, the papers read, each channel's pick order."""
 
     def search_run(
@@ -94,12 +94,12 @@ class Semantic(Protocol):
         """One unit vector a text, as bytes for the store."""
         ...
 
-    def knows(self, *, store: MeaningStore, workspace: WorkspaceKey, paper_id: int) -> bool:
+    def knows(self, *, store: SemanticStore, workspace: WorkspaceKey, paper_id: int) -> bool:
         """Whether a paper of the workspace has a vector of this model."""
         ...
 
     def start_nearest(
-        self, *, store: MeaningStore, workspace: WorkspaceKey, text: str, k: int
+        self, *, store: SemanticStore, workspace: WorkspaceKey, text: str, k: int
     ) -> Callable[[], list[Neighbour]]:
         """Start finding the workspace's `k` papers closest to `text`; call the answer to
         wait for them (the keyword search runs meanwhile)."""
@@ -108,7 +108,7 @@ class Semantic(Protocol):
     def nearest_to(
         self,
         *,
-        store: MeaningStore,
+        store: SemanticStore,
         workspace: WorkspaceKey,
         paper_id: int,
         among: Collection[int],
@@ -120,7 +120,7 @@ class Semantic(Protocol):
     def predict(
         self,
         *,
-        store: MeaningStore,
+        store: SemanticStore,
         workspace: WorkspaceKey,
         liked: Mapping[int, float],
         candidates: Sequence[int],
