@@ -12,6 +12,7 @@ from rich.console import Console
 from bot.console.render import paper_panel, runs_text, to_rich
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Buttons, Message, message
+from bot.ports.platform import PostAttempt, Posted
 from bot.wording import post as words
 
 PLATFORM = "console"
@@ -37,13 +38,17 @@ class ConsoleChat:
         """A fresh, increasing message id."""
         return f"{int(time.time())}.{next(self._seq):06d}"
 
-    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
-        """Show the daily post."""
+    def try_post(self, *, channel: ChannelKey, card: PaperCard) -> PostAttempt:
+        """Show the daily post (a terminal never fails to)."""
         with self._lock:
             self.console.print(paper_panel(card=card, channel=channel.channel))
         posted = PostedMessage(message_id=self.new_id(), permalink=None)
         self._posted[card.post_id] = posted
-        return posted
+        return Posted(message=posted)
+
+    def pause(self, *, seconds: float) -> None:
+        """Wait between two attempts (never asked for: no attempt fails here)."""
+        time.sleep(seconds)
 
     def find_post(
         self,

@@ -26,10 +26,10 @@ from bot.discord.keys import ButtonKeys
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
+from bot.ports.platform import PostAttempt, Posted, failed_attempt
 
 log = logging.getLogger(__name__)
 
-POST_ATTEMPTS = 3
 HISTORY_PAGES = 10  # 100 messages each: a busy channel's last day or so
 ARCHIVE_MINUTES = 10080  # a week without a message before Discord hides the thread
 ALREADY_THREADED = 160004  # "A thread has already been created for this message"
@@ -112,9 +112,9 @@ class DiscordChat:
             return card
         return replace(card, added_by_name=self.display_name(user=adder))
 
-    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
-        """Post a daily paper (its nonce makes a retry safe), then open its thread; on an
-        unknown outcome, look in history before trying again."""
+    def try_post(self, *, channel: ChannelKey, card: PaperCard) -> PostAttempt:
+        """One message create of a daily paper (its nonce makes a repeat within minutes return
+        the same message), then its thread."""
         body = {
             **embeds.daily_post(card=self._named(card=card)),
             "allowed_mentions": render.ALLOWED_MENTIONS,
@@ -122,24 +122,15 @@ class DiscordChat:
             "enforce_nonce": True,
         }
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.channel)
-        for attempt in range(1, POST_ATTEMPTS + 1):
-            try:
-                sent = self._call(route, json=body)
-                return self._opened(channel=channel, message_id=str(sent["id"]), card=card)
-            except ChatError as exc:
-                error = exc
-            if error.posted_nothing or attempt == POST_ATTEMPTS:
-                raise error
-            log.warning("posting to %s failed (%s); checking history", channel, error.code)
-            self.sleep(float(attempt))
-            try:
-                found = self.find_post(channel=channel, post_id=card.post_id, since=None)
-            except ChatError as lookup:
-                # The post may have landed: the outcome stays unknown, the claim is kept.
-                raise ChatError(code=lookup.code, hint=lookup.hint, posted_nothing=False) from None
-            if found is not None:
-                return self._opened(channel=channel, message_id=found.message_id, card=card)
-        raise AssertionError("unreachable: the loop returns or raises")
+        try:
+            sent = self._call(route, json=body)
+        except ChatError as error:
+            return failed_attempt(error=error)
+        return Posted(message=self._opened(channel=channel, message_id=str(sent["id"]), card=card))
+
+    def pause(self, *, seconds: float) -> None:
+        """Wait between two attempts (`sleep`, which tests replace)."""
+        self.sleep(seconds)
 
     def _opened(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> PostedMessage:
         """Open the post's thread (once; a refusal is logged and the post stands)."""

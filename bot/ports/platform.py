@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from threading import Event
 from typing import Any, Protocol, runtime_checkable
@@ -31,11 +32,46 @@ class ChatError(Exception):
         self.posted_nothing = posted_nothing
 
 
-class Chat(Protocol):
-    """What the core asks of a chat platform; each platform renders and escapes the values."""
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """One attempt posted the message."""
 
-    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
-        """Post a daily paper, carrying its post id so it can be found again after a crash."""
+    message: PostedMessage
+
+
+@dataclass(frozen=True, slots=True)
+class PostedNothing:
+    """A clear refusal (channel_not_found, a missing permission): nothing was posted, so the
+    same attempt is never retried and the paper may go back to the queue."""
+
+    error: ChatError
+
+
+@dataclass(frozen=True, slots=True)
+class MaybePosted:
+    """A timeout, a 5xx, a dropped connection: the message may exist all the same, so only a
+    look in the channel's history can tell."""
+
+    error: ChatError
+
+
+# What one attempt at a daily post did, as the platform saw it.
+PostAttempt = Posted | PostedNothing | MaybePosted
+
+
+def failed_attempt(*, error: ChatError) -> PostedNothing | MaybePosted:
+    """The attempt a platform error stands for: nothing posted only when it surely was not."""
+    return PostedNothing(error=error) if error.posted_nothing else MaybePosted(error=error)
+
+
+class Chat(Protocol):
+    """What the core asks of a chat platform; each platform renders and escapes the values.
+    How often to try a daily post and when to look for it is the core's (services/delivery.py):
+    a Chat makes one attempt and looks in history when asked."""
+
+    def try_post(self, *, channel: ChannelKey, card: PaperCard) -> PostAttempt:
+        """Make one attempt at a daily post, carrying its post id so that find_post can find it
+        again; what the platform answered comes back as a value, never raised."""
         ...
 
     def find_post(
@@ -46,8 +82,13 @@ class Chat(Protocol):
         since: datetime | None,
         card: PaperCard | None = None,
     ) -> PostedMessage | None:
-        """Look in the channel's recent history for the daily post with this id (after a crash);
-        with its `card`, finish a found post as post_paper would have (Discord opens its thread)."""
+        """Look in the channel's recent history for the daily post with this id (after a crash
+        or an attempt that may have posted); with its `card`, finish a found post as try_post
+        would have (Discord opens its thread). ChatError when history cannot be read."""
+        ...
+
+    def pause(self, *, seconds: float) -> None:
+        """Wait this long before another attempt (a test's Chat may skip the wait)."""
         ...
 
     def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:

@@ -23,7 +23,7 @@ from datetime import date, datetime, timedelta
 from bot.domain import Channel, ChannelKey, Paper, PaperCard, PaperStatus, Post, RelatedRead
 from bot.messages import Message
 from bot.ports import Chat, ChatError, Store, UnitOfWork
-from bot.services import embedding, related, taste, telemetry
+from bot.services import delivery, embedding, related, taste, telemetry
 from bot.services.schedule import is_due, local_now
 from bot.wording import archive
 
@@ -228,7 +228,7 @@ def _deliver(
                     )
                 log.info("post %s was already in %s; recorded it", post.id, channel.key)
                 return PostResult(outcome=Outcome.RECOVERED, post=post)
-        posted = poster.chat.post_paper(channel=channel.key, card=card)
+        posted = delivery.post_paper(chat=poster.chat, channel=channel.key, card=card)
     except ChatError as error:
         log.error("could not post to channel %s: %s (%s)", channel.key, error.code, error.hint)
         if error.posted_nothing and not recovering:

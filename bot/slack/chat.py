@@ -23,13 +23,13 @@ from slack_sdk.web import SlackResponse
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
+from bot.ports.platform import PostAttempt, Posted, failed_attempt
 from bot.services.reply import Reply
 from bot.slack import blocks, ids, render
 from bot.slack.errors import CountErrors, chat_error, connection_error
 
 log = logging.getLogger(__name__)
 
-POST_ATTEMPTS = 3
 NAME_TTL_SECONDS = 3600
 USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
 
@@ -103,8 +103,9 @@ class SlackChat:
             text = render.data(text=reply.summary, limit=render.SECTION_MAX)
         return text, shown
 
-    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
-        """Post a daily paper with metadata; on an unknown outcome, check history, then retry."""
+    def try_post(self, *, channel: ChannelKey, card: PaperCard) -> PostAttempt:
+        """One chat.postMessage of a daily paper, with its post id in the message metadata
+        (find_post looks for it there)."""
         text, message_blocks = blocks.paper_message(card=self._named(card=card), names=self.names)
         metadata = {
             "event_type": ids.METADATA_EVENT_TYPE,
@@ -114,36 +115,26 @@ class SlackChat:
                 "date": card.local_date.isoformat(),
             },
         }
-        for attempt in range(1, POST_ATTEMPTS + 1):
-            try:
-                response = self.post_client.chat_postMessage(
-                    channel=channel.channel,
-                    text=text,
-                    blocks=message_blocks,
-                    metadata=metadata,
-                    unfurl_links=False,
-                    unfurl_media=False,
-                )
-                ts = str(response["ts"])
-                link = self._permalink(channel=channel.channel, ts=ts)
-                return PostedMessage(message_id=ts, permalink=link)
-            except SlackApiError as exc:
-                error = chat_error(error=exc)
-            except (URLError, TimeoutError, OSError) as exc:
-                error = connection_error(error=exc)
-            if error.posted_nothing or attempt == POST_ATTEMPTS:
-                raise error
-            log.warning("posting to %s failed (%s); checking history", channel, error.code)
-            self.sleep(float(attempt))
-            try:
-                found = self.find_post(channel=channel, post_id=card.post_id, since=None)
-            except ChatError as lookup:
-                # The post may have landed: whatever the history check says, the outcome
-                # stays unknown, so the claim is kept and resolved later, never released.
-                raise ChatError(code=lookup.code, hint=lookup.hint, posted_nothing=False) from None
-            if found is not None:
-                return found
-        raise AssertionError("unreachable: the loop returns or raises")
+        try:
+            response = self.post_client.chat_postMessage(
+                channel=channel.channel,
+                text=text,
+                blocks=message_blocks,
+                metadata=metadata,
+                unfurl_links=False,
+                unfurl_media=False,
+            )
+        except SlackApiError as exc:
+            return failed_attempt(error=chat_error(error=exc))
+        except (URLError, TimeoutError, OSError) as exc:
+            return failed_attempt(error=connection_error(error=exc))
+        ts = str(response["ts"])
+        link = self._permalink(channel=channel.channel, ts=ts)
+        return Posted(message=PostedMessage(message_id=ts, permalink=link))
+
+    def pause(self, *, seconds: float) -> None:
+        """Wait between two attempts (`sleep`, which tests replace)."""
+        self.sleep(seconds)
 
     def _permalink(self, *, channel: str, ts: str) -> str | None:
         """The message's permalink; a failure here must not fail the post."""

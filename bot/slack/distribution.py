@@ -34,21 +34,13 @@ from bot.slack.deps import PLATFORM, SlackDeps
 from bot.slack.oauth_http import oauth_wsgi
 from bot.slack.render import fallback
 from bot.slack.teams import Team, TeamChat, Teams
+from bot.slack.workspace import enterprise_of, workspace_of
 
 log = logging.getLogger("paperclub")
 INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
 # Events about the installation itself: the OAuth App's token-revocation listeners take them.
 LIFECYCLE_EVENTS = frozenset({"app_uninstalled", "tokens_revoked"})
-
-
-def team_of(*, body: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    """(team id, enterprise id) a request is about: events and commands say team_id,
-    interactions team.id (or user.team_id)."""
-    team = body.get("team_id") or (body.get("team") or {}).get("id")
-    team = team or (body.get("user") or {}).get("team_id")
-    enterprise = body.get("enterprise_id") or (body.get("enterprise") or {}).get("id")
-    return (str(team) if team else None), (str(enterprise) if enterprise else None)
 
 
 class StoredBot(Authorize):
@@ -85,7 +77,7 @@ class TeamRouter:
         kind = str(body.get("type") or "command")
         if kind in ("url_verification", "ssl_check") or body.get("ssl_check"):
             return self._oauth_app.dispatch(req)
-        team_id, enterprise_id = team_of(body=body)
+        team_id, enterprise_id = workspace_of(body=body), enterprise_of(body=body)
         event = str((body.get("event") or {}).get("type") or "")
         if event in LIFECYCLE_EVENTS:
             had = self._teams.get(team_id=team_id, enterprise_id=enterprise_id) is not None

@@ -16,6 +16,7 @@ from slack_sdk.oauth.installation_store import Bot, InstallationStore
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
+from bot.ports.platform import PostAttempt, failed_attempt
 from bot.services.posting import Poster
 from bot.slack.chat import SlackChat
 
@@ -87,9 +88,10 @@ class Teams:
 class TeamChat:
     """The Chat port over every installed workspace: each call goes to the channel's own."""
 
-    def __init__(self, *, teams: Teams) -> None:
+    def __init__(self, *, teams: Teams, sleep: Callable[[float], None] = time.sleep) -> None:
         """Route through `teams`."""
         self._teams = teams
+        self.sleep = sleep
 
     def _chat(self, *, channel: ChannelKey) -> SlackChat:
         """The channel's workspace's Chat; ChatError when it has no installation."""
@@ -98,9 +100,17 @@ class TeamChat:
             raise self._teams.missing(team_id=channel.workspace)
         return team.chat
 
-    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
-        """Post in the channel's workspace."""
-        return self._chat(channel=channel).post_paper(channel=channel, card=card)
+    def try_post(self, *, channel: ChannelKey, card: PaperCard) -> PostAttempt:
+        """Try in the channel's workspace; one with no installation posts nothing."""
+        try:
+            chat = self._chat(channel=channel)
+        except ChatError as error:
+            return failed_attempt(error=error)
+        return chat.try_post(channel=channel, card=card)
+
+    def pause(self, *, seconds: float) -> None:
+        """Wait between two attempts (`sleep`, which tests replace)."""
+        self.sleep(seconds)
 
     def find_post(
         self,

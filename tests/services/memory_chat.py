@@ -11,11 +11,13 @@ from datetime import datetime
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message, as_plain
 from bot.ports import ChatError
+from bot.ports.platform import PostAttempt, Posted, failed_attempt
 
 
 @dataclass
 class MemoryChat:
-    """Messages per channel id; `fail_next` makes the next post fail (optionally after landing)."""
+    """Messages per channel id; `fail_next` makes the next post attempts fail (optionally after
+    landing), `fail_lookups` the next history look-ups."""
 
     posts: dict[str, list[PaperCard]] = field(default_factory=dict)
     notices: dict[str, list[str]] = field(default_factory=dict)
@@ -23,26 +25,44 @@ class MemoryChat:
     admins: set[str] = field(default_factory=set)
     private: set[str] = field(default_factory=set)
     failures: list[tuple[str, bool, bool]] = field(default_factory=list)
+    lookup_failures: list[str] = field(default_factory=list)
+    pauses: list[float] = field(default_factory=list)
+    lookups: int = 0
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _by_post: dict[int, PostedMessage] = field(default_factory=dict)
 
-    def fail_next(self, *, code: str, posted_nothing: bool, after_effect: bool = False) -> None:
-        """The next post_paper raises ChatError(code); after_effect: the message lands first."""
-        self.failures.append((code, posted_nothing, after_effect))
+    def fail_next(
+        self, *, code: str, posted_nothing: bool, after_effect: bool = False, times: int = 1
+    ) -> None:
+        """The next `times` post attempts fail with ChatError(code); after_effect: the message
+        lands first."""
+        self.failures.extend([(code, posted_nothing, after_effect)] * times)
 
-    def post_paper(self, *, channel: ChannelKey, card: PaperCard) -> PostedMessage:
+    def fail_lookups(self, *, code: str, times: int = 1) -> None:
+        """The next `times` history look-ups fail with ChatError(code)."""
+        self.lookup_failures.extend([code] * times)
+
+    def try_post(self, *, channel: ChannelKey, card: PaperCard) -> PostAttempt:
         """Keep the card; fail as told."""
         with self._lock:
             failure = self.failures.pop(0) if self.failures else None
             if failure and not failure[2]:
-                raise ChatError(code=failure[0], hint="test", posted_nothing=failure[1])
+                return failed_attempt(
+                    error=ChatError(code=failure[0], hint="test", posted_nothing=failure[1])
+                )
             posted = PostedMessage(message_id=f"{next(self._ids)}.000100", permalink=None)
             self.posts.setdefault(channel.channel, []).append(card)
             self._by_post[card.post_id] = posted
             if failure:
-                raise ChatError(code=failure[0], hint="test", posted_nothing=failure[1])
-            return posted
+                return failed_attempt(
+                    error=ChatError(code=failure[0], hint="test", posted_nothing=failure[1])
+                )
+            return Posted(message=posted)
+
+    def pause(self, *, seconds: float) -> None:
+        """Keep the wait instead of waiting."""
+        self.pauses.append(seconds)
 
     def find_post(
         self,
@@ -52,7 +72,11 @@ class MemoryChat:
         since: datetime | None,
         card: PaperCard | None = None,
     ) -> PostedMessage | None:
-        """What a history search finds."""
+        """What a history search finds; fail as told."""
+        with self._lock:
+            self.lookups += 1
+            if self.lookup_failures:
+                raise ChatError(code=self.lookup_failures.pop(0), hint="test", posted_nothing=False)
         return self._by_post.get(post_id)
 
     def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:

@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from bot.db.database import Database
 from bot.domain import PaperStatus, Schedule
 from bot.messages import as_plain
+from bot.services.delivery import POST_ATTEMPTS
 from bot.services.posting import LEASE, Outcome, Poster, post_due, post_today
 from bot.services.schedule import is_due, next_post_at
 from bot.wording import archive
@@ -109,8 +110,10 @@ def test_crash_after_slack_stored_it_is_recovered_not_doubled(
 ) -> None:
     load_sample(database)
     follow(database)
-    # The message lands, then the answer is lost (a 500, a timeout, or kill -9 before commit).
+    # The message lands, then the answer is lost (a 500, a timeout, or kill -9 before commit),
+    # and history cannot be read before the process dies: the outcome stays unknown.
     chat.fail_next(code="http_500", posted_nothing=False, after_effect=True)
+    chat.fail_lookups(code="ratelimited")
     dead = make_poster(database, chat, owner="host:1:dead")
     assert post_today(poster=dead, channel=C1, now=MONDAY_0900_BERLIN).outcome is Outcome.FAILED
     assert chat.count("C1") == 1
@@ -127,8 +130,8 @@ def test_crash_after_slack_stored_it_is_recovered_not_doubled(
 def test_crash_before_slack_call_posts_on_restart(database: Database, chat: MemoryChat) -> None:
     load_sample(database)
     follow(database)
-    # The intent is recorded and the process dies before calling Slack.
-    chat.fail_next(code="connection_error", posted_nothing=False)
+    # The intent is recorded and the process dies before calling Slack (every attempt fails).
+    chat.fail_next(code="connection_error", posted_nothing=False, times=POST_ATTEMPTS)
     post_today(
         poster=make_poster(database, chat, owner="host:1:dead"),
         channel=C1,
@@ -148,7 +151,7 @@ def test_a_live_claim_is_left_alone_until_its_lease_ends(
 ) -> None:
     load_sample(database)
     follow(database)
-    chat.fail_next(code="connection_error", posted_nothing=False)
+    chat.fail_next(code="connection_error", posted_nothing=False, times=POST_ATTEMPTS)
     post_today(
         poster=make_poster(database, chat, owner="host:1:a"),
         channel=C1,

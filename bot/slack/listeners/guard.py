@@ -8,20 +8,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
 
 from bot.slack.deps import SlackDeps
+from bot.slack.workspace import workspace_of
 
 log = logging.getLogger(__name__)
-
-
-def _team(body: dict[str, Any]) -> str | None:
-    """The team a request is about: events and commands say team_id, interactions team.id."""
-    team = body.get("team_id") or (body.get("team") or {}).get("id")
-    return str(team) if team else None
 
 
 class OnlyOurs(Middleware):
@@ -38,7 +32,7 @@ class OnlyOurs(Middleware):
     ) -> BoltResponse | None:
         """Pass the request on, or answer it with an empty 200 when it is not ours."""
         body, deps = req.body, self._deps
-        team, app_id = _team(body), body.get("api_app_id")
+        team, app_id = workspace_of(body=body), body.get("api_app_id")
         foreign_team = bool(deps.team_id and team and team != deps.team_id)
         foreign_app = bool(deps.app_id and app_id and app_id != deps.app_id)
         if foreign_team or foreign_app:
