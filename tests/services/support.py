@@ -138,3 +138,10 @@ def votes(database: Database, post: Post) -> tuple[int, int]:
     found = posting.card_of_post(uow=database, post_id=post.id)
     assert found is not None
     return found[1].votes.up, found[1].votes.down
+
+
+def follow_key(database: Database, channel: ChannelKey, *, private: bool = False) -> ChannelKey:
+    """Make any channel (another workspace's, another platform's) follow the list; its key."""
+    with database() as store:
+        store.save_channel(key=channel, schedule=WEEKDAYS, private=private)
+    return channel
