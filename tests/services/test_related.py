@@ -1,0 +1,57 @@
+"""/paperclub related and the related line of a post without the semantic extra: what it says
+(tests/semantic/ covers the answers with the model)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bot.db.database import Database
+from bot.messages import message
+from bot.services import embedding, listing, related
+from bot.wording import semantic as words
+from tests.services.conftest import follow, key, load_sample
+from tests.services.memory_chat import MemoryChat
+from tests.services.support import HOSTILE, MONDAY, deliver, plain
+
+C1 = key("C1")
+
+
+@pytest.fixture(autouse=True)
+def no_extra() -> Iterator[None]:
+    """No semantic index, whatever ran before in this process."""
+    embedding.install(semantic=None)
+    yield
+    embedding.install(semantic=None)
+
+
+def test_which_paper_is_asked_first(database: Database) -> None:
+    for text in ("", "   "):
+        assert related.ask(uow=database, text=text, viewer=C1).message == message(words.RELATED_ASK)
+
+
+def test_without_the_extra_it_says_why(database: Database) -> None:
+    load_sample(database)
+    for text in ("2104.04473", "tensor parallelism", *HOSTILE):
+        reply = related.ask(uow=database, text=text, viewer=C1)
+        assert plain(reply.message) == words.related_unavailable(why=embedding.NOT_INSTALLED)
+    embedding.install(semantic=None, why="turned off by PAPERCLUB_SEMANTIC=off")
+    reply = related.ask(uow=database, text="tensor", viewer=C1)
+    assert plain(reply.message) == (
+        "Related papers are not available here: turned off by PAPERCLUB_SEMANTIC=off."
+    )
+    assert related.find(uow=database, text="tensor", workspace=C1.workspace_key, viewer=None) == (
+        words.related_unavailable(why="turned off by PAPERCLUB_SEMANTIC=off")
+    )
+
+
+def test_a_post_names_no_related_papers_without_it(database: Database, chat: MemoryChat) -> None:
+    load_sample(database)
+    channel = follow(database)
+    _, first = deliver(database, chat, channel)
+    assert first.related == ()
+    followed = listing.find_channel(uow=database, name="C1")
+    with database(write=False) as store:
+        said = related.on_post(store=store, channel=followed, paper=first.paper, day=MONDAY.date())
+    assert said == ()
