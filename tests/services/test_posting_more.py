@@ -9,6 +9,7 @@ from datetime import timedelta
 from bot.db.database import Database
 from bot.domain import PaperDraft
 from bot.services import admin, importing, voting
+from bot.services.delivery import POST_ATTEMPTS
 from bot.services.posting import Outcome, card_of_post, post_due, post_today, resolve_stale_days
 from bot.wording import archive
 from tests.services.conftest import follow, key, load_sample, make_poster
@@ -59,7 +60,8 @@ def test_a_cards_counts_are_fresh_and_undelivered_posts_have_none(
     found = card_of_post(uow=database, post_id=post.id)
     assert found is not None and found[1].votes.up == 1 and found[1].paper == card.paper
     assert card_of_post(uow=database, post_id=post.id + 100) is None
-    chat.fail_next(code="connection_error", posted_nothing=False)  # claimed, never delivered
+    # Every attempt fails without an answer: claimed, never delivered.
+    chat.fail_next(code="connection_error", posted_nothing=False, times=POST_ATTEMPTS)
     pending = post_today(
         poster=make_poster(database, chat), channel=follow(database, "C2"), now=MONDAY
     )
@@ -71,15 +73,16 @@ def test_a_pending_post_of_a_day_that_is_over(database: Database, chat: MemoryCh
     load_sample(database)
     c1, c2 = follow(database, "C1"), follow(database, "C2")
     dead = make_poster(database, chat, owner="host:1:dead")
-    # C1's message landed but the answer was lost; C2's call never reached the platform.
+    # C1's message landed but the answer was lost (the retry finds it in history); none of
+    # C2's attempts reached the platform.
     chat.fail_next(code="http_500", posted_nothing=False, after_effect=True)
-    chat.fail_next(code="connection_error", posted_nothing=False)
+    chat.fail_next(code="connection_error", posted_nothing=False, times=POST_ATTEMPTS)
     lost = post_today(poster=dead, channel=c1, now=MONDAY).post
     never = post_today(poster=dead, channel=c2, now=MONDAY).post
     assert lost is not None and never is not None
     tuesday = MONDAY + timedelta(days=1)
     resolve_stale_days(poster=make_poster(database, chat, owner="host:2:new"), now=tuesday)
-    assert card_of_post(uow=database, post_id=lost.id) is not None  # recorded from history
+    assert card_of_post(uow=database, post_id=lost.id) is not None  # recorded
     assert card_of_post(uow=database, post_id=never.id) is None
     # The never-posted paper is back in the queue; Monday is not posted late.
     results = post_due(poster=make_poster(database, chat, owner="host:2:new"), now=tuesday)
