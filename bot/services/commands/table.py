@@ -35,7 +35,7 @@ class Argument:
 
 
 class Handler(Protocol):
-    """What a subcommand runs: the words after its name, lower-case or not as typed."""
+    """What a subcommand runs, given the words after its name as they were typed."""
 
     def __call__(self, *, call: Invocation, args: list[str]) -> Reply:
         """The answer for the person who asked."""
@@ -63,11 +63,10 @@ def find(*, table: Sequence[Subcommand], name: str) -> Subcommand | None:
 
 def help_reply(*, table: Sequence[Subcommand]) -> Reply:
     """/paperclub help: anyone's subcommands, then the admins', in the table's order."""
-    shown = [entry for entry in table if entry.help_line is not None]
     return Reply(
         message=words.help_message(
-            anyone=[entry.help_line for entry in shown if entry.help_line and not entry.admin],
-            admins=[entry.help_line for entry in shown if entry.help_line and entry.admin],
+            anyone=[entry.help_line for entry in table if entry.help_line and not entry.admin],
+            admins=[entry.help_line for entry in table if entry.help_line and entry.admin],
         )
     )
 
