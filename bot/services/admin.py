@@ -1,5 +1,5 @@
-"""Admin subcommands: schedule, pause, resume, skip, next. Each reply says what changed, in the
-channel's own local time."""
+"""Admin subcommands: schedule, pause, resume, skip, next (which subcommands need an admin is the
+command table's say). Each reply says what changed, in the channel's own local time."""
 
 from __future__ import annotations
 
@@ -15,8 +15,6 @@ from bot.services.posting import Outcome, Poster, post_today
 from bot.services.reply import Reply
 from bot.services.schedule import describe_when, next_post_at
 from bot.wording import replies
-
-ADMIN_COMMANDS = frozenset({"schedule", "pause", "resume", "skip", "next", "recap", "order"})
 
 
 def is_admin(*, channel: ChannelKey, user: str, admins: tuple[str, ...], chat: Chat) -> bool:

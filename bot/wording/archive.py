@@ -1,4 +1,4 @@
-"""What the archive says back: help, search pages, rankings, recaps, the empty-queue notice."""
+"""What the archive says back: search pages, rankings, recaps, the empty-queue notice."""
 
 from __future__ import annotations
 
@@ -33,65 +33,6 @@ QUERY_SHOWN = 200
 # carry a short key instead); the query rides in it, clipped.
 QUERY_IN_BUTTON = 1800
 
-HELP = message(
-    line(
-        Strong("Paper Club"), " posts one paper a day; vote with 👍/👎 and discuss in the thread."
-    ),
-    Listing(
-        ordered=False,
-        items=(
-            runs(
-                Code("/paperclub search <words>"),
-                " (or just ",
-                Code("/paperclub <words>"),
-                "): papers and comments, best first",
-            ),
-            runs(
-                Code("/paperclub add <arXiv id or URL | DOI | URL | title>"),
-                ": put a paper in this channel's queue",
-            ),
-            runs(Code("/paperclub queue"), ": the next papers in this channel"),
-            runs(
-                Code("/paperclub related <arXiv id | DOI | title>"),
-                ": the papers the group read that are closest to it",
-            ),
-            runs(
-                Code("/paperclub top [week|month|year|all]"),
-                ": the most voted and most discussed papers",
-            ),
-            runs(Code("/paperclub web"), ": a link to the group's web archive, for you alone"),
-            runs(Code("/paperclub help"), ": this message"),
-        ),
-    ),
-    line("Admins:"),
-    Listing(
-        ordered=False,
-        items=(
-            runs(
-                Code("/paperclub schedule HH:MM [Area/City] [mon-fri|daily|mon,wed,fri]"),
-                ": follow this channel",
-            ),
-            runs(
-                Code("/paperclub pause"),
-                " / ",
-                Code("/paperclub resume"),
-                ": stop or restart the daily post",
-            ),
-            runs(Code("/paperclub skip"), ": drop the next paper from the queue (marked skipped)"),
-            runs(Code("/paperclub next"), ": post today's paper now, if today has none yet"),
-            runs(
-                Code("/paperclub recap fri 16:00"),
-                " / ",
-                Code("/paperclub recap off"),
-                ": a weekly recap of the week's papers",
-            ),
-            runs(
-                Code("/paperclub order queue|taste"),
-                ": post in list order, or pick by what the group liked",
-            ),
-        ),
-    ),
-)
 SYNTAX = line(
     'Search syntax: words, "quoted phrases", -excluded, ',
     Code("author:Name"),
@@ -125,11 +66,6 @@ EMPTY_QUEUE = message(
         "; the next post goes out at the usual time once there is one.",
     )
 )
-
-
-def help_message() -> Message:
-    """`/paperclub help`: the commands, then the search syntax."""
-    return Message(blocks=(*HELP.blocks, SYNTAX))
 
 
 def counts(*, up: int, down: int, comments: int) -> str:

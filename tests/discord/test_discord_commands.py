@@ -3,32 +3,52 @@ by Manage Server, and search with its 'More results' button."""
 
 from __future__ import annotations
 
+import re
+from urllib.parse import unquote
+
 from bot.discord.render import read_custom_id
+from bot.services import web_links
+from bot.services.commands import TABLE
+from bot.services.web_links import Signer
 from tests.discord.conftest import DiscordHarness
 
 DEFERRED_CHANNEL_MESSAGE = 5
 EPHEMERAL = 1 << 6
-SUBCOMMANDS = {
-    "search",
-    "add",
-    "queue",
-    "top",
-    "help",
-    "schedule",
-    "pause",
-    "resume",
-    "skip",
-    "next",
-    "recap",
-    "related",
-    "order",
-}
+SIGNIN_KEY = b"k" * 32
 
 
 def test_one_group_with_every_subcommand_is_registered(harness: DiscordHarness) -> None:
+    """What Discord received on sync is the command table: every entry, each with its
+    arguments as options, required or not, offering its choices."""
     [command] = harness.fake.commands()
     assert command["name"] == "paperclub"
-    assert {option["name"] for option in command["options"]} == SUBCOMMANDS
+    registered = {option["name"]: option for option in command["options"]}
+    assert set(registered) == {entry.name for entry in TABLE}
+    for entry in TABLE:
+        sent = registered[entry.name]
+        assert sent["description"] == entry.about
+        options = {
+            o["name"]: (o.get("required", False), [c["value"] for c in o.get("choices", [])])
+            for o in sent.get("options", [])
+        }
+        assert options == {a.name: (a.required, list(a.choices)) for a in entry.arguments}
+
+
+def test_web_hands_out_a_link_to_this_servers_archive(harness: DiscordHarness) -> None:
+    """`/paperclub web`, which the help lists everywhere: without sign-in it says there are no
+    links; with it, a link that signs in to this server's archive and no other."""
+    off = harness.command("web")["content"]
+    assert "no sign-in links" in _words(off)
+    signer = Signer(key=SIGNIN_KEY, base="https://club.example/archive")
+    web_links.install(signer=signer)
+    try:
+        content = harness.command("web")["content"]
+    finally:
+        web_links.install(signer=None)
+    found = re.search(r"<(https://club\.example/archive/signin\?token=[^>]+)>", content)
+    assert found is not None, content
+    token = unquote(found.group(1).split("token=", 1)[1])
+    assert signer.check(token=token, now=harness.clock.now()) == harness.key.workspace_key
 
 
 def test_answers_are_deferred_and_ephemeral(harness: DiscordHarness) -> None:

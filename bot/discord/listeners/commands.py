@@ -1,9 +1,12 @@
-"""/paperclub: an application command group with every subcommand the Slack command has."""
+"""/paperclub: an application command group declared from the command table, so it has every
+subcommand the Slack command and the console have."""
 
 from __future__ import annotations
 
+import inspect
 import logging
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
@@ -12,11 +15,14 @@ from bot.discord.deps import DiscordDeps
 from bot.discord.listeners.replies import acknowledge, follow_up
 from bot.services import commands
 from bot.services.reply import Reply
+from bot.wording import commands as command_words
 from bot.wording import replies
 
 log = logging.getLogger(__name__)
 
 NAME = "paperclub"
+# Runs a subcommand given its name and its option values (None for an option left out).
+Run = Callable[..., Awaitable[None]]
 
 
 async def answer(*, deps: DiscordDeps, interaction: discord.Interaction[Any], text: str) -> None:
@@ -61,82 +67,49 @@ def _text(*words: str | None) -> str:
 
 
 def group(*, deps: DiscordDeps) -> app_commands.Group:
-    """The /paperclub group and its subcommands; only usable in a server."""
-    paperclub = app_commands.Group(
-        name=NAME,
-        description="Paper Club: the daily paper, its votes and discussions",
-        guild_only=True,
-    )
+    """The /paperclub group; every subcommand goes through the same router as Slack's and the
+    console's."""
 
     async def run(interaction: discord.Interaction[Any], *words: str | None) -> None:
-        """Every subcommand goes through the same router as Slack's and the console's."""
+        """Answer one subcommand, typed as the words of a Slack command."""
         await answer(deps=deps, interaction=interaction, text=_text(*words))
 
-    @paperclub.command(name="search", description="Search papers and what the group said")
-    @app_commands.describe(query='Words, "phrases", -excluded, author:Name, after:2026-01-31')
-    async def search(interaction: discord.Interaction[Any], query: str) -> None:
-        """/paperclub search."""
-        await run(interaction, "search", query)
+    return declare(table=commands.TABLE, run=run)
 
-    @paperclub.command(name="add", description="Put a paper at the end of this channel's queue")
-    @app_commands.describe(paper="An arXiv id or URL, a DOI, a URL or a title")
-    async def add(interaction: discord.Interaction[Any], paper: str) -> None:
-        """/paperclub add."""
-        await run(interaction, "add", paper)
 
-    @paperclub.command(name="related", description="Papers the group read closest to this one")
-    @app_commands.describe(paper="An arXiv id, a DOI or a title")
-    async def related(interaction: discord.Interaction[Any], paper: str) -> None:
-        """/paperclub related."""
-        await run(interaction, "related", paper)
-
-    @paperclub.command(name="order", description="Admins: post in queue order, or by taste")
-    @app_commands.describe(how="queue: list order; taste: what the group liked")
-    async def order(interaction: discord.Interaction[Any], how: Literal["queue", "taste"]) -> None:
-        """/paperclub order."""
-        await run(interaction, "order", how)
-
-    @paperclub.command(name="top", description="The most voted and discussed papers")
-    @app_commands.describe(period="Which period (default month)")
-    async def top(
-        interaction: discord.Interaction[Any],
-        period: Literal["week", "month", "year", "all"] = "month",
-    ) -> None:
-        """/paperclub top."""
-        await run(interaction, "top", period)
-
-    @paperclub.command(name="schedule", description="Admins: follow this channel, or change when")
-    @app_commands.describe(when="HH:MM [Area/City] [mon-fri|daily|mon,wed,fri]")
-    async def schedule(interaction: discord.Interaction[Any], when: str | None = None) -> None:
-        """/paperclub schedule."""
-        await run(interaction, "schedule", when)
-
-    @paperclub.command(
-        name="recap", description="Admins: a weekly recap, e.g. 'fri 16:00' or 'off'"
+def declare(*, table: Sequence[commands.Subcommand], run: Run) -> app_commands.Group:
+    """The /paperclub group with one subcommand per entry of the command table, options from
+    its arguments; only usable in a server."""
+    paperclub = app_commands.Group(
+        name=NAME, description=command_words.GROUP_ABOUT, guild_only=True
     )
-    @app_commands.describe(when="A weekday and time, like fri 16:00, or off")
-    async def recap(interaction: discord.Interaction[Any], when: str | None = None) -> None:
-        """/paperclub recap."""
-        await run(interaction, "recap", when)
-
-    plain = {
-        "help": "What Paper Club can do",
-        "queue": "The next papers in this channel",
-        "pause": "Admins: stop the daily post here",
-        "resume": "Admins: restart the daily post here",
-        "skip": "Admins: drop the next paper from the queue",
-        "next": "Admins: post today's paper now",
-    }
-    for name, description in plain.items():
-        paperclub.add_command(_plain(name=name, description=description, run=run))
+    for entry in table:
+        paperclub.add_command(_subcommand(entry=entry, run=run))
     return paperclub
 
 
-def _plain(*, name: str, description: str, run: Any) -> app_commands.Command[Any, Any, None]:
-    """A subcommand without options."""
+def _subcommand(*, entry: commands.Subcommand, run: Run) -> app_commands.Command[Any, Any, None]:
+    """One subcommand. discord.py reads options from the callback's signature, so the callback
+    takes them as keywords and carries a signature made from the entry's arguments: a string
+    (or one of the choices), required or else None when left out."""
 
-    async def callback(interaction: discord.Interaction[Any]) -> None:
-        """/paperclub <name>."""
-        await run(interaction, name)
+    async def callback(interaction: discord.Interaction[Any], /, **values: str | None) -> None:
+        """/paperclub <name> [options], in the table's order of arguments."""
+        await run(interaction, entry.name, *(values.get(a.name) for a in entry.arguments))
 
-    return app_commands.Command(name=name, description=description, callback=callback)
+    interaction = inspect.Parameter(
+        "interaction", inspect.Parameter.POSITIONAL_ONLY, annotation=discord.Interaction
+    )
+    options = [
+        inspect.Parameter(
+            argument.name,
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=cast(Any, Literal)[argument.choices] if argument.choices else str,
+            default=inspect.Parameter.empty if argument.required else None,
+        )
+        for argument in entry.arguments
+    ]
+    callback.__signature__ = inspect.Signature([interaction, *options])  # type: ignore[attr-defined]
+    if entry.arguments:
+        app_commands.describe(**{a.name: a.about for a in entry.arguments})(callback)
+    return app_commands.Command(name=entry.name, description=entry.about, callback=callback)

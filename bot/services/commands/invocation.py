@@ -1,0 +1,25 @@
+"""The context every /paperclub subcommand runs in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.domain import ChannelKey, Schedule
+from bot.ports import Chat, PaperLookup, UnitOfWork
+from bot.services.posting import Poster
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """Who typed the command, in which channel, and what the bot has to answer with."""
+
+    uow: UnitOfWork
+    chat: Chat
+    poster: Poster
+    channel: ChannelKey
+    user: str
+    admins: tuple[str, ...]
+    defaults: Schedule
+    now: datetime
+    lookup: PaperLookup

@@ -1,0 +1,227 @@
+"""The /paperclub subcommands, one entry each: the router, the admin check, the help and
+Discord's command group are all read from TABLE.
+
+Adding a subcommand is one entry here, its handler (a service function, wrapped below when its
+arguments need reading) and its words in bot/wording/commands.py. The README's command list,
+Discord's registered group and the Slack manifests are checked against this table
+(tests/test_command_table.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.domain import PickOrder
+from bot.messages import Run
+from bot.services import adding, admin, recap, related, taste, top, web_links
+from bot.services.commands.answers import queue_reply, search_words, timezone
+from bot.services.commands.invocation import Invocation
+from bot.services.reply import Reply
+from bot.wording import commands as words
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    """One option of a subcommand. Slack and the console take whatever follows the subcommand
+    as one line; Discord asks for each option in a field of its own, in this order, and offers
+    only `choices` when there are some."""
+
+    name: str
+    about: str
+    required: bool = False
+    choices: tuple[str, ...] = ()
+
+
+class Handler(Protocol):
+    """What a subcommand runs, given the words after its name as they were typed."""
+
+    def __call__(self, *, call: Invocation, args: list[str]) -> Reply:
+        """The answer for the person who asked."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Subcommand:
+    """One /paperclub subcommand. `about` is its short description (Discord's); `help_line`
+    its line in /paperclub help, None when another entry's line tells it too (resume is told
+    on pause's); `admin` when only admins may run it."""
+
+    name: str
+    about: str
+    help_line: tuple[Run, ...] | None
+    handler: Handler
+    admin: bool = False
+    arguments: tuple[Argument, ...] = ()
+
+
+def find(*, table: Sequence[Subcommand], name: str) -> Subcommand | None:
+    """The entry called `name` (already lower-cased), None for any other word."""
+    return next((entry for entry in table if entry.name == name), None)
+
+
+def help_reply(*, table: Sequence[Subcommand]) -> Reply:
+    """/paperclub help: anyone's subcommands, then the admins', in the table's order."""
+    return Reply(
+        message=words.help_message(
+            anyone=[entry.help_line for entry in table if entry.help_line and not entry.admin],
+            admins=[entry.help_line for entry in table if entry.help_line and entry.admin],
+        )
+    )
+
+
+def _search(*, call: Invocation, args: list[str]) -> Reply:
+    return search_words(call=call, query=" ".join(args))
+
+
+def _add(*, call: Invocation, args: list[str]) -> Reply:
+    return adding.add(
+        uow=call.uow,
+        lookup=call.lookup,
+        text=" ".join(args),
+        channel=call.channel,
+        user=call.user,
+        now=call.now,
+    )
+
+
+def _queue(*, call: Invocation, args: list[str]) -> Reply:
+    return queue_reply(call=call)
+
+
+def _related(*, call: Invocation, args: list[str]) -> Reply:
+    return related.ask(uow=call.uow, text=" ".join(args), viewer=call.channel)
+
+
+def _top(*, call: Invocation, args: list[str]) -> Reply:
+    period = args[0].lower() if args else "month"
+    return top.top(
+        uow=call.uow, channel=call.channel, period=period, now=call.now, tz=timezone(call=call)
+    )
+
+
+def _web(*, call: Invocation, args: list[str]) -> Reply:
+    return web_links.reply(channel=call.channel, now=call.now)
+
+
+def _help(*, call: Invocation, args: list[str]) -> Reply:
+    return help_reply(table=TABLE)
+
+
+def _schedule(*, call: Invocation, args: list[str]) -> Reply:
+    return admin.schedule(
+        uow=call.uow,
+        chat=call.chat,
+        channel=call.channel,
+        args=args,
+        defaults=call.defaults,
+        now=call.now,
+    )
+
+
+def _pause(*, call: Invocation, args: list[str]) -> Reply:
+    return admin.set_paused(uow=call.uow, channel=call.channel, paused=True, now=call.now)
+
+
+def _resume(*, call: Invocation, args: list[str]) -> Reply:
+    return admin.set_paused(uow=call.uow, channel=call.channel, paused=False, now=call.now)
+
+
+def _skip(*, call: Invocation, args: list[str]) -> Reply:
+    return admin.skip(uow=call.uow, channel=call.channel, now=call.now)
+
+
+def _next(*, call: Invocation, args: list[str]) -> Reply:
+    return admin.post_next(poster=call.poster, channel=call.channel, now=call.now)
+
+
+def _recap(*, call: Invocation, args: list[str]) -> Reply:
+    return recap.configure(poster=call.poster, channel=call.channel, args=args)
+
+
+def _order(*, call: Invocation, args: list[str]) -> Reply:
+    return taste.set_order(uow=call.uow, channel=call.channel, args=args)
+
+
+# Anyone's subcommands first, then the admins', each in the order the help lists them.
+TABLE: tuple[Subcommand, ...] = (
+    Subcommand(
+        name="search",
+        about=words.SEARCH_ABOUT,
+        help_line=words.SEARCH_HELP,
+        handler=_search,
+        arguments=(Argument(name="query", about=words.SEARCH_QUERY, required=True),),
+    ),
+    Subcommand(
+        name="add",
+        about=words.ADD_ABOUT,
+        help_line=words.ADD_HELP,
+        handler=_add,
+        arguments=(Argument(name="paper", about=words.ADD_PAPER, required=True),),
+    ),
+    Subcommand(name="queue", about=words.QUEUE_ABOUT, help_line=words.QUEUE_HELP, handler=_queue),
+    Subcommand(
+        name="related",
+        about=words.RELATED_ABOUT,
+        help_line=words.RELATED_HELP,
+        handler=_related,
+        arguments=(Argument(name="paper", about=words.RELATED_PAPER, required=True),),
+    ),
+    Subcommand(
+        name="top",
+        about=words.TOP_ABOUT,
+        help_line=words.TOP_HELP,
+        handler=_top,
+        arguments=(Argument(name="period", about=words.TOP_PERIOD, choices=tuple(top.PERIODS)),),
+    ),
+    Subcommand(name="web", about=words.WEB_ABOUT, help_line=words.WEB_HELP, handler=_web),
+    Subcommand(name="help", about=words.HELP_ABOUT, help_line=words.HELP_HELP, handler=_help),
+    Subcommand(
+        name="schedule",
+        about=words.SCHEDULE_ABOUT,
+        help_line=words.SCHEDULE_HELP,
+        handler=_schedule,
+        admin=True,
+        arguments=(Argument(name="when", about=words.SCHEDULE_WHEN),),
+    ),
+    Subcommand(
+        name="pause",
+        about=words.PAUSE_ABOUT,
+        help_line=words.PAUSE_RESUME_HELP,
+        handler=_pause,
+        admin=True,
+    ),
+    Subcommand(
+        name="resume", about=words.RESUME_ABOUT, help_line=None, handler=_resume, admin=True
+    ),
+    Subcommand(
+        name="skip", about=words.SKIP_ABOUT, help_line=words.SKIP_HELP, handler=_skip, admin=True
+    ),
+    Subcommand(
+        name="next", about=words.NEXT_ABOUT, help_line=words.NEXT_HELP, handler=_next, admin=True
+    ),
+    Subcommand(
+        name="recap",
+        about=words.RECAP_ABOUT,
+        help_line=words.RECAP_HELP,
+        handler=_recap,
+        admin=True,
+        arguments=(Argument(name="when", about=words.RECAP_WHEN),),
+    ),
+    Subcommand(
+        name="order",
+        about=words.ORDER_ABOUT,
+        help_line=words.ORDER_HELP,
+        handler=_order,
+        admin=True,
+        arguments=(
+            Argument(
+                name="how",
+                about=words.ORDER_HOW,
+                required=True,
+                choices=tuple(order.value for order in PickOrder),
+            ),
+        ),
+    ),
+)
