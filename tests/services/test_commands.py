@@ -9,6 +9,7 @@ import pytest
 
 from bot.db.database import Database
 from bot.services import commands, embedding, web_links
+from bot.services.commands.table import TABLE
 from bot.wording import archive, replies
 from bot.wording import semantic as semantic_words
 from bot.wording import web as web_words
@@ -38,7 +39,11 @@ def test_split_reads_the_subcommand_and_its_arguments(
 def test_help_and_nothing_at_all_answer_with_the_help(database: Database, chat: MemoryChat) -> None:
     call = invocation(database, chat, C1)
     for text in ("help", "", "HELP"):
-        assert commands.handle(call=call, text=text).message == archive.help_message()
+        said = plain(commands.handle(call=call, text=text).message)
+        # Every subcommand is named (resume on pause's line), the admins' after the rest.
+        for entry in TABLE:
+            assert f"/paperclub {entry.name}" in said or f"/ {entry.name}" in said, entry.name
+        assert said.index("/paperclub schedule") > said.index("/paperclub queue")
 
 
 @pytest.mark.parametrize(
