@@ -12,7 +12,7 @@ from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.domain import Channel, ChannelKey
 from bot.enrich.background import Enricher
-from bot.runtime import metrics  # importing it installs the recorder the services report to
+from bot.runtime import metrics
 from bot.runtime.coalesce import Coalescer
 from bot.runtime.health import Health, Heartbeat, check
 
@@ -25,7 +25,7 @@ from bot.runtime.platforms import Plugin
 from bot.runtime.process import OWNER, owner_alive, signals_held
 from bot.runtime.scheduler import PostScheduler
 from bot.semantic.background import Embedder
-from bot.services import posting, web_links
+from bot.services import posting
 from bot.services.club import Club
 from bot.services.posting import Poster
 from bot.services.room import redraw
@@ -53,7 +53,6 @@ class Wiring:
         self.database = database
         self.clock = clock
         self.settings = settings
-        web_links.install(signer=web_signer(settings=settings))  # /paperclub web's links
         self.heartbeat = Heartbeat()
         # One process on SQLite; on PostgreSQL replicas elect a leader to run the scheduler.
         self.replicated = database.engine.dialect.name == "postgresql"
@@ -75,6 +74,8 @@ class Wiring:
             queue_redraw=self.coalescer.touch,
             enrich_next=self._enrich_next,
             seen_requests=parts.seen_requests(database=database) if self.replicated else None,
+            telemetry=metrics.install(),  # the counts GET /metrics shows
+            signer=web_signer(settings=settings),  # /paperclub web's links
         )
         self.enricher = Enricher(
             uow=database,

@@ -11,13 +11,15 @@ dedupe ids of events (bot.services.event_ids).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.domain import ChannelKey, Schedule
 from bot.ports import Chat, Clock, PaperLookup, SeenRequests, UnitOfWork
 from bot.services import admin
 from bot.services.posting import Poster
 from bot.services.room import Room
+from bot.services.telemetry import Telemetry
+from bot.services.web_links import Signer
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,10 @@ class Club:
     # Where signed HTTP requests' signatures are kept: the database with several replicas
     # (PostgreSQL); None keeps them in the process (SQLite: one process serves).
     seen_requests: SeenRequests | None = None
+    # Whoever keeps the numbers (the wiring's Prometheus metrics); the base drops every report.
+    telemetry: Telemetry = field(default_factory=Telemetry)
+    # Sign-in links to the web archive (`/paperclub web`); None: no key, no sign-in.
+    signer: Signer | None = None
 
     def poster(self, *, chat: Chat, platform: str) -> Poster:
         """The posting service's inputs for one Chat of this process."""
@@ -81,6 +87,8 @@ class Club:
             admins=self.admins if admins is None else admins,
             up=self.up_reactions | also_up,
             down=self.down_reactions | also_down,
+            telemetry=self.telemetry,
+            signer=self.signer,
             inline_redraw=inline_redraw,
         )
 

@@ -26,6 +26,8 @@ class Invocation:
     defaults: Schedule
     now: datetime
     lookup: PaperLookup
+    # Sign-in links to the web archive (`/paperclub web`); None: sign-in is off.
+    signer: web_links.Signer | None = None
 
 
 def split(*, text: str) -> tuple[str, list[str]]:
@@ -73,7 +75,7 @@ def handle(*, call: Invocation, text: str) -> Reply:
         period = args[0].lower() if args else "month"
         return top.top(uow=call.uow, channel=here, period=period, now=now, tz=_timezone(call=call))
     if name == "web":
-        return web_links.reply(channel=here, now=now)
+        return web_links.reply(channel=here, now=now, signer=call.signer)
     if name == "help":
         return Reply(message=archive.help_message())
     # Anything else is a search: `/paperclub tensor parallel` searches for those words.

@@ -17,6 +17,8 @@ from bot.services import commands, comments, event_ids, home, posting, voting
 from bot.services.home import HomeView, ScheduleForm, Viewer
 from bot.services.posting import Poster
 from bot.services.reply import Reply
+from bot.services.telemetry import Telemetry
+from bot.services.web_links import Signer
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,8 @@ class Room:
     admins: tuple[str, ...]
     up: frozenset[str]
     down: frozenset[str]
+    telemetry: Telemetry
+    signer: Signer | None
     inline_redraw: bool = False
 
     # -- commands ------------------------------------------------------------------------------
@@ -51,6 +55,7 @@ class Room:
             defaults=self.defaults,
             now=self.clock.now(),
             lookup=self.lookup,
+            signer=self.signer,
         )
 
     def _done(self, reply: Reply) -> Reply:
@@ -93,6 +98,7 @@ class Room:
                 value=value,
                 event_id=event_ids.click(post_id=post_id, user=user, token=token),
                 now=self.clock.now(),
+                telemetry=self.telemetry,
                 via=via,
             )
         )
@@ -130,6 +136,7 @@ class Room:
                 added=added,
                 event_id=event_id,
                 now=self.clock.now(),
+                telemetry=self.telemetry,
                 up=self.up,
                 down=self.down,
                 present_key=present,
@@ -182,7 +189,7 @@ class Room:
             delivery=delivery,
             stamp=stamp,
         )
-        return comments.reply(uow=self.uow, message=found, text=text)
+        return comments.reply(uow=self.uow, message=found, text=text, telemetry=self.telemetry)
 
     def edit(
         self,
@@ -205,7 +212,7 @@ class Room:
             delivery=delivery,
             stamp=stamp,
         )
-        return comments.edit(uow=self.uow, message=found, text=text)
+        return comments.edit(uow=self.uow, message=found, text=text, telemetry=self.telemetry)
 
     def delete(
         self,
@@ -227,7 +234,7 @@ class Room:
             delivery=delivery,
             stamp=stamp,
         )
-        return comments.delete(uow=self.uow, message=found)
+        return comments.delete(uow=self.uow, message=found, telemetry=self.telemetry)
 
     # -- the Home ------------------------------------------------------------------------------
 
