@@ -52,7 +52,7 @@ from bot.discord.client import Handled, intents
 from bot.discord.plugin import DiscordPlatform
 from bot.ports import Platform
 from bot.runtime.wiring import Wiring
-from bot.services.shared import Shared
+from bot.services.club import Club
 from tests.fakediscord import FakeDiscord
 
 # The gateway events each client counts once (`handled`): every kind but the clicks.
@@ -73,9 +73,9 @@ class QuickPlugin:
     NAME = plugin.NAME
     configured, missing = staticmethod(plugin.configured), staticmethod(plugin.missing)
 
-    def build(self, *, settings: Settings, shared: Shared, mode: str) -> Platform:
+    def build(self, *, settings: Settings, club: Club, mode: str) -> Platform:
         """The plug-in's own build, with the short ready wait."""
-        return plugin.build_platform(settings=settings, shared=shared, guild_ready_timeout=0.05)
+        return plugin.build_platform(settings=settings, club=club, guild_ready_timeout=0.05)
 
 
 class BareClient(discord.Client):

@@ -14,13 +14,13 @@ from rich.console import Console as RichConsole
 
 from bot import ingest
 from bot.config.settings import Settings
-from bot.console.chat import CHANNEL, KEY, PLATFORM, ConsoleChat
+from bot.console.chat import CHANNEL, KEY, PLATFORM, USER, ConsoleChat
 from bot.console.prompt import LineReader
 from bot.console.render import paper_panel, to_rich
 from bot.console.repl import Console, handle_line, todays_post
 from bot.messages import Message
 from bot.services import importing, posting
-from bot.services.shared import Shared
+from bot.services.club import Club
 from bot.wording import console as words
 
 NAME = PLATFORM
@@ -80,43 +80,43 @@ class ConsolePlatform:
         """Nothing to let go of."""
 
 
-def seed_if_empty(*, shared: Shared, chat: ConsoleChat) -> None:
+def seed_if_empty(*, club: Club, chat: ConsoleChat) -> None:
     """A fresh archive gets the sample reading list, and the user is told."""
-    with shared.uow() as store:
+    with club.uow() as store:
         # Resolved first: the console takes over papers imported before its first start.
         store.workspace_id(workspace=KEY.workspace_key, claim=True)
         if store.max_position(workspace=KEY.workspace_key) > 0:
             return
     drafts, _ = ingest.parse(path=str(SAMPLE), text=SAMPLE.read_text(encoding="utf-8"))
     report = importing.import_drafts(
-        uow=shared.uow,
+        uow=club.uow,
         drafts=drafts,
-        now=shared.clock.now(),
+        now=club.clock.now(),
         added_by="sample",
         workspace=KEY.workspace_key,
     )
     chat.say(message=words.seeded(added=report.added, name=SAMPLE.name))
 
 
-def build(*, settings: Settings, shared: Shared, mode: str) -> ConsolePlatform:
+def build(*, settings: Settings, club: Club, mode: str) -> ConsolePlatform:
     """The console on this process's terminal."""
     # No emoji codes and no highlighting: a title ":fire: [1]" is shown exactly as typed.
-    return open_console(shared=shared, terminal=RichConsole(highlight=False, emoji=False))
+    return open_console(club=club, terminal=RichConsole(highlight=False, emoji=False))
 
 
-def open_console(*, shared: Shared, terminal: RichConsole) -> ConsolePlatform:
+def open_console(*, club: Club, terminal: RichConsole) -> ConsolePlatform:
     """Follow #console, seed an empty archive, and post today's paper (or show it again)."""
     chat = ConsoleChat(console=terminal)
-    poster = shared.poster(chat=chat, platform=NAME)
-    with shared.uow() as store:
-        store.add_channel_if_missing(key=KEY, schedule=shared.defaults, private=True)
+    # The person at the terminal runs the place; a vote's new counts print before the prompt.
+    room = club.on(chat=chat, platform=NAME, admins=(USER,), inline_redraw=True)
+    club.follow(channel=KEY, private=True)
     chat.say(message=words.banner(channel=CHANNEL))
-    seed_if_empty(shared=shared, chat=chat)
-    shared.enrich_next(KEY)  # the first post shows the real title and abstract when found
-    result = posting.post_today(poster=poster, channel=KEY, now=shared.clock.now(), force=True)
+    seed_if_empty(club=club, chat=chat)
+    club.enrich_next(KEY)  # the first post shows the real title and abstract when found
+    result = room.post_today(channel=KEY, force=True)
     if result.outcome is posting.Outcome.ALREADY and result.post is not None:
-        found = posting.card_of_post(uow=shared.uow, post_id=result.post.id)
+        found = posting.card_of_post(uow=club.uow, post_id=result.post.id)
         if found is not None:
             terminal.print(words.ALREADY_POSTED)
             terminal.print(paper_panel(card=found[1], channel=CHANNEL))
-    return ConsolePlatform(app=Console(shared=shared, chat=chat, poster=poster), terminal=terminal)
+    return ConsolePlatform(app=Console(room=room, chat=chat), terminal=terminal)

@@ -14,8 +14,7 @@ from zoneinfo import ZoneInfo
 
 from bot.console.chat import KEY, PLATFORM, USER, ConsoleChat
 from bot.domain import Post
-from bot.services import commands, comments, posting, voting
-from bot.services.shared import Shared
+from bot.services.room import Room
 from bot.wording import archive
 from bot.wording import console as words
 
@@ -24,22 +23,22 @@ VOTES = {"+1": 1, "-1": -1, ":+1:": 1, ":-1:": -1, "👍": 1, "👎": -1}
 
 @dataclass(frozen=True, slots=True)
 class Console:
-    """The services' inputs for the terminal platform."""
+    """The terminal's Room of the club (it redraws a post inline: ConsoleChat.update_post
+    prints the new counts), and its Chat."""
 
-    shared: Shared
+    room: Room
     chat: ConsoleChat
-    poster: posting.Poster
 
 
 def todays_post(*, app: Console) -> Post | None:
     """Today's delivered post in #console (in the channel's own time zone)."""
-    with app.shared.uow(write=False) as store:
+    with app.room.uow(write=False) as store:
         channel = store.channel(key=KEY)
         if channel is None:
             return None
         zone = ZoneInfo(channel.schedule.timezone)
         post = store.post_on(
-            channel=channel, local_date=app.shared.clock.now().astimezone(zone).date()
+            channel=channel, local_date=app.room.clock.now().astimezone(zone).date()
         )
     return post if post is not None and post.message_id is not None else None
 
@@ -59,32 +58,19 @@ def handle_line(*, app: Console, line: str) -> None:
     if post is None or post.message_id is None:
         app.chat.say(message=words.NO_PAPER_YET)
         return
-    uow, now = app.shared.uow, app.shared.clock.now()
-    event_id = f"console:{uuid.uuid4().hex}"
+    token = uuid.uuid4().hex  # nothing at a terminal is delivered twice: any unique token
     if text in VOTES:
         # Typed, not clicked: the metrics count it as the console's own source of votes.
-        outcome = voting.click(
-            uow=uow,
-            post_id=post.id,
-            user=USER,
-            value=VOTES[text],
-            event_id=event_id,
-            now=now,
-            via=PLATFORM,
-        )
-        found = posting.card_of_post(uow=uow, post_id=post.id)
-        if outcome.changed and found is not None:
-            app.chat.update_post(channel=KEY, message_id=post.message_id, card=found[1])
+        app.room.click(post_id=post.id, user=USER, value=VOTES[text], token=token, via=PLATFORM)
         return
-    message = comments.ThreadMessage(
+    app.room.reply(
         channel=KEY,
         thread_id=post.message_id,
         message_id=app.chat.new_id(),
         user=USER,
-        event_id=event_id,
-        now=now,
+        text=text,
+        delivery=f"console:{token}",
     )
-    comments.reply(uow=uow, message=message, text=text)
     app.chat.say(message=words.COMMENT_SAVED)
 
 
@@ -94,7 +80,7 @@ def _more_results(*, app: Console) -> None:
     if value is None:
         app.chat.say(message=words.NOTHING_MORE)
         return
-    reply = commands.more_results(uow=app.shared.uow, value=value, viewer=KEY)
+    reply = app.room.more_results(value=value, viewer=KEY)
     app.chat.say(message=archive.STALE_BUTTON if reply is None else reply.message)
 
 
@@ -104,19 +90,5 @@ def _command(*, app: Console, text: str) -> None:
     if name != "/paperclub":
         app.chat.say(message=words.only_paperclub(typed=name[:30]))
         return
-    shared = app.shared
-    call = commands.Invocation(
-        uow=shared.uow,
-        chat=app.chat,
-        poster=app.poster,
-        channel=KEY,
-        user=USER,
-        admins=(USER,),
-        defaults=shared.defaults,
-        now=shared.clock.now(),
-        lookup=shared.lookup,
-    )
-    reply = commands.handle(call=call, text=rest)
-    if reply.reschedule:
-        shared.reschedule()
+    reply = app.room.command(channel=KEY, user=USER, text=rest)
     app.chat.say(message=reply.message)

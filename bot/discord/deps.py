@@ -1,5 +1,5 @@
-"""What the Discord listeners need: the shared services, the Chat and poster, the bridge,
-the button keys and the reactions that vote."""
+"""What the Discord listeners need: the club's Room on this Chat, the Chat, the bridge and the
+button keys."""
 
 from __future__ import annotations
 
@@ -10,31 +10,26 @@ from bot.discord.chat import DiscordChat
 from bot.discord.keys import ButtonKeys
 from bot.domain import ChannelKey
 from bot.services.posting import Poster
-from bot.services.shared import Shared
+from bot.services.room import Room
 
 PLATFORM = "discord"
-UP, DOWN = "👍", "👎"
+# Besides the reactions the settings name (custom emoji named thumbsup, say): Discord's own.
+UP, DOWN = frozenset({"👍"}), frozenset({"👎"})
 
 
 @dataclass(frozen=True, slots=True)
 class DiscordDeps:
     """The listeners' inputs."""
 
-    shared: Shared
+    room: Room
     chat: DiscordChat
-    poster: Poster
     bridge: Bridge
     keys: ButtonKeys
 
     @property
-    def up(self) -> frozenset[str]:
-        """👍, and custom emoji named like the up reactions of the settings (thumbsup)."""
-        return self.shared.up_reactions | {UP}
-
-    @property
-    def down(self) -> frozenset[str]:
-        """👎, and custom emoji named like the down reactions of the settings."""
-        return self.shared.down_reactions | {DOWN}
+    def poster(self) -> Poster:
+        """Discord's poster."""
+        return self.room.poster
 
     def channel(self, *, guild_id: int | str, channel_id: int | str) -> ChannelKey:
         """The key of a channel (or thread) of a guild."""

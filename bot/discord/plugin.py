@@ -17,13 +17,13 @@ from bot.discord import render
 from bot.discord.bridge import Bridge
 from bot.discord.chat import DiscordChat
 from bot.discord.client import GUILD_READY_SECONDS, PaperClubClient
-from bot.discord.deps import PLATFORM, DiscordDeps, channel_key
+from bot.discord.deps import DOWN, PLATFORM, UP, DiscordDeps, channel_key
 from bot.discord.endpoints import point_at
 from bot.discord.errors import FAILURES, chat_error
 from bot.discord.keys import ButtonKeys
 from bot.messages import Message
 from bot.ports import ChatError, PlatformStartError
-from bot.services.shared import Shared
+from bot.services.club import Club
 
 log = logging.getLogger("paperclub")
 NAME = PLATFORM
@@ -111,7 +111,7 @@ async def _new_client(*, guild_ready_timeout: float) -> PaperClubClient:
     return PaperClubClient(guild_ready_timeout=guild_ready_timeout)
 
 
-def _follow(*, chat: DiscordChat, shared: Shared, channel_id: str) -> None:
+def _follow(*, chat: DiscordChat, club: Club, channel_id: str) -> None:
     """DISCORD_CHANNEL follows the reading list (unless it already has its own schedule)."""
     try:
         data = chat.channel_info(channel_id=channel_id)
@@ -123,18 +123,16 @@ def _follow(*, chat: DiscordChat, shared: Shared, channel_id: str) -> None:
     if not guild:
         raise PlatformStartError(f"DISCORD_CHANNEL {channel_id} is not a server's channel")
     key = channel_key(guild_id=str(guild), channel_id=channel_id)
-    private = chat.is_private(channel=key)
-    with shared.uow() as store:
-        store.add_channel_if_missing(key=key, schedule=shared.defaults, private=private)
+    club.follow(channel=key, private=chat.is_private(channel=key))
 
 
-def build(*, settings: Settings, shared: Shared, mode: str) -> DiscordPlatform:
+def build(*, settings: Settings, club: Club, mode: str) -> DiscordPlatform:
     """The platform as `paperclub run` builds it (Discord has one mode)."""
-    return build_platform(settings=settings, shared=shared)
+    return build_platform(settings=settings, club=club)
 
 
 def build_platform(
-    *, settings: Settings, shared: Shared, guild_ready_timeout: float = GUILD_READY_SECONDS
+    *, settings: Settings, club: Club, guild_ready_timeout: float = GUILD_READY_SECONDS
 ) -> DiscordPlatform:
     """Point discord.py at DISCORD_API_URL and DISCORD_GATEWAY_URL, log in (which checks the
     token), follow DISCORD_CHANNEL, and wire the listeners; the gateway opens in serve().
@@ -146,9 +144,8 @@ def build_platform(
         client = bridge.call(_new_client(guild_ready_timeout=guild_ready_timeout))
         chat = DiscordChat(client=client, bridge=bridge, keys=ButtonKeys())
         deps = DiscordDeps(
-            shared=shared,
+            room=club.on(chat=chat, platform=NAME, also_up=UP, also_down=DOWN),
             chat=chat,
-            poster=shared.poster(chat=chat, platform=NAME),
             bridge=bridge,
             keys=chat.keys,
         )
@@ -166,7 +163,7 @@ def build_platform(
                 f" ({error.hint})"
             ) from None
         if settings.discord_channel:
-            _follow(chat=chat, shared=shared, channel_id=settings.discord_channel)
+            _follow(chat=chat, club=club, channel_id=settings.discord_channel)
         log.info("logged in to Discord as %s", client.user)
         return DiscordPlatform(client=client, chat=chat, bridge=bridge)
     except BaseException:

@@ -2,8 +2,8 @@
 
 One registry of our own (not prometheus_client's global one), so only what is named here is
 exported, and a test can read a value without a scrape. The core and the platforms report to
-bot.services.telemetry (they may not import this module); importing it plugs these metrics in,
-so whatever serves the page also turns the counting on."""
+bot.services.telemetry (they may not import this module); `install()`, called by the wiring that
+serves the page, turns the counting on (importing this module changes nothing)."""
 
 from __future__ import annotations
 
@@ -126,7 +126,13 @@ class PrometheusTelemetry(telemetry.Telemetry):
         self._child(EVENT_LAG, platform).observe(max(0.0, seconds))
 
 
-telemetry.install(telemetry=PrometheusTelemetry())
+def install() -> PrometheusTelemetry:
+    """The telemetry written into these metrics: handed to the club (votes, comments) and,
+    for the reports not yet passed as an argument (posts, searches, the platforms' API
+    errors and event lag), set as the services' current telemetry."""
+    recorder = PrometheusTelemetry()
+    telemetry.install(telemetry=recorder)
+    return recorder
 
 
 def exposition() -> bytes:

@@ -2,7 +2,7 @@
 
 Each entry names a module (imported only when that platform runs, so `paperclub run` loads no
 library it does not use) with NAME, `configured(settings=)`, `missing(settings=, mode=)` and
-`build(settings=, shared=, mode=) -> Platform`.
+`build(settings=, club=, mode=) -> Platform`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Protocol
 
 from bot.config.settings import Settings
 from bot.ports import Platform
-from bot.services.shared import Shared
+from bot.services.club import Club
 
 REGISTRY: dict[str, str] = {
     "slack": "bot.slack.plugin",  # one workspace (bot.slack.single), or distribution
@@ -45,7 +45,7 @@ class Plugin(Protocol):
         """The variables this platform needs in `mode` that are not set."""
         ...
 
-    def build(self, *, settings: Settings, shared: Shared, mode: str) -> Platform:
+    def build(self, *, settings: Settings, club: Club, mode: str) -> Platform:
         """Connect and wire the platform (raises PlatformStartError when it cannot)."""
         ...
 

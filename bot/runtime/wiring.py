@@ -12,26 +12,27 @@ from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.domain import Channel, ChannelKey
 from bot.enrich.background import Enricher
-from bot.runtime import metrics  # importing it installs the recorder the services report to
+from bot.runtime import metrics
 from bot.runtime.coalesce import Coalescer
 from bot.runtime.health import Health, Heartbeat, check
 
 if TYPE_CHECKING:
     from bot.runtime.leader import Leadership
     from bot.web.server import HttpService
-from bot.ports import Clock, PaperLookup, Platform, ServesHttp, WsgiApp
+from bot.ports import Chat, Clock, PaperLookup, Platform, ServesHttp, WsgiApp
 from bot.runtime import parts
 from bot.runtime.platforms import Plugin
 from bot.runtime.process import OWNER, owner_alive, signals_held
 from bot.runtime.scheduler import PostScheduler
 from bot.semantic.background import Embedder
-from bot.services import housekeeping, posting, recap, web_links
+from bot.services import posting
+from bot.services.club import Club
 from bot.services.posting import Poster
-from bot.services.shared import Shared
+from bot.services.room import redraw
+from bot.services.sweep import Sweep
 from bot.web.signin import signer as web_signer
 
 log = logging.getLogger("paperclub")
-_QUIET = {posting.Outcome.NOT_DUE, posting.Outcome.ALREADY, posting.Outcome.PAUSED}
 
 
 class Wiring:
@@ -52,18 +53,14 @@ class Wiring:
         self.database = database
         self.clock = clock
         self.settings = settings
-        web_links.install(signer=web_signer(settings=settings))  # /paperclub web's links
         self.heartbeat = Heartbeat()
         # One process on SQLite; on PostgreSQL replicas elect a leader to run the scheduler.
         self.replicated = database.engine.dialect.name == "postgresql"
         self.leadership: Leadership | None = None
         self.http: HttpService | None = None
-        self.scheduler = PostScheduler(
-            on_channel=self._on_channel, on_sweep=self._on_sweep, on_heartbeat=self._beat
-        )
         # Tier 3 allows ~50 chat.update a minute: a burst of votes makes a handful of redraws.
         self.coalescer = Coalescer(flush=self._redraw, interval=1.0)
-        self.shared = Shared(
+        self.club = Club(
             uow=database,
             clock=clock,
             lookup=lookup or parts.make_lookup(settings=settings),
@@ -74,9 +71,11 @@ class Wiring:
             up_reactions=settings.up_reactions,
             down_reactions=settings.down_reactions,
             reschedule=self.reschedule,
-            refresh_post=self.coalescer.touch,
+            queue_redraw=self.coalescer.touch,
             enrich_next=self._enrich_next,
             seen_requests=parts.seen_requests(database=database) if self.replicated else None,
+            telemetry=metrics.install(),  # the counts GET /metrics shows
+            signer=web_signer(settings=settings),  # /paperclub web's links
         )
         self.enricher = Enricher(
             uow=database,
@@ -86,18 +85,30 @@ class Wiring:
         self.embedder = Embedder.wired(enabled=settings.semantic, uow=database, clock=clock)
         self.platforms: dict[str, Platform] = {}
         self.posters: dict[str, Poster] = {}
+        self.sweeper = Sweep(
+            uow=database,
+            clock=clock,
+            posters=self.posters,
+            enrichment=self.enricher,
+            embedding=self.embedder,
+            beat=self._beat,
+        )
+        self.scheduler = PostScheduler(
+            on_channel=self.sweeper.on_channel,
+            on_sweep=self.sweeper.on_sweep,
+            on_heartbeat=self._beat,
+        )
         try:
             for plugin in plugins:
-                platform = plugin.build(settings=settings, shared=self.shared, mode=mode)
+                platform = plugin.build(settings=settings, club=self.club, mode=mode)
                 self.platforms[platform.name] = platform
-                self.posters[platform.name] = self.shared.poster(
+                self.posters[platform.name] = self.club.poster(
                     chat=platform.chat, platform=platform.name
                 )
         except BaseException:
             self.close()
             raise
         self._started = False
-        self._caught_up = False
 
     def _enrich_next(self, key: ChannelKey) -> None:
         """Enrich a channel's next paper now (the console posts at once when it opens)."""
@@ -195,47 +206,18 @@ class Wiring:
         if self._started:
             self.scheduler.rebuild(channels=self.channels())
 
-    def _on_channel(self, key: ChannelKey) -> None:
-        """A channel's post time came."""
-        poster = self.posters.get(key.platform)
-        if poster is not None:
-            self.enricher.prepare(now=self.clock.now())
-            result = posting.post_today(poster=poster, channel=key, now=self.clock.now())
-            log_result(channel=key, result=result)
-
     def sweep(self) -> dict[ChannelKey, posting.PostResult]:
         """Post whatever is due and not posted yet on every platform, then due weekly recaps."""
-        results: dict[ChannelKey, posting.PostResult] = {}
-        # The next papers of channels due now or soon first: a post shows what was found.
-        self.enricher.prepare(now=self.clock.now())
-        for poster in self.posters.values():
-            results.update(posting.post_due(poster=poster, now=self.clock.now()))
-            recap.send_due_recaps(poster=poster, now=self.clock.now())
-            self._beat()  # a long sweep is the worker at work, not a stuck one
-        housekeeping.forget_old_events(uow=self.database, now=self.clock.now())
-        self.enricher.kick()  # papers never tried (an add, an import), on its own thread
-        return results
-
-    def _on_sweep(self) -> None:
-        """The minute sweep, with every attempt logged; the first one (the catch-up after a
-        start) says when it is done, so an operator (or a test) knows nothing more is coming."""
-        results = self.sweep()
-        for key, result in results.items():
-            log_result(channel=key, result=result)
-        self.embedder.kick(first=not self._caught_up)  # papers added since
-        if not self._caught_up:
-            self._caught_up = True
-            log.info("caught up: %d channel(s) checked for today's post", len(results))
+        return self.sweeper.sweep()
 
     def _redraw(self, post_id: object) -> None:
         """Redraw a post with its current counts, on the platform it was posted to."""
-        found = posting.card_of_post(uow=self.database, post_id=int(str(post_id)))
-        if found is None:
-            return
-        post, card = found
-        platform = self.platforms.get(post.channel.platform)
-        if platform is not None and post.message_id is not None:
-            platform.chat.update_post(channel=post.channel, message_id=post.message_id, card=card)
+        redraw(uow=self.database, post_id=int(str(post_id)), chat_of=self._chat_of)
+
+    def _chat_of(self, platform: str) -> Chat | None:
+        """The Chat of a platform running here."""
+        found = self.platforms.get(platform)
+        return None if found is None else found.chat
 
     def serve(self, *, stop: threading.Event) -> None:
         """Serve every platform until `stop` is set or the last one ends by itself (the console
@@ -273,9 +255,3 @@ class Wiring:
         self.coalescer.close()
         for platform in self.platforms.values():
             platform.close()
-
-
-def log_result(*, channel: ChannelKey, result: posting.PostResult) -> None:
-    """Log what a post attempt did, quietly when nothing was due."""
-    level = logging.DEBUG if result.outcome in _QUIET else logging.INFO
-    log.log(level, "channel %s: %s", channel, result.outcome.value)

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from bot.domain import ChannelKey, Post
 from bot.ports import Store, UnitOfWork
-from bot.services import telemetry
+from bot.services.telemetry import Telemetry
 
 # What the metrics call each change to a comment.
 NEW, EDIT, DELETE = "new", "edit", "delete"
@@ -51,15 +51,15 @@ def _applying(*, uow: UnitOfWork, message: ThreadMessage) -> Iterator[tuple[Stor
         )
 
 
-def _counted(*, message: ThreadMessage, action: str, changed: bool) -> bool:
+def _counted(*, message: ThreadMessage, action: str, changed: bool, telemetry: Telemetry) -> bool:
     """Whether the event changed a comment, counted when it did; called once the change is
     committed, so a write rolled back (and retried by the platform) is never counted."""
     if changed:
-        telemetry.current().comment(platform=message.channel.platform, action=action)
+        telemetry.comment(platform=message.channel.platform, action=action)
     return changed
 
 
-def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
+def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str, telemetry: Telemetry) -> bool:
     """Keep a reply in a daily post's thread; False when it is no such reply or already kept."""
     with _applying(uow=uow, message=message) as target:
         if target is None:
@@ -73,10 +73,10 @@ def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
             text=text,
             now=message.now,
         )
-    return _counted(message=message, action=NEW, changed=kept)
+    return _counted(message=message, action=NEW, changed=kept, telemetry=telemetry)
 
 
-def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
+def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str, telemetry: Telemetry) -> bool:
     """An edited reply: keep the new text when it changed (unfurls change nothing visible)."""
     with _applying(uow=uow, message=message) as target:
         if target is None:
@@ -98,10 +98,10 @@ def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str) -> bool:
         else:
             store.edit_comment(post=post, message_id=message.message_id, text=text, now=message.now)
             changed = True
-    return _counted(message=message, action=EDIT, changed=changed)
+    return _counted(message=message, action=EDIT, changed=changed, telemetry=telemetry)
 
 
-def delete(*, uow: UnitOfWork, message: ThreadMessage) -> bool:
+def delete(*, uow: UnitOfWork, message: ThreadMessage, telemetry: Telemetry) -> bool:
     """A deleted reply leaves search and export; one deleted before it arrived never appears."""
     with _applying(uow=uow, message=message) as target:
         if target is None:
@@ -122,4 +122,4 @@ def delete(*, uow: UnitOfWork, message: ThreadMessage) -> bool:
         else:
             store.delete_comment(post=post, message_id=message.message_id)
             changed = True
-    return _counted(message=message, action=DELETE, changed=changed)
+    return _counted(message=message, action=DELETE, changed=changed, telemetry=telemetry)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from bot.domain import ChannelKey
 from bot.ports import UnitOfWork
-from bot.services import telemetry
+from bot.services.telemetry import Telemetry
 
 BUTTON = "button"
 REACTION = "reaction"
@@ -50,6 +50,7 @@ def click(
     value: int,
     event_id: str,
     now: datetime,
+    telemetry: Telemetry,
     via: str = BUTTON,
 ) -> VoteOutcome:
     """A vote button: the other button changes the vote, the same one again withdraws it.
@@ -68,7 +69,7 @@ def click(
         else:
             store.set_vote(post_id=post_id, user=user, value=value, source=BUTTON, now=now)
     # Counted once committed: a vote rolled back (and so retried by the platform) never is.
-    telemetry.current().vote(platform=post.channel.platform, source=via)
+    telemetry.vote(platform=post.channel.platform, source=via)
     return VoteOutcome(post_id=post_id, changed=True)
 
 
@@ -82,6 +83,7 @@ def react(
     added: bool,
     event_id: str | None,
     now: datetime,
+    telemetry: Telemetry,
     up: frozenset[str] = UP_REACTIONS,
     down: frozenset[str] = DOWN_REACTIONS,
     present_key: str | None = None,
@@ -120,5 +122,5 @@ def react(
             if changed:
                 store.clear_vote(post_id=post.id, user=user)
     if changed:  # once committed, as a click is
-        telemetry.current().vote(platform=channel.platform, source=REACTION)
+        telemetry.vote(platform=channel.platform, source=REACTION)
     return VoteOutcome(post_id=post.id, changed=changed)

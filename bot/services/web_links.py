@@ -1,8 +1,8 @@
 """Sign-in links to the web archive: `/paperclub web` hands one out, the archive checks it.
 
 A token names the workspace it opens and when it expires, with an HMAC-SHA256 of both under
-a key from the environment; a changed character or a passed expiry makes it worthless. Like
-telemetry, the signer is one per process, installed by the wiring when a key is set.
+a key from the environment; a changed character or a passed expiry makes it worthless. The
+wiring builds the signer when a key is set, and the club hands it to the command.
 """
 
 from __future__ import annotations
@@ -69,22 +69,9 @@ class Signer:
             raise BadLink(expired=False) from None
 
 
-_installed: list[Signer | None] = [None]
-
-
-def install(*, signer: Signer | None) -> None:
-    """Hand out and require sign-in links from now on (None: no sign-in)."""
-    _installed[0] = signer
-
-
-def current() -> Signer | None:
-    """The process's signer, if sign-in is on."""
-    return _installed[0]
-
-
-def reply(*, channel: ChannelKey, now: datetime) -> Reply:
-    """`/paperclub web`: a link to the archive of the asker's workspace, or why there is none."""
-    signer = current()
+def reply(*, channel: ChannelKey, now: datetime, signer: Signer | None) -> Reply:
+    """`/paperclub web`: a link to the archive of the asker's workspace, or why there is none
+    (`signer` None: sign-in is off)."""
     if signer is None:
         return Reply(message=wording.WEB_OFF)
     url = signer.link(workspace=channel.workspace_key, now=now)

@@ -26,8 +26,7 @@ from slack_sdk.oauth.state_store import OAuthStateStore
 from bot.config.settings import Settings
 from bot.messages import Message
 from bot.ports import PlatformStartError, WsgiApp
-from bot.services import admin
-from bot.services.shared import Shared
+from bot.services.club import Club
 from bot.slack.app import build_app
 from bot.slack.chat import SlackChat, make_client
 from bot.slack.deps import PLATFORM, SlackDeps
@@ -67,9 +66,9 @@ class TeamRouter:
     """What Slack's POSTs are dispatched to: the OAuth App for the handshake and the uninstall
     events, the workspace's own app for the rest, an empty 200 for a team not installed."""
 
-    def __init__(self, *, oauth_app: App, teams: Teams, shared: Shared) -> None:
+    def __init__(self, *, oauth_app: App, teams: Teams, club: Club) -> None:
         """Route between the OAuth App and the installed workspaces."""
-        self._oauth_app, self._teams, self._shared = oauth_app, teams, shared
+        self._oauth_app, self._teams, self._club = oauth_app, teams, club
 
     def dispatch(self, req: BoltRequest) -> BoltResponse:
         """Hand one verified request to whoever answers it."""
@@ -99,18 +98,7 @@ class TeamRouter:
         """Pause the channels of a workspace that lost its bot token: without it nothing can be
         posted there, and the minute sweep would try again and again. A reinstall leaves them
         paused until an admin resumes them (/paperclub resume, or the App Home)."""
-        shared = self._shared
-        with shared.uow(write=False) as store:
-            keys = [
-                c.key
-                for c in store.channels()
-                if c.key.platform == PLATFORM and c.key.workspace == team_id and not c.paused
-            ]
-        for key in keys:
-            admin.set_paused(uow=shared.uow, channel=key, paused=True, now=shared.clock.now())
-        if keys:
-            shared.reschedule()
-        return len(keys)
+        return self._club.pause_workspace(platform=PLATFORM, workspace=team_id)
 
 
 @dataclass
@@ -121,7 +109,7 @@ class DistributedPlatform:
     teams: Teams
     chat: TeamChat
     settings: Settings
-    shared: Shared
+    club: Club
     on_close: Callable[[], None] = field(default=lambda: None)
 
     @property
@@ -135,8 +123,8 @@ class DistributedPlatform:
         from bot.slack.http import make_wsgi_app
 
         secret = self.settings.slack_signing_secret or ""
-        router = TeamRouter(oauth_app=self.oauth_app, teams=self.teams, shared=self.shared)
-        events = make_wsgi_app(app=router, signing_secret=secret, replays=self.shared.seen_requests)
+        router = TeamRouter(oauth_app=self.oauth_app, teams=self.teams, club=self.club)
+        events = make_wsgi_app(app=router, signing_secret=secret, replays=self.club.seen_requests)
         flow = oauth_wsgi(app=self.oauth_app)
         return {"/slack/events": events, INSTALL_PATH: flow, REDIRECT_PATH: flow}
 
@@ -188,7 +176,7 @@ def _oauth_app(
 def build(
     *,
     settings: Settings,
-    shared: Shared,
+    club: Club,
     mode: str,
     installations: InstallationStore,
     states: OAuthStateStore,
@@ -216,10 +204,8 @@ def build(
             token=bot.bot_token, base_url=settings.slack_api_url, idempotent_only=True
         )
         chat = SlackChat(client=client, post_client=post_client)
-        poster = shared.poster(chat=chat, platform=PLATFORM)
-        deps = SlackDeps(
-            shared=shared, chat=chat, poster=poster, team_id=str(bot.team_id), app_id=bot.app_id
-        )
+        room = club.on(chat=chat, platform=PLATFORM)
+        deps = SlackDeps(room=room, chat=chat, team_id=str(bot.team_id), app_id=bot.app_id)
         app = build_app(
             client=bare,
             signing_secret=settings.slack_signing_secret,
@@ -228,7 +214,11 @@ def build(
         )
         log.info("serving Slack workspace %s", bot.team_id)
         return Team(
-            team_id=str(bot.team_id), token=str(bot.bot_token), app=app, chat=chat, poster=poster
+            team_id=str(bot.team_id),
+            token=str(bot.bot_token),
+            app=app,
+            chat=chat,
+            poster=room.poster,
         )
 
     teams = Teams(store=installations, build=wire)
@@ -237,6 +227,6 @@ def build(
         teams=teams,
         chat=TeamChat(teams=teams),
         settings=settings,
-        shared=shared,
+        club=club,
         on_close=on_close,
     )

@@ -15,7 +15,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot.domain import ChannelKey
 from bot.messages import Message
-from bot.services import commands, home
+from bot.services import home
 from bot.slack.deps import SlackDeps
 from bot.slack.home_modal import schedule_modal
 from bot.slack.home_view import home_view
@@ -58,43 +58,19 @@ def publish(
     *, client: WebClient, deps: SlackDeps, user: str, notice: Message | None = None
 ) -> None:
     """Build the person's Home and publish it (with what their last action did, if any)."""
-    shared = deps.shared
     viewer = home.Viewer(user=user, channels=member_of(client=client, deps=deps, user=user))
-    built = home.home(
-        uow=shared.uow,
-        chat=deps.chat,
-        viewer=viewer,
-        admins=shared.admins,
-        now=shared.clock.now(),
-        notice=notice,
-    )
+    built = deps.room.home(viewer=viewer, notice=notice)
     try:
         client.views_publish(user_id=user, view=home_view(view=built, names=deps.chat.names))
     except (SlackApiError, URLError, OSError) as exc:
         log.warning("views.publish failed for %s: %s", user, exc)
 
 
-def invocation(*, deps: SlackDeps, user: str, channel: str) -> commands.Invocation:
-    """The slash command's inputs, as if the person had typed it in that channel."""
-    shared = deps.shared
-    return commands.Invocation(
-        uow=shared.uow,
-        chat=deps.chat,
-        poster=deps.poster,
-        channel=deps.channel(channel_id=channel),
-        user=user,
-        admins=shared.admins,
-        defaults=shared.defaults,
-        now=shared.clock.now(),
-        lookup=shared.lookup,
-    )
-
-
 def open_form(
-    *, client: WebClient, deps: SlackDeps, call: commands.Invocation, trigger_id: str
+    *, client: WebClient, deps: SlackDeps, user: str, channel: str, trigger_id: str
 ) -> Message | None:
     """Open the schedule form for an admin; what to show on the Home instead, otherwise."""
-    form = home.schedule_form(call=call)
+    form = deps.room.schedule_form(channel=deps.channel(channel_id=channel), user=user)
     if not isinstance(form, home.ScheduleForm):
         return form.message
     try:
@@ -102,5 +78,5 @@ def open_form(
             trigger_id=trigger_id, view=schedule_modal(form=form, names=deps.chat.names)
         )
     except (SlackApiError, URLError, OSError) as exc:
-        log.warning("views.open failed for %s: %s", call.user, exc)
+        log.warning("views.open failed for %s: %s", user, exc)
     return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.config.settings import Settings
 from bot.ports import Platform
-from bot.services.shared import Shared
+from bot.services.club import Club
 from bot.slack import single
 
 NAME = single.NAME
@@ -24,11 +24,11 @@ def missing(*, settings: Settings, mode: str) -> list[str]:
     return [] if settings.slack_signing_secret else ["SLACK_SIGNING_SECRET"]
 
 
-def build(*, settings: Settings, shared: Shared, mode: str) -> Platform:
+def build(*, settings: Settings, club: Club, mode: str) -> Platform:
     """The single-workspace plug-in, or distribution on its own engine for the stores."""
     oauth = settings.slack_distribution
     if oauth is None:
-        return single.build(settings=settings, shared=shared, mode=mode)
+        return single.build(settings=settings, club=club, mode=mode)
     from bot.slack.distribution import build as distributed
     from bot.slack.oauth.store import open_stores
 
@@ -38,7 +38,7 @@ def build(*, settings: Settings, shared: Shared, mode: str) -> Platform:
     try:
         return distributed(
             settings=settings,
-            shared=shared,
+            club=club,
             mode=mode,
             installations=stores.installations,
             states=stores.states,

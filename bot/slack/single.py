@@ -16,8 +16,8 @@ from bot.config.settings import Settings
 from bot.domain import ChannelKey
 from bot.messages import Message
 from bot.ports import PlatformStartError, SeenRequests, WsgiApp
+from bot.services.club import Club
 from bot.services.posting import Poster
-from bot.services.shared import Shared
 from bot.slack.app import build_app
 from bot.slack.chat import SlackChat, make_client
 from bot.slack.deps import PLATFORM, SlackDeps
@@ -127,7 +127,7 @@ def _app_id(*, chat: SlackChat, bot_id: str) -> str | None:
         return None
 
 
-def build(*, settings: Settings, shared: Shared, mode: str) -> SlackPlatform:
+def build(*, settings: Settings, club: Club, mode: str) -> SlackPlatform:
     """Check the token, follow PAPERCLUB_CHANNEL, and build the App on our clients."""
     chosen = mode_for(settings=settings, mode=mode)
     client = make_client(token=settings.slack_bot_token, base_url=settings.slack_api_url)
@@ -148,16 +148,13 @@ def build(*, settings: Settings, shared: Shared, mode: str) -> SlackPlatform:
         ) from None
     team_id = str(identity.get("team_id", ""))
     chat = SlackChat(client=client, post_client=post_client)
-    poster = shared.poster(chat=chat, platform=NAME)
+    room = club.on(chat=chat, platform=NAME)
     if settings.channel:
         key = ChannelKey(platform=NAME, workspace=team_id, channel=settings.channel)
-        private = chat.is_private(channel=key)
-        with shared.uow() as store:
-            store.add_channel_if_missing(key=key, schedule=shared.defaults, private=private)
+        club.follow(channel=key, private=chat.is_private(channel=key))
     deps = SlackDeps(
-        shared=shared,
+        room=room,
         chat=chat,
-        poster=poster,
         team_id=team_id,
         app_id=_app_id(chat=chat, bot_id=str(identity.get("bot_id") or "")),
     )
@@ -166,9 +163,9 @@ def build(*, settings: Settings, shared: Shared, mode: str) -> SlackPlatform:
     return SlackPlatform(
         app=build_app(client=client, signing_secret=secret, deps=deps),
         chat=chat,
-        poster=poster,
+        poster=room.poster,
         team_id=team_id,
         mode=chosen,
         settings=settings,
-        seen_requests=shared.seen_requests,
+        seen_requests=club.seen_requests,
     )

@@ -21,7 +21,7 @@ from bot.console.repl import handle_line
 from bot.db.database import Database
 from bot.runtime.wiring import Wiring
 from bot.services import recap
-from bot.services.shared import Shared
+from bot.services.club import Club
 from tests.hostile.archive import COMMENT, TITLES, import_hostile
 from tests.services.conftest import load_sample
 from tests.slack.conftest import MONDAY_9, FakeClock
@@ -67,9 +67,9 @@ def console(sqlite_url: str, terminal: Terminal) -> Iterator[tuple[Wiring, Conso
     database = Database(url=sqlite_url)
     load_sample(database)
 
-    def build(*, settings: Settings, shared: Shared, mode: str) -> ConsolePlatform:
+    def build(*, settings: Settings, club: Club, mode: str) -> ConsolePlatform:
         """The plug-in's own start-up, on the test's terminal."""
-        return open_console(shared=shared, terminal=terminal.console)
+        return open_console(club=club, terminal=terminal.console)
 
     plugin = SimpleNamespace(
         NAME="console",

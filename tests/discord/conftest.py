@@ -23,7 +23,7 @@ from bot.domain import ChannelKey
 from bot.ports import Platform
 from bot.runtime.wiring import Wiring
 from bot.services import posting
-from bot.services.shared import Shared
+from bot.services.club import Club
 from tests.fakediscord import FakeDiscord
 from tests.services.conftest import load_sample
 from tests.slack.conftest import FakeClock, free_port
@@ -47,9 +47,9 @@ class QuickPlugin:
         """As the plug-in says."""
         return plugin.missing(settings=settings, mode=mode)
 
-    def build(self, *, settings: Settings, shared: Shared, mode: str) -> Platform:
+    def build(self, *, settings: Settings, club: Club, mode: str) -> Platform:
         """The plug-in's own build, with the short ready wait."""
-        return plugin.build_platform(settings=settings, shared=shared, guild_ready_timeout=0.05)
+        return plugin.build_platform(settings=settings, club=club, guild_ready_timeout=0.05)
 
 
 @pytest.fixture(autouse=True)

@@ -217,17 +217,7 @@ def test_every_command_input_gets_a_reply(
 ) -> None:
     fake, deps = world.fake, world.harness.platform.client.deps
     users = {"alice": fake.alice_id, "bob": fake.bob_id, "stranger": "1100000000000000999", "": ""}
-    call = commands.Invocation(
-        uow=deps.shared.uow,
-        chat=deps.chat,
-        poster=deps.poster,
-        channel=discord_key(fake, world.channels[where]),
-        user=users[user],
-        admins=deps.shared.admins,
-        defaults=deps.shared.defaults,
-        now=deps.shared.clock.now(),
-        lookup=deps.shared.lookup,
-    )
+    call = deps.room.invocation(channel=discord_key(fake, world.channels[where]), user=users[user])
     world.trap.clear()
     # The listener's own words join: subcommand and option, the empty ones left out.
     text = " ".join(w.strip() for w in (sub, option) if w and w.strip())

@@ -15,7 +15,7 @@ from bot.console.plugin import ConsolePlatform, open_console
 from bot.console.repl import handle_line
 from bot.db.database import Database
 from bot.runtime.wiring import Wiring
-from bot.services.shared import Shared
+from bot.services.club import Club
 from tests.metrics.reading import changes, observed, read, totals
 from tests.services.conftest import load_sample
 from tests.slack.conftest import MONDAY_9, FakeClock, free_port
@@ -28,9 +28,9 @@ def console(sqlite_url: str) -> Iterator[ConsolePlatform]:
     load_sample(database)
     terminal = RichConsole(file=io.StringIO(), width=200)
 
-    def build(*, settings: Settings, shared: Shared, mode: str) -> ConsolePlatform:
+    def build(*, settings: Settings, club: Club, mode: str) -> ConsolePlatform:
         """The plug-in's own start-up, on the test's terminal."""
-        return open_console(shared=shared, terminal=terminal)
+        return open_console(club=club, terminal=terminal)
 
     plugin = SimpleNamespace(
         NAME="console",

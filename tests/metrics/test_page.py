@@ -29,7 +29,8 @@ def test_every_metric_is_on_the_page() -> None:
     assert named == FAMILIES
 
 
-def test_importing_the_metrics_plugs_them_into_the_port() -> None:
+def test_installing_the_metrics_plugs_them_into_the_port() -> None:
+    assert isinstance(metrics.install(), metrics.PrometheusTelemetry)
     assert isinstance(telemetry.current(), metrics.PrometheusTelemetry)
 
 
@@ -39,7 +40,7 @@ def test_label_values_are_short_lower_case_words_or_other() -> None:
     assert [metrics.label(value=v) for v in ok] == ok
     assert [metrics.label(value=v) for v in bad] == ["other"] * len(bad)
     before = read()
-    telemetry.current().api_error(platform="Slack!", code="not_in_channel")
+    metrics.install().api_error(platform="Slack!", code="not_in_channel")
     assert totals(moved=changes(before=before, after=read())) == {
         "paperclub_chat_api_errors_total{code=not_in_channel,platform=other}": 1
     }
@@ -47,7 +48,7 @@ def test_label_values_are_short_lower_case_words_or_other() -> None:
 
 def test_a_lag_below_zero_is_observed_as_none() -> None:
     before = read()
-    telemetry.current().event_lag(platform="console", seconds=-3.5)
+    metrics.install().event_lag(platform="console", seconds=-3.5)
     lag = observed(
         before=before, after=read(), name="paperclub_event_lag_seconds", platform="console"
     )

@@ -11,6 +11,7 @@ from bot.domain.semantic import PickOrder
 from bot.messages import as_plain
 from bot.semantic.lazy import LazySemantic
 from bot.services import embedding, posting, related, taste, voting
+from bot.services.telemetry import Telemetry
 from bot.wording import replies
 from tests.semantic.conftest import add_papers, corpus, embed_all
 from tests.services.conftest import follow, key, load_sample, make_poster
@@ -41,6 +42,7 @@ def _post_days(
                 value=1 if votes and votes[index] > 0 else -1,
                 event_id=f"v{index}-{voter}",
                 now=day,
+                telemetry=Telemetry(),
             )
         cards.append(chat.posts["C1"][-1])
         day += timedelta(days=1)

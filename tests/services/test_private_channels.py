@@ -9,6 +9,7 @@ from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.services import comments, posting, search, top
 from bot.services.adding import add
+from bot.services.telemetry import Telemetry
 from tests.services.conftest import WEEKDAYS, key, load_sample, make_poster
 from tests.services.memory_chat import MemoryChat
 
@@ -47,7 +48,7 @@ def _post_and_comment(database: Database, chat: MemoryChat, channel: ChannelKey,
         event_id=f"e-{channel}",
         now=MONDAY_0900_BERLIN,
     )
-    comments.reply(uow=database, message=message, text=text)
+    comments.reply(uow=database, message=message, text=text, telemetry=Telemetry())
     return found[1].paper.title
 
 

@@ -10,6 +10,7 @@ from bot.db.database import Database
 from bot.domain import LOCAL, ChannelKey, PaperDraft
 from bot.services import comments, importing, listing, posting, search, voting
 from bot.services.adding import add
+from bot.services.telemetry import Telemetry
 from tests.services.conftest import WEEKDAYS, key, load_sample, make_poster
 from tests.services.memory_chat import MemoryChat
 
@@ -42,6 +43,7 @@ def _post_and_comment(database: Database, channel: ChannelKey, text: str) -> tup
         value=1,
         event_id=f"v-{channel}",
         now=MONDAY_0900_BERLIN,
+        telemetry=Telemetry(),
     )
     message = comments.ThreadMessage(
         channel=channel,
@@ -51,7 +53,7 @@ def _post_and_comment(database: Database, channel: ChannelKey, text: str) -> tup
         event_id=f"c-{channel}",
         now=MONDAY_0900_BERLIN,
     )
-    comments.reply(uow=database, message=message, text=text)
+    comments.reply(uow=database, message=message, text=text, telemetry=Telemetry())
     return post.id, card.paper.title
 
 

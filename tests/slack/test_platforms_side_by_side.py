@@ -14,7 +14,7 @@ from bot.domain import ChannelKey
 from bot.messages import Message, as_plain
 from bot.runtime.wiring import Wiring
 from bot.services import posting
-from bot.services.shared import Shared
+from bot.services.club import Club
 from bot.slack import plugin as slack_plugin
 from tests.fakeslack import FakeSlack
 from tests.services.conftest import WEEKDAYS, load_sample
@@ -46,10 +46,9 @@ class MemoryPlatform:
 def _memory_plugin(platform: MemoryPlatform) -> SimpleNamespace:
     """A plug-in module's interface around one platform object."""
 
-    def build(*, settings: Settings, shared: Shared, mode: str) -> MemoryPlatform:
+    def build(*, settings: Settings, club: Club, mode: str) -> MemoryPlatform:
         """Follow the memory channel and hand the platform over."""
-        with shared.uow() as store:
-            store.add_channel_if_missing(key=MEMORY, schedule=shared.defaults, private=False)
+        club.follow(channel=MEMORY, private=False)
         return platform
 
     return SimpleNamespace(

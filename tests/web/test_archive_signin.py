@@ -94,14 +94,9 @@ def test_tampered_and_expired_links_are_401(signed: tuple[FlaskClient, Signer, C
 def test_paperclub_web_replies_with_a_link_to_the_askers_workspace() -> None:
     """`/paperclub web` gives a link that opens the asker's workspace, or says there is none."""
     here = ChannelKey(platform="slack", workspace="T1", channel="C1")
-    web_links.install(signer=None)
-    assert "no sign-in links" in web_links.reply(channel=here, now=START).text
+    assert "no sign-in links" in web_links.reply(channel=here, now=START, signer=None).text
     signer = Signer(key=KEY, base="https://club.example/archive")
-    web_links.install(signer=signer)
-    try:
-        reply = web_links.reply(channel=here, now=START)
-    finally:
-        web_links.install(signer=None)
+    reply = web_links.reply(channel=here, now=START, signer=signer)
     (link,) = [
         run
         for block in reply.message.blocks

@@ -33,25 +33,12 @@ async def answer(*, deps: DiscordDeps, interaction: discord.Interaction[Any], te
     if interaction.guild_id is None or interaction.channel_id is None:
         await follow_up(deps=deps, interaction=interaction, message=replies.SERVER_ONLY)
         return
-    shared = deps.shared
-    call = commands.Invocation(
-        uow=shared.uow,
-        chat=deps.chat,
-        poster=deps.poster,
-        channel=deps.channel(guild_id=interaction.guild_id, channel_id=interaction.channel_id),
-        user=str(interaction.user.id),
-        admins=shared.admins,
-        defaults=shared.defaults,
-        now=shared.clock.now(),
-        lookup=shared.lookup,
-    )
+    room, user = deps.room, str(interaction.user.id)
+    channel = deps.channel(guild_id=interaction.guild_id, channel_id=interaction.channel_id)
 
     def run() -> Reply:
-        """The command, and the scheduler rebuilt when a schedule changed."""
-        reply = commands.handle(call=call, text=text)
-        if reply.reschedule:
-            shared.reschedule()
-        return reply
+        """The command (the club rebuilds the scheduler when a schedule changed)."""
+        return room.command(channel=channel, user=user, text=text)
 
     try:
         reply = await deps.bridge.blocking(run)

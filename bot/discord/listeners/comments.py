@@ -8,7 +8,7 @@ import discord
 
 from bot.discord.deps import DiscordDeps
 from bot.discord.text import typed
-from bot.services import comments
+from bot.domain import ChannelKey
 
 # Message types that are a person's words: a plain message and a reply.
 WORDS = frozenset({discord.MessageType.default, discord.MessageType.reply})
@@ -21,27 +21,12 @@ def _parent(*, client: discord.Client, channel_id: int) -> int | None:
     return channel.parent_id if isinstance(channel, discord.Thread) else None
 
 
-def _about(
-    *,
-    deps: DiscordDeps,
-    guild_id: int | None,
-    thread_id: int,
-    message_id: int,
-    user: str,
-    event: str,
-) -> comments.ThreadMessage | None:
-    """The thread message an event is about; None when it is in no thread of a guild."""
+def _channel(*, deps: DiscordDeps, guild_id: int | None, thread_id: int) -> ChannelKey | None:
+    """The channel whose thread an event is in; None when it is in no thread of a guild."""
     parent = _parent(client=deps.chat.client, channel_id=thread_id)
     if guild_id is None or parent is None:
         return None
-    return comments.ThreadMessage(
-        channel=deps.channel(guild_id=guild_id, channel_id=parent),
-        thread_id=str(thread_id),
-        message_id=str(message_id),
-        user=user,
-        event_id=event,
-        now=deps.shared.clock.now(),
-    )
+    return deps.channel(guild_id=guild_id, channel_id=parent)
 
 
 def _by_a_person(*, message: discord.Message) -> bool:
@@ -53,18 +38,19 @@ async def created(*, deps: DiscordDeps, message: discord.Message) -> None:
     """A new message: kept when it is a person's reply in a daily post's thread."""
     if not _by_a_person(message=message):
         return
-    target = _about(
-        deps=deps,
-        guild_id=message.guild.id if message.guild else None,
-        thread_id=message.channel.id,
-        message_id=message.id,
-        user=str(message.author.id),
-        event=f"message:{message.id}",
-    )
-    if target is not None:
-        text, uow = typed(message=message), deps.shared.uow
+    guild_id = message.guild.id if message.guild else None
+    channel = _channel(deps=deps, guild_id=guild_id, thread_id=message.channel.id)
+    if channel is not None:
+        text, room = typed(message=message), deps.room
         await deps.bridge.blocking(
-            lambda: comments.reply(uow=uow, message=target, text=text), lane=f"comment:{message.id}"
+            lambda: room.reply(
+                channel=channel,
+                thread_id=str(message.channel.id),
+                message_id=str(message.id),
+                user=str(message.author.id),
+                text=text,
+            ),
+            lane=f"comment:{message.id}",
         )
 
 
@@ -74,18 +60,18 @@ async def edited(*, deps: DiscordDeps, payload: discord.RawMessageUpdateEvent) -
     if not _by_a_person(message=message):
         return
     stamp = message.edited_at.isoformat() if message.edited_at else "unfurl"
-    target = _about(
-        deps=deps,
-        guild_id=payload.guild_id,
-        thread_id=payload.channel_id,
-        message_id=payload.message_id,
-        user=str(message.author.id),
-        event=f"edit:{payload.message_id}:{stamp}",
-    )
-    if target is not None:
-        text, uow = typed(message=message), deps.shared.uow
+    channel = _channel(deps=deps, guild_id=payload.guild_id, thread_id=payload.channel_id)
+    if channel is not None:
+        text, room = typed(message=message), deps.room
         await deps.bridge.blocking(
-            lambda: comments.edit(uow=uow, message=target, text=text),
+            lambda: room.edit(
+                channel=channel,
+                thread_id=str(payload.channel_id),
+                message_id=str(payload.message_id),
+                user=str(message.author.id),
+                text=text,
+                stamp=stamp,
+            ),
             lane=f"comment:{payload.message_id}",
         )
 
@@ -94,17 +80,16 @@ async def deleted(
     *, deps: DiscordDeps, guild_id: int | None, channel_id: int, message_ids: set[int]
 ) -> None:
     """Deleted messages (one, or a bulk delete) leave search and export."""
-    uow = deps.shared.uow
+    channel = _channel(deps=deps, guild_id=guild_id, thread_id=channel_id)
+    if channel is None:
+        return
     for message_id in sorted(message_ids):
-        target = _about(
-            deps=deps,
-            guild_id=guild_id,
-            thread_id=channel_id,
-            message_id=message_id,
-            user="",
-            event=f"delete:{message_id}",
+        await deps.bridge.blocking(
+            partial(
+                deps.room.delete,
+                channel=channel,
+                thread_id=str(channel_id),
+                message_id=str(message_id),
+            ),
+            lane=f"comment:{message_id}",
         )
-        if target is not None:
-            await deps.bridge.blocking(
-                partial(comments.delete, uow=uow, message=target), lane=f"comment:{message_id}"
-            )

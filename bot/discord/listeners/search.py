@@ -10,7 +10,6 @@ from bot.discord.deps import DiscordDeps
 from bot.discord.listeners.buttons import Dynamic, dynamic_button
 from bot.discord.listeners.replies import acknowledge, replace
 from bot.discord.render import read_custom_id
-from bot.services import commands
 from bot.wording import archive
 
 TEMPLATE = rf"paperclub:{archive.SEARCH_MORE}:.+"
@@ -36,9 +35,7 @@ async def more(*, deps: DiscordDeps, interaction: discord.Interaction[Any], cust
         await replace(deps=deps, interaction=interaction, message=archive.STALE_BUTTON)
         return
     viewer = deps.channel(guild_id=interaction.guild_id, channel_id=interaction.channel_id)
-    uow = deps.shared.uow
-    reply = await deps.bridge.blocking(
-        lambda: commands.more_results(uow=uow, value=value, viewer=viewer)
-    )
+    room = deps.room
+    reply = await deps.bridge.blocking(lambda: room.more_results(value=value, viewer=viewer))
     message = archive.STALE_BUTTON if reply is None else reply.message
     await replace(deps=deps, interaction=interaction, message=message)

@@ -8,6 +8,7 @@ from datetime import datetime
 from bot.domain import ChannelKey, Schedule
 from bot.ports import Chat, PaperLookup, UnitOfWork
 from bot.services.posting import Poster
+from bot.services.web_links import Signer
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,3 +24,5 @@ class Invocation:
     defaults: Schedule
     now: datetime
     lookup: PaperLookup
+    # Sign-in links to the web archive (`/paperclub web`); None: sign-in is off.
+    signer: Signer | None = None

@@ -102,7 +102,7 @@ def _top(*, call: Invocation, args: list[str]) -> Reply:
 
 
 def _web(*, call: Invocation, args: list[str]) -> Reply:
-    return web_links.reply(channel=call.channel, now=call.now)
+    return web_links.reply(channel=call.channel, now=call.now, signer=call.signer)
 
 
 def _help(*, call: Invocation, args: list[str]) -> Reply:

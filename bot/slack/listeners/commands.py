@@ -6,7 +6,6 @@ from typing import Any
 
 from slack_bolt import Ack, App, Respond
 
-from bot.services import commands
 from bot.slack.deps import SlackDeps
 from bot.slack.text import typed
 
@@ -22,21 +21,11 @@ def register(*, app: App, deps: SlackDeps) -> None:
 
     def answer(command: dict[str, Any], respond: Respond) -> None:
         """Run the subcommand after the ack and answer through response_url."""
-        shared = deps.shared
-        call = commands.Invocation(
-            uow=shared.uow,
-            chat=deps.chat,
-            poster=deps.poster,
+        reply = deps.room.command(
             channel=deps.channel(channel_id=command.get("channel_id")),
             user=str(command.get("user_id", "")),
-            admins=shared.admins,
-            defaults=shared.defaults,
-            now=shared.clock.now(),
-            lookup=shared.lookup,
+            text=typed(str(command.get("text", ""))),
         )
-        reply = commands.handle(call=call, text=typed(str(command.get("text", ""))))
-        if reply.reschedule:
-            shared.reschedule()
         text, shown = deps.chat.answer(reply=reply)
         respond(text=text, blocks=shown, response_type="ephemeral")
 

@@ -9,6 +9,7 @@ from typing import Any
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
+from bot.domain import ChannelKey
 from bot.services import home
 from bot.slack import home as slack_home
 from bot.slack import ids
@@ -19,6 +20,11 @@ from bot.slack.home_modal import FIELD_BLOCKS, submitted
 def _user(body: dict[str, Any]) -> str:
     """Who clicked or submitted."""
     return str((body.get("user") or {}).get("id") or "")
+
+
+def _form_channel(*, deps: SlackDeps, view: dict[str, Any]) -> ChannelKey:
+    """The channel a schedule form is about (it rides in the view's private metadata)."""
+    return deps.channel(channel_id=slack_home.channel_id(value=view.get("private_metadata")))
 
 
 def register(*, app: App, deps: SlackDeps) -> None:
@@ -43,17 +49,17 @@ def register(*, app: App, deps: SlackDeps) -> None:
         if channel is None:  # not one of our buttons' values: show the Home as it is
             slack_home.publish(client=client, deps=deps, user=user)
             return
-        call = slack_home.invocation(deps=deps, user=user, channel=channel)
         name = str(action.get("action_id", "")).removeprefix(ids.action_id(action=""))
         if name == home.SCHEDULE_ACTION:
             trigger = str(body.get("trigger_id") or "")
-            notice = slack_home.open_form(client=client, deps=deps, call=call, trigger_id=trigger)
+            notice = slack_home.open_form(
+                client=client, deps=deps, user=user, channel=channel, trigger_id=trigger
+            )
             if notice is not None:
                 slack_home.publish(client=client, deps=deps, user=user, notice=notice)
             return
-        reply = home.act(call=call, action=name)
-        if reply is not None and reply.reschedule:
-            deps.shared.reschedule()
+        key = deps.channel(channel_id=channel)
+        reply = deps.room.home_action(channel=key, user=user, action=name)
         notice = reply.message if reply is not None else None
         slack_home.publish(client=client, deps=deps, user=user, notice=notice)
 
@@ -62,10 +68,14 @@ def register(*, app: App, deps: SlackDeps) -> None:
 
     def read(body: dict[str, Any], view: dict[str, Any]) -> str | dict[str, str]:
         """The `schedule` subcommand the form stands for, or its errors by block id."""
-        channel = slack_home.channel_id(value=view.get("private_metadata")) or ""
-        call = slack_home.invocation(deps=deps, user=_user(body), channel=channel)
         time, zone, days = submitted(view=view)
-        outcome = home.read_form(call=call, time=time, zone=zone, days=days)
+        outcome = deps.room.read_form(
+            channel=_form_channel(deps=deps, view=view),
+            user=_user(body),
+            time=time,
+            zone=zone,
+            days=days,
+        )
         if isinstance(outcome, dict):
             return {FIELD_BLOCKS[field]: text for field, text in outcome.items()}
         return outcome
@@ -83,11 +93,8 @@ def register(*, app: App, deps: SlackDeps) -> None:
         outcome = read(body, view)
         if isinstance(outcome, dict):
             return  # the form stayed open with its errors; nothing changed
-        channel = slack_home.channel_id(value=view.get("private_metadata")) or ""
-        call = slack_home.invocation(deps=deps, user=_user(body), channel=channel)
-        reply = home.save_schedule(call=call, command=outcome)
-        if reply.reschedule:
-            deps.shared.reschedule()
+        channel = _form_channel(deps=deps, view=view)
+        reply = deps.room.save_schedule(channel=channel, user=_user(body), command=outcome)
         slack_home.publish(client=client, deps=deps, user=_user(body), notice=reply.message)
 
     app.view(ids.SCHEDULE_VIEW)(ack=check, lazy=[save])

@@ -6,7 +6,6 @@ from typing import Any
 
 from slack_bolt import Ack, App
 
-from bot.services import comments
 from bot.slack.deps import SlackDeps
 from bot.slack.text import typed
 
@@ -20,45 +19,39 @@ def register(*, app: App, deps: SlackDeps) -> None:
     @app.event("message")
     def on_message(ack: Ack, body: dict[str, Any], event: dict[str, Any]) -> None:
         """Store, then ack: an acknowledged comment is on disk."""
-        apply(deps=deps, event=event, event_id=_event_id(body=body, event=event))
+        apply(deps=deps, event=event, delivery=body.get("event_id"))
         ack()
 
 
-def _event_id(*, body: dict[str, Any], event: dict[str, Any]) -> str:
-    """Slack's event id (the same on every retry); a stand-in built from the event otherwise."""
-    fallback = f"{event.get('channel')}:{event.get('event_ts')}:{event.get('subtype')}"
-    return str(body.get("event_id") or fallback)
+def apply(*, deps: SlackDeps, event: dict[str, Any], delivery: str | None) -> None:
+    """Route a message event to the comment it creates, edits or deletes, if any; `delivery`
+    is Slack's event id (the same on every retry), the event's own stamp stands in without."""
+    subtype, room = event.get("subtype"), deps.room
 
-
-def apply(*, deps: SlackDeps, event: dict[str, Any], event_id: str) -> None:
-    """Route a message event to the comment it creates, edits or deletes, if any."""
-    subtype = event.get("subtype")
-
-    def about(message: dict[str, Any], thread_ts: object, ts: object) -> comments.ThreadMessage:
+    def about(message: dict[str, Any], thread_ts: object, ts: object) -> dict[str, Any]:
         """The thread message an event is about."""
-        return comments.ThreadMessage(
-            channel=deps.channel(channel_id=event.get("channel")),
-            thread_id=str(thread_ts),
-            message_id=str(ts or ""),
-            user=str(message.get("user", "")),
-            event_id=event_id,
-            now=deps.shared.clock.now(),
-        )
+        return {
+            "channel": deps.channel(channel_id=event.get("channel")),
+            "thread_id": str(thread_ts),
+            "message_id": str(ts or ""),
+            "user": str(message.get("user", "")),
+            "delivery": delivery,
+            "stamp": f"{event.get('event_ts')}",
+        }
 
-    uow = deps.shared.uow
     if subtype in REPLY_SUBTYPES and event.get("thread_ts") and _by_a_person(event):
         target = about(event, event["thread_ts"], event.get("ts"))
-        comments.reply(uow=uow, message=target, text=typed(str(event.get("text", ""))))
+        room.reply(**target, text=typed(str(event.get("text", ""))))
     elif subtype == "message_changed":
         message = event.get("message") or {}
         if message.get("thread_ts") and _by_a_person(message):
             target = about(message, message["thread_ts"], message.get("ts"))
-            comments.edit(uow=uow, message=target, text=typed(str(message.get("text", ""))))
+            room.edit(**target, text=typed(str(message.get("text", ""))))
     elif subtype == "message_deleted":
         previous = event.get("previous_message") or {}
         if previous.get("thread_ts"):
             ts = event.get("deleted_ts") or previous.get("ts")
-            comments.delete(uow=uow, message=about(previous, previous["thread_ts"], ts))
+            room.delete(**about(previous, previous["thread_ts"], ts))
 
 
 def _by_a_person(message: dict[str, Any]) -> bool:

@@ -6,7 +6,6 @@ from typing import Any
 
 from slack_bolt import Ack, App, Respond
 
-from bot.services import commands
 from bot.slack import ids
 from bot.slack.deps import SlackDeps
 from bot.wording import archive
@@ -23,7 +22,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
         """Run the same search from the offset the button carries, as this channel sees it."""
         channel = deps.channel(channel_id=(body.get("channel") or {}).get("id"))
         value = action.get("value")
-        reply = commands.more_results(uow=deps.shared.uow, value=value, viewer=channel)
+        reply = deps.room.more_results(value=value, viewer=channel)
         if reply is None:
             text, shown = deps.chat.render(message=archive.STALE_BUTTON)
             respond(text=text, blocks=shown, response_type="ephemeral", replace_original=False)

@@ -6,7 +6,6 @@ from typing import Any
 
 from slack_bolt import Ack, App
 
-from bot.services import voting
 from bot.slack import ids
 from bot.slack.deps import SlackDeps
 
@@ -19,21 +18,11 @@ def register(*, app: App, deps: SlackDeps) -> None:
         post_id = ids.decode_post_id(value=action.get("value"))
         user = str((body.get("user") or {}).get("id", ""))
         value = 1 if action.get("action_id") == ids.VOTE_UP else -1
-        outcome = voting.NOTHING
         if post_id is not None and user:
             # A click has no event id; its action_ts is unique per click, so a redelivery
             # of the same click is recognised.
-            event_id = f"click:{post_id}:{user}:{action.get('action_ts', '')}"
-            outcome = voting.click(
-                uow=deps.shared.uow,
-                post_id=post_id,
-                user=user,
-                value=value,
-                event_id=event_id,
-                now=deps.shared.clock.now(),
-            )
-        if outcome.changed and outcome.post_id is not None:
-            deps.shared.refresh_post(outcome.post_id)  # only queues a coalesced redraw
+            token = str(action.get("action_ts", ""))
+            deps.room.click(post_id=post_id, user=user, value=value, token=token)
         ack()
 
     app.action(ids.VOTE_UP)(on_button)
@@ -42,24 +31,16 @@ def register(*, app: App, deps: SlackDeps) -> None:
     def on_reaction(ack: Ack, body: dict[str, Any], event: dict[str, Any]) -> None:
         """A reaction counts as a vote on a daily post; anywhere else it is ignored."""
         item = event.get("item") or {}
-        outcome = voting.NOTHING
         if item.get("type") == "message" and event.get("user"):
-            outcome = voting.react(
-                uow=deps.shared.uow,
+            deps.room.react(
                 channel=deps.channel(channel_id=item.get("channel")),
                 message_id=str(item.get("ts", "")),
                 user=str(event["user"]),
                 reaction=str(event.get("reaction", "")),
                 added=event.get("type") == "reaction_added",
-                event_id=str(
-                    body.get("event_id") or f"{event.get('type')}:{event.get('event_ts')}"
-                ),
-                now=deps.shared.clock.now(),
-                up=deps.shared.up_reactions,
-                down=deps.shared.down_reactions,
+                delivery=body.get("event_id"),
+                stamp=str(event.get("event_ts")),
             )
-        if outcome.changed and outcome.post_id is not None:
-            deps.shared.refresh_post(outcome.post_id)  # only queues a coalesced redraw
         ack()
 
     app.event("reaction_added")(on_reaction)

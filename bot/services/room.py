@@ -1,0 +1,297 @@
+"""The club as one Chat sees it (bot.services.club.Club.on): what an edge calls with the plain
+values it read off a payload, after which it only renders the answer.
+
+Rebuilding the scheduler after a command changed a schedule, and redrawing a post after its
+votes changed, happen here, so no edge has to remember either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bot.domain import ChannelKey, Schedule
+from bot.messages import Message
+from bot.ports import Chat, Clock, PaperLookup, UnitOfWork
+from bot.services import commands, comments, event_ids, home, posting, voting
+from bot.services.home import HomeView, ScheduleForm, Viewer
+from bot.services.posting import Poster
+from bot.services.reply import Reply
+from bot.services.telemetry import Telemetry
+from bot.services.web_links import Signer
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """One Chat's view of the club: its poster, its admins and the reactions that vote."""
+
+    uow: UnitOfWork
+    clock: Clock
+    lookup: PaperLookup
+    defaults: Schedule
+    reschedule: Callable[[], None]
+    queue_redraw: Callable[[int], None]
+    chat: Chat
+    poster: Poster
+    platform: str
+    admins: tuple[str, ...]
+    up: frozenset[str]
+    down: frozenset[str]
+    telemetry: Telemetry
+    signer: Signer | None
+    inline_redraw: bool = False
+
+    # -- commands ------------------------------------------------------------------------------
+
+    def invocation(self, *, channel: ChannelKey, user: str) -> commands.Invocation:
+        """The command context: who typed in which channel, and what the bot answers with."""
+        return commands.Invocation(
+            uow=self.uow,
+            chat=self.chat,
+            poster=self.poster,
+            channel=channel,
+            user=user,
+            admins=self.admins,
+            defaults=self.defaults,
+            now=self.clock.now(),
+            lookup=self.lookup,
+            signer=self.signer,
+        )
+
+    def _done(self, reply: Reply) -> Reply:
+        """The reply, with the scheduler rebuilt when the command changed a schedule."""
+        if reply.reschedule:
+            self.reschedule()
+        return reply
+
+    def command(self, *, channel: ChannelKey, user: str, text: str) -> Reply:
+        """/paperclub `text`, typed by `user` in `channel`."""
+        call = self.invocation(channel=channel, user=user)
+        return self._done(commands.handle(call=call, text=text))
+
+    def more_results(self, *, value: object, viewer: ChannelKey | None) -> Reply | None:
+        """The next page a 'More results' button's value asks for, as `viewer` sees it; None
+        when the value is stale or forged."""
+        return commands.more_results(uow=self.uow, value=value, viewer=viewer)
+
+    # -- votes ---------------------------------------------------------------------------------
+
+    def _voted(self, outcome: voting.VoteOutcome) -> voting.VoteOutcome:
+        """The outcome, with the post redrawn (queued, or at once) when its counts changed."""
+        if outcome.changed and outcome.post_id is not None:
+            if self.inline_redraw:
+                redraw(uow=self.uow, post_id=outcome.post_id, chat_of=lambda _p: self.chat)
+            else:
+                self.queue_redraw(outcome.post_id)
+        return outcome
+
+    def click(
+        self, *, post_id: int, user: str, value: int, token: str, via: str = voting.BUTTON
+    ) -> voting.VoteOutcome:
+        """A vote button (+1 or -1) pressed; `token` is unique per click on the platform (a
+        redelivered click carries the same one); `via` names how, for the metrics."""
+        return self._voted(
+            voting.click(
+                uow=self.uow,
+                post_id=post_id,
+                user=user,
+                value=value,
+                event_id=event_ids.click(post_id=post_id, user=user, token=token),
+                now=self.clock.now(),
+                telemetry=self.telemetry,
+                via=via,
+            )
+        )
+
+    def react(
+        self,
+        *,
+        channel: ChannelKey,
+        message_id: str,
+        user: str,
+        reaction: str,
+        added: bool,
+        delivery: str | None = None,
+        stamp: str | None = None,
+        emoji: str | None = None,
+    ) -> voting.VoteOutcome:
+        """A reaction (by name: `+1`, `thumbsup::skin-tone-2`, 👍) added or removed on a
+        message. `delivery`: the platform's event id; `stamp`: its time of the event; `emoji`:
+        the reaction as the platform spells it, when neither is given (see event_ids)."""
+        event_id, present = event_ids.reaction(
+            delivery=delivery,
+            added=added,
+            stamp=stamp,
+            message_id=message_id,
+            user=user,
+            emoji=emoji or reaction,
+        )
+        return self._voted(
+            voting.react(
+                uow=self.uow,
+                channel=channel,
+                message_id=message_id,
+                user=user,
+                reaction=reaction,
+                added=added,
+                event_id=event_id,
+                now=self.clock.now(),
+                telemetry=self.telemetry,
+                up=self.up,
+                down=self.down,
+                present_key=present,
+            )
+        )
+
+    # -- thread messages -----------------------------------------------------------------------
+
+    def _message(
+        self,
+        *,
+        kind: str,
+        channel: ChannelKey,
+        thread_id: str,
+        message_id: str,
+        user: str,
+        delivery: str | None,
+        stamp: str | None,
+    ) -> comments.ThreadMessage:
+        """The thread message an event is about, with its dedupe id."""
+        return comments.ThreadMessage(
+            channel=channel,
+            thread_id=thread_id,
+            message_id=message_id,
+            user=user,
+            event_id=event_ids.thread_message(
+                delivery=delivery, kind=kind, message_id=message_id, stamp=stamp
+            ),
+            now=self.clock.now(),
+        )
+
+    def reply(
+        self,
+        *,
+        channel: ChannelKey,
+        thread_id: str,
+        message_id: str,
+        user: str,
+        text: str,
+        delivery: str | None = None,
+        stamp: str | None = None,
+    ) -> bool:
+        """A reply in a thread of `channel` (kept when the thread is a daily post's)."""
+        found = self._message(
+            kind="message",
+            channel=channel,
+            thread_id=thread_id,
+            message_id=message_id,
+            user=user,
+            delivery=delivery,
+            stamp=stamp,
+        )
+        return comments.reply(uow=self.uow, message=found, text=text, telemetry=self.telemetry)
+
+    def edit(
+        self,
+        *,
+        channel: ChannelKey,
+        thread_id: str,
+        message_id: str,
+        user: str,
+        text: str,
+        delivery: str | None = None,
+        stamp: str | None = None,
+    ) -> bool:
+        """A thread message edited; `stamp` tells one edit of it from the next."""
+        found = self._message(
+            kind="edit",
+            channel=channel,
+            thread_id=thread_id,
+            message_id=message_id,
+            user=user,
+            delivery=delivery,
+            stamp=stamp,
+        )
+        return comments.edit(uow=self.uow, message=found, text=text, telemetry=self.telemetry)
+
+    def delete(
+        self,
+        *,
+        channel: ChannelKey,
+        thread_id: str,
+        message_id: str,
+        user: str = "",
+        delivery: str | None = None,
+        stamp: str | None = None,
+    ) -> bool:
+        """A thread message deleted."""
+        found = self._message(
+            kind="delete",
+            channel=channel,
+            thread_id=thread_id,
+            message_id=message_id,
+            user=user,
+            delivery=delivery,
+            stamp=stamp,
+        )
+        return comments.delete(uow=self.uow, message=found, telemetry=self.telemetry)
+
+    # -- the Home ------------------------------------------------------------------------------
+
+    def home(self, *, viewer: Viewer, notice: Message | None = None) -> HomeView:
+        """A person's Home (with what their last action did, if any)."""
+        return home.home(
+            uow=self.uow,
+            chat=self.chat,
+            viewer=viewer,
+            admins=self.admins,
+            now=self.clock.now(),
+            notice=notice,
+        )
+
+    def home_action(self, *, channel: ChannelKey, user: str, action: str) -> Reply | None:
+        """A Home button's subcommand; None for an action that is no Home button."""
+        reply = home.act(call=self.invocation(channel=channel, user=user), action=action)
+        return None if reply is None else self._done(reply)
+
+    def schedule_form(self, *, channel: ChannelKey, user: str) -> ScheduleForm | Reply:
+        """The schedule form of a channel for an admin; the reason shown on the Home else."""
+        return home.schedule_form(call=self.invocation(channel=channel, user=user))
+
+    def read_form(
+        self,
+        *,
+        channel: ChannelKey,
+        user: str,
+        time: str | None,
+        zone: str | None,
+        days: Sequence[str],
+    ) -> str | dict[str, str]:
+        """The `schedule` subcommand a submitted form stands for, or its errors by field."""
+        call = self.invocation(channel=channel, user=user)
+        return home.read_form(call=call, time=time, zone=zone, days=days)
+
+    def save_schedule(self, *, channel: ChannelKey, user: str, command: str) -> Reply:
+        """Apply a valid form (what read_form returned), shown on the Home."""
+        call = self.invocation(channel=channel, user=user)
+        return self._done(home.save_schedule(call=call, command=command))
+
+    # -- posts ---------------------------------------------------------------------------------
+
+    def post_today(self, *, channel: ChannelKey, force: bool = False) -> posting.PostResult:
+        """Post a channel's paper of its local today now, if due (or forced)."""
+        return posting.post_today(
+            poster=self.poster, channel=channel, now=self.clock.now(), force=force
+        )
+
+
+def redraw(*, uow: UnitOfWork, post_id: int, chat_of: Callable[[str], Chat | None]) -> None:
+    """Redraw a post with its current counts on the Chat of the platform it was posted to (the
+    coalescer's flush, and a Room's inline redraw)."""
+    found = posting.card_of_post(uow=uow, post_id=post_id)
+    if found is None:
+        return
+    post, card = found
+    chat = chat_of(post.channel.platform)
+    if chat is not None and post.message_id is not None:
+        chat.update_post(channel=post.channel, message_id=post.message_id, card=card)

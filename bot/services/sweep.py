@@ -1,0 +1,97 @@
+"""What the scheduler's jobs do: a channel's post when its time comes, and the minute sweep
+(whatever is due and not posted yet, weekly recaps, housekeeping, then kicking enrichment and
+embedding on their own threads). The wiring only builds this and hands its methods to the
+scheduler."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Protocol
+
+from bot.domain import ChannelKey
+from bot.ports import Clock, UnitOfWork
+from bot.services import housekeeping, posting, recap
+from bot.services.posting import Poster
+
+log = logging.getLogger("paperclub")
+_QUIET = {posting.Outcome.NOT_DUE, posting.Outcome.ALREADY, posting.Outcome.PAUSED}
+
+
+class Enrichment(Protocol):
+    """Completing queued papers from arXiv and Crossref, on a thread of its own."""
+
+    def prepare(self, *, now: datetime) -> None:
+        """Complete the next papers of channels due now or soon, before they are posted."""
+        ...
+
+    def kick(self) -> None:
+        """Try papers never tried (an add, an import) soon."""
+        ...
+
+
+class Embedding(Protocol):
+    """Giving papers their vectors, on a thread of its own (nothing without the extra)."""
+
+    def kick(self, *, first: bool = False) -> None:
+        """Run a pass soon (not after the `first` sweep: a start loads no model)."""
+        ...
+
+
+class Sweep:
+    """The scheduler's jobs on the platforms' posters."""
+
+    def __init__(
+        self,
+        *,
+        uow: UnitOfWork,
+        clock: Clock,
+        posters: Mapping[str, Poster],
+        enrichment: Enrichment,
+        embedding: Embedding,
+        beat: Callable[[], None],
+    ) -> None:
+        """`posters`: one per platform of this process (read at each run: filled as they are
+        built); `beat`: tells the health check the worker is alive."""
+        self.uow, self.clock, self.posters = uow, clock, posters
+        self.enrichment, self.embedding, self.beat = enrichment, embedding, beat
+        self.caught_up = False
+
+    def on_channel(self, key: ChannelKey) -> None:
+        """A channel's post time came."""
+        poster = self.posters.get(key.platform)
+        if poster is not None:
+            self.enrichment.prepare(now=self.clock.now())
+            result = posting.post_today(poster=poster, channel=key, now=self.clock.now())
+            log_result(channel=key, result=result)
+
+    def sweep(self) -> dict[ChannelKey, posting.PostResult]:
+        """Post whatever is due and not posted yet on every platform, then due weekly recaps."""
+        results: dict[ChannelKey, posting.PostResult] = {}
+        # The next papers of channels due now or soon first: a post shows what was found.
+        self.enrichment.prepare(now=self.clock.now())
+        for poster in self.posters.values():
+            results.update(posting.post_due(poster=poster, now=self.clock.now()))
+            recap.send_due_recaps(poster=poster, now=self.clock.now())
+            self.beat()  # a long sweep is the worker at work, not a stuck one
+        housekeeping.forget_old_events(uow=self.uow, now=self.clock.now())
+        self.enrichment.kick()  # papers never tried (an add, an import), on its own thread
+        return results
+
+    def on_sweep(self) -> None:
+        """The minute sweep, with every attempt logged; the first one (the catch-up after a
+        start) says when it is done, so an operator (or a test) knows nothing more is coming."""
+        results = self.sweep()
+        for key, result in results.items():
+            log_result(channel=key, result=result)
+        self.embedding.kick(first=not self.caught_up)  # papers added since
+        if not self.caught_up:
+            self.caught_up = True
+            log.info("caught up: %d channel(s) checked for today's post", len(results))
+
+
+def log_result(*, channel: ChannelKey, result: posting.PostResult) -> None:
+    """Log what a post attempt did, quietly when nothing was due."""
+    level = logging.DEBUG if result.outcome in _QUIET else logging.INFO
+    log.log(level, "channel %s: %s", channel, result.outcome.value)
