@@ -4,13 +4,17 @@ by Manage Server, and search with its 'More results' button."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from urllib.parse import unquote
 
+from bot.config.settings import Settings
+from bot.config.web import WebSettings
+from bot.db.database import Database
 from bot.discord.render import read_custom_id
-from bot.services import web_links
 from bot.services.commands import TABLE
 from bot.services.web_links import Signer
-from tests.discord.conftest import DiscordHarness
+from tests.discord.conftest import DiscordHarness, running
+from tests.fakediscord import FakeDiscord
 
 DEFERRED_CHANNEL_MESSAGE = 5
 EPHEMERAL = 1 << 6
@@ -34,21 +38,30 @@ def test_one_group_with_every_subcommand_is_registered(harness: DiscordHarness) 
         assert options == {a.name: (a.required, list(a.choices)) for a in entry.arguments}
 
 
-def test_web_hands_out_a_link_to_this_servers_archive(harness: DiscordHarness) -> None:
-    """`/paperclub web`, which the help lists everywhere: without sign-in it says there are no
-    links; with it, a link that signs in to this server's archive and no other."""
-    off = harness.command("web")["content"]
-    assert "no sign-in links" in _words(off)
-    signer = Signer(key=SIGNIN_KEY, base="https://club.example/archive")
-    web_links.install(signer=signer)
+def test_web_without_sign_in_says_there_are_no_links(harness: DiscordHarness) -> None:
+    """`/paperclub web`, which the help lists everywhere, when the archive needs no sign-in."""
+    assert "no sign-in links" in _words(harness.command("web")["content"])
+
+
+def test_web_hands_out_a_link_to_this_servers_archive(
+    fake: FakeDiscord, settings: Settings, sqlite_url: str
+) -> None:
+    """With PAPERCLUB_WEB_SIGNIN_KEY set, a link that signs in to this server's archive and no
+    other."""
+    web = WebSettings(signin_key=SIGNIN_KEY, url="https://club.example/archive")
+    database = Database(url=sqlite_url)
     try:
-        content = harness.command("web")["content"]
+        for harness in running(fake=fake, settings=replace(settings, web=web), database=database):
+            content = harness.command("web")["content"]
+            now = harness.clock.now()
+            workspace = harness.key.workspace_key
     finally:
-        web_links.install(signer=None)
+        database.dispose()
+    signer = Signer(key=SIGNIN_KEY, base="https://club.example/archive")
     found = re.search(r"<(https://club\.example/archive/signin\?token=[^>]+)>", content)
     assert found is not None, content
     token = unquote(found.group(1).split("token=", 1)[1])
-    assert signer.check(token=token, now=harness.clock.now()) == harness.key.workspace_key
+    assert signer.check(token=token, now=now) == workspace
 
 
 def test_answers_are_deferred_and_ephemeral(harness: DiscordHarness) -> None:

@@ -12,6 +12,7 @@ import pytest
 from bot.db.database import Database
 from bot.domain import PaperCard
 from bot.services import archive_web, comments, voting
+from bot.services.telemetry import Telemetry
 from bot.services.workspaces import WorkspaceUnknown
 from tests.services.conftest import key, load_sample
 from tests.services.memory_chat import MemoryChat
@@ -47,11 +48,32 @@ def club(database: Database, chat: MemoryChat) -> Club:
     oth, other = deliver(database, chat, OTHER)
     for n, (post, value) in enumerate(((tue, 1), (tue, 1), (mon, -1), (sec, 1), (oth, 1))):
         voting.click(
-            uow=database, post_id=post.id, user=f"U{n}", value=value, event_id=f"v{n}", now=MONDAY
+            telemetry=Telemetry(),
+            uow=database,
+            post_id=post.id,
+            user=f"U{n}",
+            value=value,
+            event_id=f"v{n}",
+            now=MONDAY,
         )
-    comments.reply(uow=database, message=in_thread(mon, event="c1"), text="quokkas in public")
-    comments.reply(uow=database, message=in_thread(sec, event="c2"), text="wombats in secret")
-    comments.reply(uow=database, message=in_thread(oth, event="c3"), text="numbats elsewhere")
+    comments.reply(
+        telemetry=Telemetry(),
+        uow=database,
+        message=in_thread(mon, event="c1"),
+        text="quokkas in public",
+    )
+    comments.reply(
+        telemetry=Telemetry(),
+        uow=database,
+        message=in_thread(sec, event="c2"),
+        text="wombats in secret",
+    )
+    comments.reply(
+        telemetry=Telemetry(),
+        uow=database,
+        message=in_thread(oth, event="c3"),
+        text="numbats elsewhere",
+    )
     return Club(monday=monday, tuesday=tuesday, secret=secret, other=other)
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from bot.db.database import Database
-from bot.services import commands, embedding, web_links
+from bot.services import commands, embedding
 from bot.services.commands.table import TABLE
 from bot.wording import archive, replies
 from bot.wording import semantic as semantic_words
@@ -146,5 +146,5 @@ def test_add_top_related_order_and_web_reach_their_services(
     related = commands.handle(call=call, text="related wombats")
     assert related.text == semantic_words.related_unavailable(why=embedding.why_not())
     assert commands.handle(call=call, text="order taste").message == replies.NOT_FOLLOWED
-    web_links.install(signer=None)
+    assert call.signer is None  # sign-in is off
     assert commands.handle(call=call, text="web").message == web_words.WEB_OFF

@@ -10,6 +10,7 @@ import pytest
 from bot.db.database import Database
 from bot.domain import ChannelKey, PaperCard, Post
 from bot.services import comments, search
+from bot.services.telemetry import Telemetry
 from tests.services.conftest import follow, load_sample
 from tests.services.memory_chat import MemoryChat
 from tests.services.support import HOSTILE, deliver, in_thread, thread
@@ -29,10 +30,19 @@ def posted(database: Database, chat: MemoryChat) -> Posted:
 def test_a_reply_is_kept_once_and_found(database: Database, posted: Posted) -> None:
     channel, post, card = posted
     message = in_thread(post)
-    assert comments.reply(uow=database, message=message, text="wombats burrow") is True
-    assert comments.reply(uow=database, message=message, text="wombats burrow") is False
+    assert (
+        comments.reply(telemetry=Telemetry(), uow=database, message=message, text="wombats burrow")
+        is True
+    )
+    assert (
+        comments.reply(telemetry=Telemetry(), uow=database, message=message, text="wombats burrow")
+        is False
+    )
     retry = replace(message, event_id="e-other")  # a second event about the same message
-    assert comments.reply(uow=database, message=retry, text="wombats burrow") is False
+    assert (
+        comments.reply(telemetry=Telemetry(), uow=database, message=retry, text="wombats burrow")
+        is False
+    )
     assert thread(database, card, channel) == ["wombats burrow"]
     page = search.search(uow=database, text="wombats", viewer=channel).page
     assert page.total == 1 and page.hits[0].from_comment and page.hits[0].comment_user == "U7"
@@ -45,18 +55,30 @@ def test_messages_that_are_no_reply_to_a_daily_post_are_ignored(
     parent = replace(in_thread(post), message_id=post.message_id)  # the post itself
     elsewhere = replace(in_thread(post), thread_id="7.000001", event_id="e2")  # another thread
     for message in (parent, elsewhere):
-        assert comments.reply(uow=database, message=message, text="hello") is False
-        assert comments.edit(uow=database, message=message, text="hello again") is False
-        assert comments.delete(uow=database, message=message) is False
+        assert (
+            comments.reply(telemetry=Telemetry(), uow=database, message=message, text="hello")
+            is False
+        )
+        assert (
+            comments.edit(telemetry=Telemetry(), uow=database, message=message, text="hello again")
+            is False
+        )
+        assert comments.delete(telemetry=Telemetry(), uow=database, message=message) is False
     assert thread(database, card, channel) == []
 
 
 def test_an_edit_replaces_the_text_and_search_follows(database: Database, posted: Posted) -> None:
     channel, post, card = posted
-    comments.reply(uow=database, message=in_thread(post, event="e1"), text="numbats")
-    assert comments.edit(uow=database, message=in_thread(post, event="e2"), text="quolls")
+    comments.reply(
+        telemetry=Telemetry(), uow=database, message=in_thread(post, event="e1"), text="numbats"
+    )
+    assert comments.edit(
+        telemetry=Telemetry(), uow=database, message=in_thread(post, event="e2"), text="quolls"
+    )
     # The same text again (an unfurl, say) is no change.
-    assert not comments.edit(uow=database, message=in_thread(post, event="e3"), text="quolls")
+    assert not comments.edit(
+        telemetry=Telemetry(), uow=database, message=in_thread(post, event="e3"), text="quolls"
+    )
     assert thread(database, card, channel) == ["quolls"]
     assert search.search(uow=database, text="numbats", viewer=channel).page.total == 0
     assert search.search(uow=database, text="quolls", viewer=channel).page.total == 1
@@ -64,18 +86,26 @@ def test_an_edit_replaces_the_text_and_search_follows(database: Database, posted
 
 def test_a_deleted_reply_leaves_search_and_export(database: Database, posted: Posted) -> None:
     channel, post, card = posted
-    comments.reply(uow=database, message=in_thread(post, event="e1"), text="bilbies")
-    assert comments.delete(uow=database, message=in_thread(post, event="e2"))
-    assert not comments.delete(uow=database, message=in_thread(post, event="e3"))
-    assert not comments.edit(uow=database, message=in_thread(post, event="e4"), text="bilbies!")
+    comments.reply(
+        telemetry=Telemetry(), uow=database, message=in_thread(post, event="e1"), text="bilbies"
+    )
+    assert comments.delete(telemetry=Telemetry(), uow=database, message=in_thread(post, event="e2"))
+    assert not comments.delete(
+        telemetry=Telemetry(), uow=database, message=in_thread(post, event="e3")
+    )
+    assert not comments.edit(
+        telemetry=Telemetry(), uow=database, message=in_thread(post, event="e4"), text="bilbies!"
+    )
     assert thread(database, card, channel) == []
     assert search.search(uow=database, text="bilbies", viewer=channel).page.total == 0
 
 
 def test_a_deletion_that_overtook_its_message_wins(database: Database, posted: Posted) -> None:
     channel, post, card = posted
-    assert comments.delete(uow=database, message=in_thread(post, event="e2"))
-    assert not comments.reply(uow=database, message=in_thread(post, event="e1"), text="dingo")
+    assert comments.delete(telemetry=Telemetry(), uow=database, message=in_thread(post, event="e2"))
+    assert not comments.reply(
+        telemetry=Telemetry(), uow=database, message=in_thread(post, event="e1"), text="dingo"
+    )
     assert thread(database, card, channel) == []
     assert search.search(uow=database, text="dingo", viewer=channel).page.total == 0
 
@@ -84,8 +114,12 @@ def test_an_edit_that_overtook_its_message_keeps_the_newer_text(
     database: Database, posted: Posted
 ) -> None:
     channel, post, card = posted
-    assert comments.edit(uow=database, message=in_thread(post, event="e2"), text="newer")
-    assert not comments.reply(uow=database, message=in_thread(post, event="e1"), text="older")
+    assert comments.edit(
+        telemetry=Telemetry(), uow=database, message=in_thread(post, event="e2"), text="newer"
+    )
+    assert not comments.reply(
+        telemetry=Telemetry(), uow=database, message=in_thread(post, event="e1"), text="older"
+    )
     assert thread(database, card, channel) == ["newer"]
 
 
@@ -93,7 +127,7 @@ def test_hostile_text_is_kept_exactly(database: Database, posted: Posted) -> Non
     channel, post, card = posted
     for n, text in enumerate(HOSTILE):
         message = in_thread(post, message_id=f"9.00{n}", event=f"h{n}")
-        assert comments.reply(uow=database, message=message, text=text)
+        assert comments.reply(telemetry=Telemetry(), uow=database, message=message, text=text)
     assert sorted(thread(database, card, channel)) == sorted(HOSTILE)
     found = search.search(uow=database, text="wombat", viewer=channel).page
     assert found.total == 1 and found.hits[0].from_comment

@@ -10,6 +10,7 @@ from bot.messages import Button, Buttons, message
 from bot.services import comments, home, voting
 from bot.services.home import ScheduleForm, Viewer
 from bot.services.reply import Reply
+from bot.services.telemetry import Telemetry
 from bot.wording import home as words
 from bot.wording import replies
 from tests.services.conftest import WEEKDAYS, follow, key, load_sample
@@ -83,10 +84,28 @@ def test_an_admin_gets_buttons_and_a_paused_channel_offers_resume(
 def test_own_votes_and_comments_show_nobody_elses(database: Database, chat: MemoryChat) -> None:
     load_sample(database)
     post, card = deliver(database, chat, follow(database, "C1"))
-    voting.click(uow=database, post_id=post.id, user="U1", value=1, event_id="v1", now=MONDAY)
-    voting.click(uow=database, post_id=post.id, user="U2", value=-1, event_id="v2", now=MONDAY)
+    voting.click(
+        telemetry=Telemetry(),
+        uow=database,
+        post_id=post.id,
+        user="U1",
+        value=1,
+        event_id="v1",
+        now=MONDAY,
+    )
+    voting.click(
+        telemetry=Telemetry(),
+        uow=database,
+        post_id=post.id,
+        user="U2",
+        value=-1,
+        event_id="v2",
+        now=MONDAY,
+    )
     long = "<!channel> 🦘 " + "x" * 10_000
-    comments.reply(uow=database, message=in_thread(post, user="U1"), text=long)
+    comments.reply(
+        telemetry=Telemetry(), uow=database, message=in_thread(post, user="U1"), text=long
+    )
     _, said = _home(database, chat, Viewer(user="U1", channels=frozenset({C1})))
     assert f"• 👍 {card.paper.title} · #C1, Mon 5 Jan" in said and "• 👎" not in said
     [shown] = [line for line in said.splitlines() if line.startswith("• “<!channel>")]

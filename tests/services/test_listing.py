@@ -8,6 +8,7 @@ import pytest
 from bot.db.database import Database
 from bot.services import comments, listing, voting
 from bot.services.listing import UnknownChannel
+from bot.services.telemetry import Telemetry
 from tests.conftest import SAMPLE_ENTRIES, SAMPLE_QUEUED
 from tests.services.conftest import follow, key, load_sample
 from tests.services.memory_chat import MemoryChat
@@ -67,8 +68,18 @@ def test_records_hold_every_paper_with_its_posts_votes_and_comments(
     load_sample(database)
     channel = follow(database)
     post, card = deliver(database, chat, channel)
-    voting.click(uow=database, post_id=post.id, user="U1", value=-1, event_id="v", now=MONDAY)
-    comments.reply(uow=database, message=in_thread(post), text="a fine read 🦘")
+    voting.click(
+        telemetry=Telemetry(),
+        uow=database,
+        post_id=post.id,
+        user="U1",
+        value=-1,
+        event_id="v",
+        now=MONDAY,
+    )
+    comments.reply(
+        telemetry=Telemetry(), uow=database, message=in_thread(post), text="a fine read 🦘"
+    )
     records = listing.records(uow=database, workspace=T1)
     assert len(records) == SAMPLE_ENTRIES  # the list's header too
     [posted] = [r for r in records if r.posts]

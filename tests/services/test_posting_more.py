@@ -11,6 +11,7 @@ from bot.domain import PaperDraft
 from bot.services import admin, importing, voting
 from bot.services.delivery import POST_ATTEMPTS
 from bot.services.posting import Outcome, card_of_post, post_due, post_today, resolve_stale_days
+from bot.services.telemetry import Telemetry
 from bot.wording import archive
 from tests.services.conftest import follow, key, load_sample, make_poster
 from tests.services.memory_chat import MemoryChat
@@ -56,7 +57,15 @@ def test_a_cards_counts_are_fresh_and_undelivered_posts_have_none(
     channel = follow(database)
     post, card = deliver(database, chat, channel)
     assert (card.votes.up, card.votes.down) == (0, 0)
-    voting.click(uow=database, post_id=post.id, user="U1", value=1, event_id="v", now=MONDAY)
+    voting.click(
+        telemetry=Telemetry(),
+        uow=database,
+        post_id=post.id,
+        user="U1",
+        value=1,
+        event_id="v",
+        now=MONDAY,
+    )
     found = card_of_post(uow=database, post_id=post.id)
     assert found is not None and found[1].votes.up == 1 and found[1].paper == card.paper
     assert card_of_post(uow=database, post_id=post.id + 100) is None

@@ -11,6 +11,7 @@ from bot.db.database import Database
 from bot.domain import PaperStatus
 from bot.messages import Buttons
 from bot.services import comments, embedding, search
+from bot.services.telemetry import Telemetry
 from bot.services.workspaces import WorkspaceUnknown
 from bot.wording import archive
 from bot.wording import semantic as words
@@ -77,7 +78,9 @@ def test_hostile_queries_are_text(sample: Database) -> None:
 
 def test_comments_are_found_with_who_said_them(sample: Database, chat: MemoryChat) -> None:
     post, card = deliver(sample, chat, C1)
-    comments.reply(uow=sample, message=in_thread(post), text="<@U999> quokkas 🦘")
+    comments.reply(
+        telemetry=Telemetry(), uow=sample, message=in_thread(post), text="<@U999> quokkas 🦘"
+    )
     [hit] = search.search(uow=sample, text="quokkas", viewer=C1).page.hits
     assert hit.from_comment and hit.comment_user == "U7" and hit.paper.id == card.paper.id
     assert hit.channel == C1 and hit.post_date == card.local_date

@@ -7,6 +7,7 @@ from datetime import timedelta
 from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.services import comments, top, voting
+from bot.services.telemetry import Telemetry
 from bot.wording import archive, replies
 from tests.services.conftest import follow, key, load_sample
 from tests.services.memory_chat import MemoryChat
@@ -24,11 +25,17 @@ def _three_days(database: Database, chat: MemoryChat) -> list[str]:
     (mon, _), (tue, _), _ = days
     for n, (post, user) in enumerate(((tue, "U1"), (tue, "U2"), (mon, "U3"))):
         voting.click(
-            uow=database, post_id=post.id, user=user, value=1, event_id=f"v{n}", now=MONDAY
+            telemetry=Telemetry(),
+            uow=database,
+            post_id=post.id,
+            user=user,
+            value=1,
+            event_id=f"v{n}",
+            now=MONDAY,
         )
     for n in range(2):
         message = in_thread(mon, message_id=f"9.00{n}", event=f"c{n}")
-        comments.reply(uow=database, message=message, text=f"comment {n}")
+        comments.reply(telemetry=Telemetry(), uow=database, message=message, text=f"comment {n}")
     return [card.paper.title for _, card in days]
 
 

@@ -10,6 +10,7 @@ import pytest
 from bot.db.database import Database
 from bot.domain import ChannelKey, Post
 from bot.services import voting
+from bot.services.telemetry import Telemetry
 from tests.services.conftest import follow, key, load_sample
 from tests.services.memory_chat import MemoryChat
 from tests.services.support import MONDAY, deliver, votes
@@ -54,23 +55,44 @@ def test_a_click_votes_the_same_again_withdraws_the_other_switches(
 
     def click(value: int, event: str) -> voting.VoteOutcome:
         return voting.click(
-            uow=database, post_id=post.id, user="U1", value=value, event_id=event, now=MONDAY
+            telemetry=Telemetry(),
+            uow=database,
+            post_id=post.id,
+            user="U1",
+            value=value,
+            event_id=event,
+            now=MONDAY,
         )
 
     assert click(1, "e1") == voting.VoteOutcome(post_id=post.id, changed=True)
     assert votes(database, post) == (1, 0)
     assert click(-1, "e2").changed and votes(database, post) == (0, 1)
     assert click(-1, "e3").changed and votes(database, post) == (0, 0)
-    voting.click(uow=database, post_id=post.id, user="U2", value=1, event_id="e4", now=MONDAY)
+    voting.click(
+        telemetry=Telemetry(),
+        uow=database,
+        post_id=post.id,
+        user="U2",
+        value=1,
+        event_id="e4",
+        now=MONDAY,
+    )
     assert click(1, "e5").changed and votes(database, post) == (2, 0)
 
 
 def test_a_redelivered_click_changes_nothing(database: Database, chat: MemoryChat) -> None:
     _, post = _posted(database, chat)
     first = voting.click(
-        uow=database, post_id=post.id, user="U1", value=1, event_id="same", now=MONDAY
+        telemetry=Telemetry(),
+        uow=database,
+        post_id=post.id,
+        user="U1",
+        value=1,
+        event_id="same",
+        now=MONDAY,
     )
     again = voting.click(
+        telemetry=Telemetry(),
         uow=database,
         post_id=post.id,
         user="U1",
@@ -83,7 +105,15 @@ def test_a_redelivered_click_changes_nothing(database: Database, chat: MemoryCha
 
 
 def test_a_click_on_no_post_is_nothing(database: Database) -> None:
-    outcome = voting.click(uow=database, post_id=999, user="U1", value=1, event_id="e", now=MONDAY)
+    outcome = voting.click(
+        telemetry=Telemetry(),
+        uow=database,
+        post_id=999,
+        user="U1",
+        value=1,
+        event_id="e",
+        now=MONDAY,
+    )
     assert outcome is voting.NOTHING
 
 
@@ -93,6 +123,7 @@ def test_reactions_vote_and_the_latest_action_wins(database: Database, chat: Mem
 
     def react(reaction: str, added: bool, event: str) -> voting.VoteOutcome:
         return voting.react(
+            telemetry=Telemetry(),
             uow=database,
             channel=channel,
             message_id=post.message_id or "",
@@ -104,7 +135,15 @@ def test_reactions_vote_and_the_latest_action_wins(database: Database, chat: Mem
         )
 
     assert react("+1::skin-tone-2", True, "r1").changed and votes(database, post) == (1, 0)
-    voting.click(uow=database, post_id=post.id, user="U1", value=-1, event_id="c1", now=MONDAY)
+    voting.click(
+        telemetry=Telemetry(),
+        uow=database,
+        post_id=post.id,
+        user="U1",
+        value=-1,
+        event_id="c1",
+        now=MONDAY,
+    )
     assert votes(database, post) == (0, 1)
     # Taking the 👍 back does not undo the 👎 clicked after it.
     assert not react("+1", False, "r2").changed and votes(database, post) == (0, 1)
@@ -124,6 +163,7 @@ def test_reactions_elsewhere_are_ignored(database: Database, chat: MemoryChat) -
     ]
     for where, message_id, reaction in cases:
         outcome = voting.react(
+            telemetry=Telemetry(),
             uow=database,
             channel=where,
             message_id=message_id,
@@ -145,6 +185,7 @@ def test_reactions_without_event_ids_count_once_while_present(
 
     def react(added: bool) -> bool:
         return voting.react(
+            telemetry=Telemetry(),
             uow=database,
             channel=channel,
             message_id=post.message_id or "",

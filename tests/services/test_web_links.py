@@ -3,7 +3,6 @@ changed character makes it worthless."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from urllib.parse import unquote
 
@@ -18,16 +17,6 @@ from tests.services.support import MONDAY, plain
 
 T1 = WorkspaceKey(platform="slack", id="T1")
 SIGNER = Signer(key=b"k" * 32, base="https://archive.example", minutes=30)
-
-
-@pytest.fixture
-def installed() -> Iterator[Signer]:
-    """SIGNER installed for the test, none afterwards (the process has one)."""
-    web_links.install(signer=SIGNER)
-    try:
-        yield SIGNER
-    finally:
-        web_links.install(signer=None)
 
 
 def test_a_token_opens_its_workspace_until_it_expires() -> None:
@@ -63,14 +52,13 @@ def test_the_link_carries_the_token_to_the_signin_page() -> None:
 
 
 def test_web_without_sign_in_says_so() -> None:
-    web_links.install(signer=None)
-    assert web_links.current() is None
-    reply = web_links.reply(channel=key("C1"), now=MONDAY)
+    reply = web_links.reply(channel=key("C1"), now=MONDAY, signer=None)
     assert reply.message == words.WEB_OFF
 
 
-def test_web_hands_out_a_link_to_the_askers_workspace(installed: Signer) -> None:
-    reply = web_links.reply(channel=key("C1", workspace="T9"), now=MONDAY)
+def test_web_hands_out_a_link_to_the_askers_workspace() -> None:
+    installed = SIGNER
+    reply = web_links.reply(channel=key("C1", workspace="T9"), now=MONDAY, signer=installed)
     assert reply.message == words.link(
         url=installed.link(workspace=WorkspaceKey(platform="slack", id="T9"), now=MONDAY),
         minutes=30,
