@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from datetime import UTC, datetime
 from typing import Any
@@ -97,21 +98,26 @@ class ActivityStore(UnitBound):
         else:
             self._scope.after_commit(lambda: self.delivered.keep(post=post))
 
-    def _run(self, name: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-        """Run one hot-path statement; its rows (none for the writes that return none)."""
+    def _run(self, name: str, params: dict[str, Any]) -> list[Any]:
+        """Run one hot-path statement; its rows, read by column name (none for the writes
+        that return none)."""
         connection, raw = self._connection()
         if raw is None:
             result = connection.execute(
                 sql.core(name=name, dialect=connection.dialect.name), params
             )
-            return [tuple(row) for row in result] if result.returns_rows else []
+            return [row._mapping for row in result] if result.returns_rows else []
         # Most parameters are text or numbers, passed as they are; only the few datetimes and
         # booleans pay for a conversion call (this runs for every statement of every vote).
         stored = {
             key: _sqlite_value(value=value) if isinstance(value, _CONVERTED) else value
             for key, value in params.items()
         }
-        return raw.execute(sql.SQLITE_TEXT[name], stored).fetchall()  # type: ignore[no-any-return]
+        # sqlite3.Row: columns by name, like the Core path's mappings (the connection's own
+        # row factory stays as SQLAlchemy set it).
+        cursor = raw.cursor()
+        cursor.row_factory = sqlite3.Row
+        return cursor.execute(sql.SQLITE_TEXT[name], stored).fetchall()  # type: ignore[no-any-return]
 
     def mark_event(self, *, event_id: str, now: datetime) -> bool:
         """Record an event id; False when it was applied before (a retry or a redelivery)."""
@@ -169,7 +175,9 @@ class ActivityStore(UnitBound):
     def vote_of(self, *, post_id: int, user: str) -> VoteState | None:
         """A person's current vote on a post."""
         rows = self._run("vote_of", {"post_id": post_id, "user_id": user})
-        return VoteState(value=int(rows[0][0]), source=str(rows[0][1])) if rows else None
+        if not rows:
+            return None
+        return VoteState(value=int(rows[0]["value"]), source=str(rows[0]["source"]))
 
     def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
         """Set (or change) a person's one vote on a post: one upsert on UNIQUE(post, user)."""
@@ -191,7 +199,9 @@ class ActivityStore(UnitBound):
     def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:
         """The comment with this message id in the post's channel, live or deleted."""
         rows = self._run("comment_at", {"channel_id": post.channel_id, "message_id": message_id})
-        return CommentState(text=str(rows[0][0]), deleted=bool(rows[0][1])) if rows else None
+        if not rows:
+            return None
+        return CommentState(text=str(rows[0]["text"]), deleted=bool(rows[0]["deleted"]))
 
     def add_comment(
         self,

@@ -12,6 +12,7 @@ Every word must match; when no paper has them all, any of them.
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
 
 from sqlalchemy import text
@@ -80,12 +81,13 @@ class Searcher:
                 "v_channel": viewer.channel,
             }
         rows = self.rows(sql, **key)
-        found, count = next(row[1:] for row in rows if row[0] == 0)
-        hidden = [row for row in rows if row[0] == 1]
+        own = next(row for row in rows if row["part"] == 0)
+        found, count = own["id"], own["workspaces"]
+        hidden = [row for row in rows if row["part"] == 1]
         self.params["f_ws"] = -1 if found is None else int(found)
         self.scoped = found is None or int(count) > 1
         if viewer is not None:
-            self.hidden = sorted(row[1] for row in hidden)
+            self.hidden = sorted(row["id"] for row in hidden)
             self.params["hidden"] = self.hidden
 
     def visible(self, *, column: str) -> str:
@@ -99,11 +101,13 @@ class Searcher:
         )
         params = {**self.params, **extra}
         if self.raw is None:
-            return list(self.session.execute(text(statement), params).all())
+            return [row._mapping for row in self.session.execute(text(statement), params)]
         for name in ("ids", "hidden"):  # lists reach SQLite as JSON arrays
             if name in params:
                 params[name] = json.dumps(params[name])
-        return list(self.raw.execute(statement, params).fetchall())
+        cursor = self.raw.cursor()
+        cursor.row_factory = sqlite3.Row  # columns by name, as the mappings above
+        return list(cursor.execute(statement, params).fetchall())
 
     def tsquery(self, *, any_term: bool, negated_only: bool = False) -> str:
         """A tsquery of our function calls over bound words (tq0, tq1 ...)."""
@@ -177,8 +181,8 @@ class Searcher:
             excluded = self.tsquery(any_term=True, negated_only=True) if self.pg else ""
             filters += self.sql["excluded"].format(x=excluded)
         page = self.rows(LIST, filters=filters, k=limit, offset=offset)
-        total = self.rows(LIST_COUNT, filters=filters)[0][0]
-        return [Scored(paper_id=row[0], text_score=0.0) for row in page], int(total)
+        total = self.rows(LIST_COUNT, filters=filters)[0]["n"]
+        return [Scored(paper_id=row["id"], text_score=0.0) for row in page], int(total)
 
     def rank(self, *, depth: int, any_term: bool) -> tuple[list[Scored], int]:
         """Candidates best first (at least the best `depth`) and how many papers match."""
@@ -200,15 +204,19 @@ class Searcher:
             column="comments.channel_id"
         )
         rows = self.rows(sql, filters=filters, comments=on_comments, k=depth)
-        found = {row[1]: Scored(row[1], float(row[2])) for row in rows if row[0] == 0}
+        parts: dict[int, list[Any]] = {part: [] for part in range(5)}
+        for row in rows:
+            parts[row["part"]].append(row)
+        found = {row["id"]: Scored(row["id"], float(row["s"])) for row in parts[0]}
         # A paper found through a comment may also match by text, below the best `depth`.
-        both = {row[1]: float(row[2]) for row in rows if row[0] == 1}
-        by_comment = [row[1:] for row in rows if row[0] == 2]
-        for paper_id, score, comment_id in by_comment:
-            found[paper_id] = Scored(paper_id, both.get(paper_id, 0.0), float(score), comment_id)
+        both = {row["id"]: float(row["s"]) for row in parts[1]}
+        by_comment = parts[2]
+        for row in by_comment:
+            paper_id = row["id"]
+            found[paper_id] = Scored(paper_id, both.get(paper_id, 0.0), float(row["s"]), row["cid"])
         ranked = sorted(found.values(), key=lambda h: (-h.text_score - h.comment_score, h.paper_id))
-        matched = next(int(row[1]) for row in rows if row[0] == 3)
-        self.size = next(int(row[1] or 0) for row in rows if row[0] == 4)
+        matched = int(parts[3][0]["id"])
+        self.size = int(parts[4][0]["id"] or 0)
         return ranked, matched + len(by_comment) - len(both)
 
     def hits(self, *, page: list[Scored]) -> tuple[SearchHit, ...]:
@@ -216,19 +224,23 @@ class Searcher:
         ids = [hit.paper_id for hit in page]
         if not ids:
             return ()
-        papers = {row[0]: paper_of(row=row) for row in self.rows(PAPERS, ids=ids)}
-        posts = {row[0]: row for row in self.rows(POSTS, filters=self.post_filters(), ids=ids)}
+        papers = {row["id"]: paper_of(row=row) for row in self.rows(PAPERS, ids=ids)}
+        posts = {
+            row["paper_id"]: row for row in self.rows(POSTS, filters=self.post_filters(), ids=ids)
+        }
         snippets: dict[int, str] = {}
         comments: dict[int, Any] = {}
         if self.query.has_text:
             # A rowid seek costs ~0.1 ms; walking the matches of a small archive costs less.
             plus = "+" if self.size <= WALK_PER_HIT * len(ids) else ""
             for row in self.rows(self.sql["snippets"].replace("{plus}", plus), ids=ids):
-                snippets[row[0]] = next((s for s in row[1:] if s and OPEN in s), row[1])
+                highlighted = (s for s in (row["abstract"], row["title"]) if s and OPEN in s)
+                snippets[row["id"]] = next(highlighted, row["abstract"])
             # The comment is shown when the paper matched only there or it weighed more.
             chosen = [h.comment_id for h in page if h.comment_score > h.text_score]
             if chosen:
-                comments = {r[0]: r for r in self.rows(self.sql["comment_snippets"], ids=chosen)}
+                comment_rows = self.rows(self.sql["comment_snippets"], ids=chosen)
+                comments = {row["id"]: row for row in comment_rows}
         return tuple(
             hit_of(
                 hit=hit,

@@ -13,7 +13,7 @@ from bot.domain import ChannelKey, SearchHit, WorkspaceKey
 from bot.domain.semantic import Ranked
 from bot.search_query import SearchQuery, fts5_excluded, quote_fts
 
-_ADMIT = "SELECT papers.id FROM papers WHERE papers.id {ids}{filters}"
+_ADMIT = "SELECT papers.id AS id FROM papers WHERE papers.id {ids}{filters}"
 
 
 class SearchSteps:
@@ -60,7 +60,7 @@ class SearchSteps:
             run.params["f_excluded"] = fts5_excluded(query=query)
             excluded = run.tsquery(any_term=True, negated_only=True) if run.pg else ""
             filters += run.sql["excluded"].format(x=excluded)
-        return {int(row[0]) for row in run.rows(_ADMIT, filters=filters, ids=list(ids))}
+        return {int(row["id"]) for row in run.rows(_ADMIT, filters=filters, ids=list(ids))}
 
     def hits(self, *, page: Sequence[Ranked]) -> tuple[SearchHit, ...]:
         """The page's hits; a paper found by meaning alone shows its abstract's first words."""

@@ -36,11 +36,14 @@ class SemanticStore(UnitBound):
     def vector_version(self, *, workspace: WorkspaceKey, model: str) -> tuple[int, int]:
         """How many vectors of `model` the workspace has and their largest row id."""
         row = self.session.execute(
-            select(func.count(EmbeddingRow.id), func.max(EmbeddingRow.id))
+            select(
+                func.count(EmbeddingRow.id).label("vectors"),
+                func.max(EmbeddingRow.id).label("newest"),
+            )
             .join(PaperRow, PaperRow.id == EmbeddingRow.paper_id)
             .where(EmbeddingRow.model == model, in_workspace(workspace=workspace))
         ).one()
-        return int(row[0]), int(row[1] or 0)
+        return int(row.vectors), int(row.newest or 0)
 
     def newest_vector(self, *, model: str) -> int:
         """The largest row id of any vector of `model` (0 with none): an index seek."""
