@@ -11,7 +11,7 @@ from sqlalchemy import CursorResult, Exists, exists, func, insert, literal, sele
 
 from bot.db.convert import channel_key, to_paper
 from bot.db.schema import ChannelRow, CommentRow, EmbeddingRow, PaperRow, PostRow, VoteRow
-from bot.db.search_steps import SearchSteps
+from bot.db.search_steps import SearchSteps, open_steps
 from bot.db.unit import UnitBound
 from bot.db.workspaces import in_workspace, visible_to
 from bot.domain import Channel, ChannelKey, Paper, VoteCount, WorkspaceKey
@@ -31,7 +31,7 @@ class SemanticStore(UnitBound):
         self, *, query: SearchQuery, viewer: ChannelKey | None, workspace: WorkspaceKey
     ) -> SearchSteps:
         """A search of one workspace, as `viewer` may see it, to be run in steps."""
-        return SearchSteps(session=self.session, query=query, viewer=viewer, workspace=workspace)
+        return open_steps(session=self.session, query=query, viewer=viewer, workspace=workspace)
 
     def vector_version(self, *, workspace: WorkspaceKey, model: str) -> tuple[int, int]:
         """How many vectors of `model` the workspace has and their largest row id."""
