@@ -22,8 +22,8 @@ from sqlalchemy.orm import Session
 
 from bot.db import search_statements as build
 from bot.db.search_rows import Scored, hit_of, paper_of
+from bot.db.search_scope import Scope, Sql, scope_of, scope_statement
 from bot.db.search_sql import WALK_PER_HIT
-from bot.db.search_statements import Scope, Sql
 from bot.domain import HIGHLIGHT_OPEN as OPEN
 from bot.domain import ChannelKey, SearchHit, SearchPage, WorkspaceKey
 from bot.search_query import SearchQuery
@@ -166,9 +166,9 @@ def open_search(
 ) -> Searcher:
     """A search of one workspace as `viewer` may see it: reads its scope, once for every step."""
     execute = Execute(session=session)
-    rows = execute(build.scope_statement(workspace=workspace, viewer=viewer))
+    rows = execute(scope_statement(workspace=workspace, viewer=viewer))
     return Searcher(
-        execute=execute, query=query, scope=build.scope_of(rows=rows, dialect=execute.dialect)
+        execute=execute, query=query, scope=scope_of(rows=rows, dialect=execute.dialect)
     )
 
 
