@@ -82,7 +82,7 @@ class DeliveredPosts:
             self._by_id[post.id] = post
 
 
-class ActivityStore(UnitBound):
+class SqlActivity(UnitBound):
     """Votes, comments and processed events; mixed into SqlStore, which owns the session.
     Every method here is on the path of each vote or comment, so each runs one statement of
     bot/db/activity_sql.py on the session's connection: prepared Core, or on SQLite the same

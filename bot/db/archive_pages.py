@@ -36,7 +36,7 @@ def _monday(*, day: date) -> date:
     return day - timedelta(days=day.weekday())
 
 
-class ArchivePagesStore(UnitBound):
+class SqlArchivePages(UnitBound):
     """Mixed into SqlStore, which owns the session."""
 
     def _posts_query(self, *, workspace: WorkspaceKey, channel_id: int | None) -> Any:

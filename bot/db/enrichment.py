@@ -20,7 +20,7 @@ FILLABLE = frozenset({"title", "abstract", "authors", "arxiv_id", "doi", "url", 
 LIVE = (PaperStatus.QUEUED.value, PaperStatus.REFERENCE.value)
 
 
-class EnrichmentStore(UnitBound):
+class SqlEnrichment(UnitBound):
     """Mixed into SqlStore, which owns the session."""
 
     def papers_to_enrich(self, *, ids: Sequence[int] | None, untried: bool = False) -> list[Paper]:

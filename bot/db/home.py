@@ -34,7 +34,7 @@ def _among(*, channels: Sequence[ChannelKey]) -> ColumnElement[bool]:
     )
 
 
-class HomeStore(UnitBound):
+class SqlHome(UnitBound):
     """Mixed into SqlStore, which owns the session."""
 
     def votes_by(self, *, user: str, channels: Sequence[ChannelKey], limit: int) -> list[OwnVote]:

@@ -11,7 +11,7 @@ from bot.db.schema import Base, ReadingListRow
 from bot.db.unit import UnitBound
 
 
-class ListsStore(UnitBound):
+class SqlLists(UnitBound):
     """Mixed into SqlStore, which owns the session."""
 
     def reading_list(self, *, name: str, origin: str, now: datetime) -> int:

@@ -27,7 +27,7 @@ from bot.domain import (
 from bot.schedule_text import days_to_text
 
 
-class PostsStore(UnitBound):
+class SqlPosts(UnitBound):
     """Channels and posts; mixed into SqlStore, which owns the session."""
 
     def paper(self, *, paper_id: int) -> Paper | None:

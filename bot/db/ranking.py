@@ -12,7 +12,7 @@ from bot.db.unit import UnitBound
 from bot.domain import Channel, PostState, TopEntry, VoteCount
 
 
-class RankingStore(UnitBound):
+class SqlRanking(UnitBound):
     """Mixed into SqlStore, which owns the session."""
 
     def top_posts(

@@ -24,7 +24,7 @@ def _has_vector(*, model: str) -> Exists:
     return exists().where(EmbeddingRow.paper_id == PaperRow.id, EmbeddingRow.model == model)
 
 
-class SemanticStore(UnitBound):
+class SqlSemantic(UnitBound):
     """Vectors, papers read and pick orders, in one unit of work."""
 
     def search_run(

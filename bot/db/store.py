@@ -8,21 +8,21 @@ from collections.abc import Callable, Iterator, Sequence
 from sqlalchemy import ColumnElement, and_, case, func, or_, select
 from sqlalchemy.orm import Session
 
-from bot.db.activity import ActivityStore, DeliveredPosts
-from bot.db.archive_pages import ArchivePagesStore
+from bot.db.activity import DeliveredPosts, SqlActivity
+from bot.db.archive_pages import SqlArchivePages
 from bot.db.convert import channel_key, to_channel, to_paper
 from bot.db.engine import upsert_insert
-from bot.db.enrichment import EnrichmentStore
+from bot.db.enrichment import SqlEnrichment
 from bot.db.group_commit import WriteScope
-from bot.db.home import HomeStore
-from bot.db.lists import ListsStore
-from bot.db.posts import PostsStore
-from bot.db.ranking import RankingStore
+from bot.db.home import SqlHome
+from bot.db.lists import SqlLists
+from bot.db.posts import SqlPosts
+from bot.db.ranking import SqlRanking
 from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
 from bot.db.search import search
-from bot.db.semantic import SemanticStore
-from bot.db.titles import TitlesStore
-from bot.db.workspaces import WorkspacesStore, in_workspace, visible_to
+from bot.db.semantic import SqlSemantic
+from bot.db.titles import SqlTitles
+from bot.db.workspaces import SqlWorkspaces, in_workspace, visible_to
 from bot.domain import (
     Channel,
     ChannelKey,
@@ -42,16 +42,16 @@ _RECORD_CHUNK = 500
 
 
 class SqlStore(
-    PostsStore,
-    ActivityStore,
-    RankingStore,
-    ListsStore,
-    TitlesStore,
-    EnrichmentStore,
-    HomeStore,
-    WorkspacesStore,
-    ArchivePagesStore,
-    SemanticStore,
+    SqlPosts,
+    SqlActivity,
+    SqlRanking,
+    SqlLists,
+    SqlTitles,
+    SqlEnrichment,
+    SqlHome,
+    SqlWorkspaces,
+    SqlArchivePages,
+    SqlSemantic,
 ):
     """The Store of one session; the unit of work commits or rolls back around it."""
 

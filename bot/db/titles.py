@@ -12,7 +12,7 @@ from bot.domain import Paper, WorkspaceKey
 from bot.ingest.keys import normalise_for_key
 
 
-class TitlesStore(UnitBound):
+class SqlTitles(UnitBound):
     """Mixed into SqlStore, which owns the session."""
 
     def paper_by_title(self, *, workspace: WorkspaceKey, title: str) -> Paper | None:

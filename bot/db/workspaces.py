@@ -66,7 +66,7 @@ def ensure_workspace(*, session: Session, workspace: WorkspaceKey, claim: bool) 
     return int(made)
 
 
-class WorkspacesStore(UnitBound):
+class SqlWorkspaces(UnitBound):
     """Mixed into SqlStore, which owns the session."""
 
     def workspaces(self) -> list[WorkspaceKey]:
