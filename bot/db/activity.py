@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-import threading
 from datetime import UTC, datetime
 from typing import Any
 
@@ -44,59 +43,20 @@ def _post(*, row: Row[Any]) -> Post:
     )
 
 
-class DeliveredPosts:
-    """Delivered daily posts by channel and message id and by post id, remembered by one
-    process.
-
-    Every click asks for its post, and every reaction and thread reply which post its message
-    is. Once a post is delivered (POSTED, its message id recorded) nothing changes it again,
-    so the answer is kept; a post not delivered yet, or a message that is no post, is asked
-    again each time, since its delivery may be recorded a moment later.
-    """
-
-    LIMIT = 4096  # a few years of daily posts in a few hundred channels
-
-    def __init__(self) -> None:
-        """Nothing known yet."""
-        self._posts: dict[tuple[ChannelKey, str], Post] = {}
-        self._by_id: dict[int, Post] = {}
-        self._lock = threading.Lock()
-
-    def get(self, *, channel: ChannelKey, message_id: str) -> Post | None:
-        """The delivered post that is this message, when known."""
-        return self._posts.get((channel, message_id))
-
-    def by_id(self, *, post_id: int) -> Post | None:
-        """The delivered post with this id, when known."""
-        return self._by_id.get(post_id)
-
-    def keep(self, *, post: Post) -> None:
-        """Remember a delivered post (forgetting everything when full: cheap and rare)."""
-        if post.message_id is None or post.state is not PostState.POSTED:
-            return
-        with self._lock:
-            if len(self._posts) >= self.LIMIT:
-                self._posts.clear()
-                self._by_id.clear()
-            self._posts[(post.channel, post.message_id)] = post
-            self._by_id[post.id] = post
-
-
 class SqlActivity(UnitBound):
-    """Votes, comments and processed events; mixed into SqlStore, which owns the session.
+    """ports.ActivityStore: votes, comments and processed events.
     Every method here is on the path of each vote or comment, so each runs one statement of
     bot/db/activity_sql.py on the session's connection: prepared Core, or on SQLite the same
     statement given to the driver."""
 
-    delivered: DeliveredPosts
-
     def _remember(self, *, post: Post) -> None:
         """Keep a delivered post in the memo; read inside a write, only once that write is
         committed (its commit may fail, and the row might be one the group just changed)."""
-        if self._scope is None:
-            self.delivered.keep(post=post)
+        scope = self.unit.scope
+        if scope is None:
+            self.unit.delivered.keep(post=post)
         else:
-            self._scope.after_commit(lambda: self.delivered.keep(post=post))
+            scope.after_commit(lambda: self.unit.delivered.keep(post=post))
 
     def _run(self, name: str, params: dict[str, Any]) -> list[Any]:
         """Run one hot-path statement; its rows, read by column name (none for the writes
@@ -138,7 +98,7 @@ class SqlActivity(UnitBound):
 
     def post_by_message(self, *, channel: ChannelKey, message_id: str) -> Post | None:
         """The daily post that is this message, if it is one."""
-        known = self.delivered.get(channel=channel, message_id=message_id)
+        known = self.unit.delivered.get(channel=channel, message_id=message_id)
         if known is not None:
             return known
         row = (
@@ -162,7 +122,7 @@ class SqlActivity(UnitBound):
 
     def post_by_id(self, *, post_id: int) -> Post | None:
         """A post by id, with its channel's key."""
-        known = self.delivered.by_id(post_id=post_id)
+        known = self.unit.delivered.by_id(post_id=post_id)
         if known is not None:
             return known
         row = self._connection()[0].execute(sql.POST_BY_ID, {"post_id": post_id}).first()

@@ -37,7 +37,7 @@ def _monday(*, day: date) -> date:
 
 
 class SqlArchivePages(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+    """ports.ArchivePagesStore: the web archive's queries, public channels only."""
 
     def _posts_query(self, *, workspace: WorkspaceKey, channel_id: int | None) -> Any:
         """Delivered posts of public channels of the workspace (optionally one channel)."""

@@ -21,7 +21,7 @@ LIVE = (PaperStatus.QUEUED.value, PaperStatus.REFERENCE.value)
 
 
 class SqlEnrichment(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+    """ports.EnrichmentStore: papers known in part, answers kept, unclear matches."""
 
     def papers_to_enrich(self, *, ids: Sequence[int] | None, untried: bool = False) -> list[Paper]:
         """Queued papers and references known only in part (no id, a title made from the

@@ -35,7 +35,7 @@ def _among(*, channels: Sequence[ChannelKey]) -> ColumnElement[bool]:
 
 
 class SqlHome(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+    """ports.HomeStore: a person's own recent votes and comments."""
 
     def votes_by(self, *, user: str, channels: Sequence[ChannelKey], limit: int) -> list[OwnVote]:
         """A person's latest votes in these channels, newest first, with the papers' titles."""

@@ -12,7 +12,7 @@ from bot.db.unit import UnitBound
 
 
 class SqlLists(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+    """ports.ListsStore: reading lists by name and origin."""
 
     def reading_list(self, *, name: str, origin: str, now: datetime) -> int:
         """The id of the list with this name from this origin, made if it is new."""

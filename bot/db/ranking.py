@@ -13,7 +13,7 @@ from bot.domain import Channel, PostState, TopEntry, VoteCount
 
 
 class SqlRanking(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+    """ports.PostsStore.top_posts: posts ranked by votes and discussion."""
 
     def top_posts(
         self,

@@ -24,6 +24,7 @@ from bot.db import search_statements as build
 from bot.db.search_rows import Scored, hit_of, paper_of
 from bot.db.search_scope import Scope, Sql, scope_of, scope_statement
 from bot.db.search_sql import WALK_PER_HIT
+from bot.db.unit import UnitBound
 from bot.domain import HIGHLIGHT_OPEN as OPEN
 from bot.domain import ChannelKey, SearchHit, SearchPage, WorkspaceKey
 from bot.search_query import SearchQuery
@@ -200,3 +201,27 @@ def search(
     found = ranking(run=run, depth=offset + limit)
     hits = run.hits(page=found.ranked[offset : offset + limit], ranking=found)
     return SearchPage(hits=hits, total=found.total, offset=offset, relaxed=found.relaxed)
+
+
+class SqlSearch(UnitBound):
+    """ports.SearchStore: keyword search on the unit of work's session."""
+
+    def search(
+        self,
+        *,
+        query: SearchQuery,
+        limit: int,
+        offset: int,
+        viewer: ChannelKey | None,
+        workspace: WorkspaceKey,
+    ) -> SearchPage:
+        """One page of a workspace's papers matching the query (by their text or comments),
+        best first; with a viewer, posts and comments of channels it may not see are left out."""
+        return search(
+            session=self.session,
+            query=query,
+            limit=limit,
+            offset=offset,
+            viewer=viewer,
+            workspace=workspace,
+        )

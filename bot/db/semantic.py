@@ -25,7 +25,7 @@ def _has_vector(*, model: str) -> Exists:
 
 
 class SqlSemantic(UnitBound):
-    """Vectors, papers read and pick orders, in one unit of work."""
+    """ports.SemanticStore: vectors, papers read and pick orders, in one unit of work."""
 
     def search_run(
         self, *, query: SearchQuery, viewer: ChannelKey | None, workspace: WorkspaceKey

@@ -13,7 +13,7 @@ from bot.ingest.keys import normalise_for_key
 
 
 class SqlTitles(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+    """ports.PapersStore.paper_by_title: a paper found by its title alone."""
 
     def paper_by_title(self, *, workspace: WorkspaceKey, title: str) -> Paper | None:
         """The workspace's oldest paper whose title reads the same (case, accents and

@@ -67,7 +67,7 @@ def ensure_workspace(*, session: Session, workspace: WorkspaceKey, claim: bool) 
 
 
 class SqlWorkspaces(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+    """ports.WorkspacesStore: the workspaces and their row ids."""
 
     def workspaces(self) -> list[WorkspaceKey]:
         """Every workspace, oldest first."""
