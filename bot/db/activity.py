@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+import sqlite3
 from datetime import UTC, datetime
 from typing import Any
 
@@ -43,75 +43,41 @@ def _post(*, row: Row[Any]) -> Post:
     )
 
 
-class DeliveredPosts:
-    """Delivered daily posts by channel and message id and by post id, remembered by one
-    process.
-
-    Every click asks for its post, and every reaction and thread reply which post its message
-    is. Once a post is delivered (POSTED, its message id recorded) nothing changes it again,
-    so the answer is kept; a post not delivered yet, or a message that is no post, is asked
-    again each time, since its delivery may be recorded a moment later.
-    """
-
-    LIMIT = 4096  # a few years of daily posts in a few hundred channels
-
-    def __init__(self) -> None:
-        """Nothing known yet."""
-        self._posts: dict[tuple[ChannelKey, str], Post] = {}
-        self._by_id: dict[int, Post] = {}
-        self._lock = threading.Lock()
-
-    def get(self, *, channel: ChannelKey, message_id: str) -> Post | None:
-        """The delivered post that is this message, when known."""
-        return self._posts.get((channel, message_id))
-
-    def by_id(self, *, post_id: int) -> Post | None:
-        """The delivered post with this id, when known."""
-        return self._by_id.get(post_id)
-
-    def keep(self, *, post: Post) -> None:
-        """Remember a delivered post (forgetting everything when full: cheap and rare)."""
-        if post.message_id is None or post.state is not PostState.POSTED:
-            return
-        with self._lock:
-            if len(self._posts) >= self.LIMIT:
-                self._posts.clear()
-                self._by_id.clear()
-            self._posts[(post.channel, post.message_id)] = post
-            self._by_id[post.id] = post
-
-
-class ActivityStore(UnitBound):
-    """Votes, comments and processed events; mixed into SqlStore, which owns the session.
+class SqlActivity(UnitBound):
+    """ports.ActivityStore: votes, comments and processed events.
     Every method here is on the path of each vote or comment, so each runs one statement of
     bot/db/activity_sql.py on the session's connection: prepared Core, or on SQLite the same
     statement given to the driver."""
 
-    delivered: DeliveredPosts
-
     def _remember(self, *, post: Post) -> None:
         """Keep a delivered post in the memo; read inside a write, only once that write is
         committed (its commit may fail, and the row might be one the group just changed)."""
-        if self._scope is None:
-            self.delivered.keep(post=post)
+        scope = self.unit.scope
+        if scope is None:
+            self.unit.delivered.keep(post=post)
         else:
-            self._scope.after_commit(lambda: self.delivered.keep(post=post))
+            scope.after_commit(lambda: self.unit.delivered.keep(post=post))
 
-    def _run(self, name: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-        """Run one hot-path statement; its rows (none for the writes that return none)."""
+    def _run(self, name: str, params: dict[str, Any]) -> list[Any]:
+        """Run one hot-path statement; its rows, read by column name (none for the writes
+        that return none)."""
         connection, raw = self._connection()
         if raw is None:
             result = connection.execute(
                 sql.core(name=name, dialect=connection.dialect.name), params
             )
-            return [tuple(row) for row in result] if result.returns_rows else []
+            return [row._mapping for row in result] if result.returns_rows else []
         # Most parameters are text or numbers, passed as they are; only the few datetimes and
         # booleans pay for a conversion call (this runs for every statement of every vote).
         stored = {
             key: _sqlite_value(value=value) if isinstance(value, _CONVERTED) else value
             for key, value in params.items()
         }
-        return raw.execute(sql.SQLITE_TEXT[name], stored).fetchall()  # type: ignore[no-any-return]
+        # sqlite3.Row: columns by name, like the Core path's mappings (the connection's own
+        # row factory stays as SQLAlchemy set it).
+        cursor = raw.cursor()
+        cursor.row_factory = sqlite3.Row
+        return cursor.execute(sql.SQLITE_TEXT[name], stored).fetchall()  # type: ignore[no-any-return]
 
     def mark_event(self, *, event_id: str, now: datetime) -> bool:
         """Record an event id; False when it was applied before (a retry or a redelivery)."""
@@ -132,7 +98,7 @@ class ActivityStore(UnitBound):
 
     def post_by_message(self, *, channel: ChannelKey, message_id: str) -> Post | None:
         """The daily post that is this message, if it is one."""
-        known = self.delivered.get(channel=channel, message_id=message_id)
+        known = self.unit.delivered.get(channel=channel, message_id=message_id)
         if known is not None:
             return known
         row = (
@@ -156,7 +122,7 @@ class ActivityStore(UnitBound):
 
     def post_by_id(self, *, post_id: int) -> Post | None:
         """A post by id, with its channel's key."""
-        known = self.delivered.by_id(post_id=post_id)
+        known = self.unit.delivered.by_id(post_id=post_id)
         if known is not None:
             return known
         row = self._connection()[0].execute(sql.POST_BY_ID, {"post_id": post_id}).first()
@@ -169,7 +135,9 @@ class ActivityStore(UnitBound):
     def vote_of(self, *, post_id: int, user: str) -> VoteState | None:
         """A person's current vote on a post."""
         rows = self._run("vote_of", {"post_id": post_id, "user_id": user})
-        return VoteState(value=int(rows[0][0]), source=str(rows[0][1])) if rows else None
+        if not rows:
+            return None
+        return VoteState(value=int(rows[0]["value"]), source=str(rows[0]["source"]))
 
     def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
         """Set (or change) a person's one vote on a post: one upsert on UNIQUE(post, user)."""
@@ -191,7 +159,9 @@ class ActivityStore(UnitBound):
     def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:
         """The comment with this message id in the post's channel, live or deleted."""
         rows = self._run("comment_at", {"channel_id": post.channel_id, "message_id": message_id})
-        return CommentState(text=str(rows[0][0]), deleted=bool(rows[0][1])) if rows else None
+        if not rows:
+            return None
+        return CommentState(text=str(rows[0]["text"]), deleted=bool(rows[0]["deleted"]))
 
     def add_comment(
         self,

@@ -36,8 +36,8 @@ def _monday(*, day: date) -> date:
     return day - timedelta(days=day.weekday())
 
 
-class ArchivePagesStore(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+class SqlArchivePages(UnitBound):
+    """ports.ArchivePagesStore: the web archive's queries, public channels only."""
 
     def _posts_query(self, *, workspace: WorkspaceKey, channel_id: int | None) -> Any:
         """Delivered posts of public channels of the workspace (optionally one channel)."""

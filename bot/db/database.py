@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.db.activity import DeliveredPosts
+from bot.db.delivered import DeliveredPosts
 from bot.db.engine import make_engine
 from bot.db.group_commit import GroupCommit
 from bot.db.store import SqlStore

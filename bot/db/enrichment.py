@@ -20,8 +20,8 @@ FILLABLE = frozenset({"title", "abstract", "authors", "arxiv_id", "doi", "url", 
 LIVE = (PaperStatus.QUEUED.value, PaperStatus.REFERENCE.value)
 
 
-class EnrichmentStore(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+class SqlEnrichment(UnitBound):
+    """ports.EnrichmentStore: papers known in part, answers kept, unclear matches."""
 
     def papers_to_enrich(self, *, ids: Sequence[int] | None, untried: bool = False) -> list[Paper]:
         """Queued papers and references known only in part (no id, a title made from the

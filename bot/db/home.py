@@ -34,8 +34,8 @@ def _among(*, channels: Sequence[ChannelKey]) -> ColumnElement[bool]:
     )
 
 
-class HomeStore(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+class SqlHome(UnitBound):
+    """ports.HomeStore: a person's own recent votes and comments."""
 
     def votes_by(self, *, user: str, channels: Sequence[ChannelKey], limit: int) -> list[OwnVote]:
         """A person's latest votes in these channels, newest first, with the papers' titles."""

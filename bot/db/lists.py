@@ -11,8 +11,8 @@ from bot.db.schema import Base, ReadingListRow
 from bot.db.unit import UnitBound
 
 
-class ListsStore(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+class SqlLists(UnitBound):
+    """ports.ListsStore: reading lists by name and origin."""
 
     def reading_list(self, *, name: str, origin: str, now: datetime) -> int:
         """The id of the list with this name from this origin, made if it is new."""

@@ -27,8 +27,9 @@ from bot.domain import (
 from bot.schedule_text import days_to_text
 
 
-class PostsStore(UnitBound):
-    """Channels and posts; mixed into SqlStore, which owns the session."""
+class SqlPosts(UnitBound):
+    """ports.ChannelsStore, PostsStore (top_posts aside) and RecapsStore; and a paper by id
+    and its status, as posting moves it."""
 
     def paper(self, *, paper_id: int) -> Paper | None:
         """One paper by id."""
@@ -50,6 +51,11 @@ class PostsStore(UnitBound):
                 ChannelRow.external_id == key.channel,
             )
         )
+
+    def channels(self) -> list[Channel]:
+        """Every channel that follows the list."""
+        rows = self.session.scalars(select(ChannelRow).order_by(ChannelRow.id))
+        return [to_channel(row=row) for row in rows]
 
     def channel(self, *, key: ChannelKey) -> Channel | None:
         """A followed channel, or None."""

@@ -12,8 +12,8 @@ from bot.db.unit import UnitBound
 from bot.domain import Channel, PostState, TopEntry, VoteCount
 
 
-class RankingStore(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+class SqlRanking(UnitBound):
+    """ports.PostsStore.top_posts: posts ranked by votes and discussion."""
 
     def top_posts(
         self,

@@ -4,231 +4,143 @@ Score = text match (-bm25(papers_fts, 10.0, 5.0, 1.0); PostgreSQL: ts_rank weigh
 + the best live matching comment's bm25, so matching in both ranks above either alone. Never
 negative, so the best N sums lie among the best N by text plus the papers with a matching
 comment: only those are combined; posts, votes and snippets are read for the page alone.
-Every word must match; when no paper has them all, any of them.
+Every word must match; when no paper has them all, any of them (`ranking`, the one relaxed
+step keyword and hybrid search share).
+
+The statements are values built by search_statements; `Execute` is the one place they run.
 """
 
-# S608: the SQL is assembled from search_sql's constants only; what users type is bound.
-# ruff: noqa: S608
 from __future__ import annotations
 
 import json
+import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from bot.db import search_statements as build
 from bot.db.search_rows import Scored, hit_of, paper_of
-from bot.db.search_sql import (
-    CFG,
-    HEADLINE_OPTIONS,
-    HIDDEN_CHANNELS,
-    IN_HIDDEN,
-    IN_WORKSPACE,
-    LIST,
-    LIST_COUNT,
-    NOT_HIDDEN_PAPER,
-    PAPERS,
-    POSTGRES,
-    POSTS,
-    SHOWN,
-    SQLITE,
-    WALK_PER_HIT,
-    WORKSPACE,
-)
-from bot.domain import HIGHLIGHT_CLOSE as CLOSE
+from bot.db.search_scope import Scope, Sql, scope_of, scope_statement
+from bot.db.search_sql import WALK_PER_HIT
+from bot.db.unit import UnitBound
 from bot.domain import HIGHLIGHT_OPEN as OPEN
-from bot.domain import (
-    ChannelKey,
-    SearchHit,
-    SearchPage,
-    WorkspaceKey,
-)
-from bot.search_query import SearchQuery, fts5_authors, fts5_excluded, fts5_match, tsquery_terms
+from bot.domain import ChannelKey, SearchHit, SearchPage, WorkspaceKey
+from bot.search_query import SearchQuery
 
 
-class Searcher:
-    """One search in one session: the dialect's statements and the query's bound values."""
+class Execute:
+    """Runs search statements in one session's transaction; rows come back read by name."""
 
-    def __init__(
-        self,
-        *,
-        session: Session,
-        query: SearchQuery,
-        viewer: ChannelKey | None,
-        workspace: WorkspaceKey,
-    ) -> None:
-        """Pick the dialect; SQLite statements go straight to the session's own connection."""
-        self.session, self.query, self.q, self.viewer = session, query, ":q", viewer
-        self.pg = session.get_bind().dialect.name == "postgresql"
-        self.sql = POSTGRES if self.pg else SQLITE
-        # SQLAlchemy costs ~0.1 ms a statement, as much as a whole FTS5 query on a small
-        # archive; sqlite3 takes the same :name parameters, in the same transaction.
-        self.raw: Any = None if self.pg else session.connection().connection.driver_connection
-        self.params: dict[str, Any] = {"o": OPEN, "c": CLOSE, "opts": HEADLINE_OPTIONS}
-        self.dialect = "postgresql" if self.pg else "sqlite"
-        self.hidden: list[int] = []
-        self.size = 0  # the largest paper id, read with the ranking
-        # The workspace's row id and how many there are (with one, most deployments, every
-        # paper is its own and no candidate pays for the condition), and the channels the
-        # viewer may not see: one statement, as it runs before every search.
-        sql, key = WORKSPACE, {"w_platform": workspace.platform, "w_team": workspace.id}
-        if viewer is not None:
-            sql = f"{WORKSPACE} UNION ALL {HIDDEN_CHANNELS}"
-            key |= {
-                "v_platform": viewer.platform,
-                "v_workspace": viewer.workspace,
-                "v_channel": viewer.channel,
-            }
-        rows = self.rows(sql, **key)
-        found, count = next(row[1:] for row in rows if row[0] == 0)
-        hidden = [row for row in rows if row[0] == 1]
-        self.params["f_ws"] = -1 if found is None else int(found)
-        self.scoped = found is None or int(count) > 1
-        if viewer is not None:
-            self.hidden = sorted(row[1] for row in hidden)
-            self.params["hidden"] = self.hidden
-
-    def visible(self, *, column: str) -> str:
-        """The condition that a channel row id `column` is one the viewer may see ('' for all)."""
-        return SHOWN[self.dialect].format(column=column) if self.hidden else ""
-
-    def rows(self, sql: str, *, filters: str = "", comments: str = "", **extra: Any) -> list[Any]:
-        """Run one of our statements with the query's bound values."""
-        statement = sql.format(
-            q=self.q, filters=filters, comment_filters=comments, ids=self.sql["ids"]
+    def __init__(self, *, session: Session) -> None:
+        """Take the session's dialect and, on SQLite, its driver connection: SQLAlchemy costs
+        ~0.1 ms a statement, as much as a whole FTS5 query on a small archive, and sqlite3
+        takes the same :name parameters in the same transaction."""
+        self.session = session
+        self.dialect = session.get_bind().dialect.name
+        self.raw: Any = (
+            None
+            if self.dialect == "postgresql"
+            else session.connection().connection.driver_connection
         )
-        params = {**self.params, **extra}
+
+    def __call__(self, statement: Sql) -> list[Any]:
+        """The statement's rows, each read by column name."""
+        params = dict(statement.params)
         if self.raw is None:
-            return list(self.session.execute(text(statement), params).all())
+            return [row._mapping for row in self.session.execute(text(statement.text), params)]
         for name in ("ids", "hidden"):  # lists reach SQLite as JSON arrays
             if name in params:
                 params[name] = json.dumps(params[name])
-        return list(self.raw.execute(statement, params).fetchall())
+        cursor = self.raw.cursor()
+        cursor.row_factory = sqlite3.Row  # columns by name, as the mappings above
+        return list(cursor.execute(statement.text, params).fetchall())
 
-    def tsquery(self, *, any_term: bool, negated_only: bool = False) -> str:
-        """A tsquery of our function calls over bound words (tq0, tq1 ...)."""
-        positive: list[str] = []
-        negative: list[str] = []
-        for index, term in enumerate(tsquery_terms(query=self.query)):
-            self.params[f"tq{index}"] = term.text
-            call = f"{term.function}({CFG}, :tq{index})"
-            (negative if term.negated else positive).append(call)
-        if negated_only:
-            return "(" + " || ".join(negative) + ")"
-        body = "(" + (" || " if any_term else " && ").join(positive) + ")"
-        return "(" + " && ".join([body, *(f"!!{call}" for call in negative)]) + ")"
 
-    def filters(self, *, pid: str) -> str:
-        """AND-ed conditions on the paper id expression `pid` (one of our column names)."""
-        query, conditions = self.query, []
-        if self.scoped:
-            conditions.append(IN_WORKSPACE.format(pid=pid))
-        if query.status is not None:
-            self.params["f_status"] = query.status.value
-            conditions.append(
-                f"EXISTS (SELECT 1 FROM papers fp WHERE fp.id = {pid} AND fp.status = :f_status)"
-            )
-        if self.hidden:  # papers queued by a channel this one may not see
-            in_hidden = IN_HIDDEN[self.dialect]
-            conditions.append(NOT_HIDDEN_PAPER.format(pid=pid, in_hidden=in_hidden))
-        if self.post_conditions():
-            on_posts = self.post_filters()
-            conditions.append(
-                "EXISTS (SELECT 1 FROM posts fq JOIN channels fc ON fc.id = fq.channel_id "
-                f"WHERE fq.paper_id = {pid} AND fq.state = 'posted'{on_posts})"
-            )
-        if query.authors and self.pg:
-            self.params.update({f"f_author{i}": name for i, name in enumerate(query.authors)})
-            names = [f"phraseto_tsquery({CFG}, :f_author{i})" for i in range(len(query.authors))]
-            conditions.append(
-                f"EXISTS (SELECT 1 FROM papers fa WHERE fa.id = {pid} AND to_tsvector({CFG}, "
-                f"coalesce(fa.authors::text, '')) @@ ({' && '.join(names)}))"
-            )
-        elif query.authors:
-            self.params["f_authors"] = fts5_authors(query=query)
-            conditions.append(
-                f"{pid} IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH :f_authors)"
-            )
-        return "".join(f" AND {condition}" for condition in conditions)
+@dataclass(frozen=True)
+class Ranking:
+    """Candidates best first, how many papers match, whether any word was enough, and the
+    archive's largest paper id (the snippets' plan depends on it)."""
 
-    def post_filters(self) -> str:
-        """Conditions on a post `fq` in channel `fc`: visible to the viewer, channel and dates."""
-        return self.visible(column="fq.channel_id") + "".join(
-            f" AND {condition}" for condition in self.post_conditions()
-        )
+    ranked: list[Scored]
+    total: int
+    any_term: bool = False
+    size: int = 0
 
-    def post_conditions(self) -> list[str]:
-        """The query's own conditions on a post `fq` in channel `fc`: channel and dates."""
-        query, conditions = self.query, []
-        if query.channel is not None:
-            self.params.update(f_chan=query.channel, f_chan_bare=query.channel.lstrip("#"))
-            conditions.append("fc.external_id IN (:f_chan, :f_chan_bare)")
-        for name, day, op in (("after", query.after, ">"), ("before", query.before, "<")):
-            if day is not None:
-                self.params[f"f_{name}"] = day if self.pg else day.isoformat()
-                conditions.append(f"fq.local_date {op} :f_{name}")
-        return conditions
+    @property
+    def relaxed(self) -> bool:
+        """No paper had every word, and some had one of them."""
+        return self.any_term and self.total > 0
 
-    def listing(self, *, limit: int, offset: int) -> tuple[list[Scored], int]:
+
+class Searcher:
+    """One search in one session: its query and scope; each step builds its statements and
+    has them executed."""
+
+    def __init__(self, *, execute: Execute, query: SearchQuery, scope: Scope) -> None:
+        """Keep what every step needs (`open_search` reads the scope)."""
+        self.execute, self.query, self.scope = execute, query, scope
+
+    def listing(self, *, limit: int, offset: int) -> Ranking:
         """Filters only: latest posts first, then papers never posted, newest first."""
-        filters = self.filters(pid="papers.id")
-        if self.query.excluded:
-            self.params["f_excluded"] = fts5_excluded(query=self.query)
-            excluded = self.tsquery(any_term=True, negated_only=True) if self.pg else ""
-            filters += self.sql["excluded"].format(x=excluded)
-        page = self.rows(LIST, filters=filters, k=limit, offset=offset)
-        total = self.rows(LIST_COUNT, filters=filters)[0][0]
-        return [Scored(paper_id=row[0], text_score=0.0) for row in page], int(total)
+        page, count = build.listing(scope=self.scope, query=self.query, limit=limit, offset=offset)
+        total = self.execute(count)[0]["n"]
+        ranked = [Scored(paper_id=row["id"], text_score=0.0) for row in self.execute(page)]
+        return Ranking(ranked=ranked, total=int(total))
 
-    def rank(self, *, depth: int, any_term: bool) -> tuple[list[Scored], int]:
+    def rank(self, *, depth: int, any_term: bool) -> Ranking:
         """Candidates best first (at least the best `depth`) and how many papers match."""
-        if self.pg:
-            self.q = self.tsquery(any_term=any_term)
-        else:
-            self.params["q"] = fts5_match(query=self.query, any_term=any_term)
-        # One plain word: FTS5 counts by walking one doclist, cheaper than keeping each match.
-        # Several words or an exclusion: counting would merge the doclists again, so the
-        # matches are kept (materialized) once and read back for the best and the count.
-        single = len(self.query.terms) == 1 and not self.query.phrases + self.query.excluded
-        sql, matches = self.sql["rank"], self.sql["matches"]
-        if single and not self.pg:
-            sql = sql.replace("{kept}", "").replace("{m}", f"({matches}) AS m")
-        else:
-            sql = sql.replace("{kept}", f", m AS MATERIALIZED ({matches})").replace("{m}", "m")
-        filters = self.filters(pid=self.sql["pid"])
-        on_comments = self.filters(pid="posts.paper_id") + self.visible(
-            column="comments.channel_id"
-        )
-        rows = self.rows(sql, filters=filters, comments=on_comments, k=depth)
-        found = {row[1]: Scored(row[1], float(row[2])) for row in rows if row[0] == 0}
+        q = build.match(scope=self.scope, query=self.query, any_term=any_term)
+        statement = build.rank(scope=self.scope, query=self.query, depth=depth, q=q)
+        parts: dict[int, list[Any]] = {part: [] for part in range(5)}
+        for row in self.execute(statement):
+            parts[row["part"]].append(row)
+        found = {row["id"]: Scored(row["id"], float(row["s"])) for row in parts[0]}
         # A paper found through a comment may also match by text, below the best `depth`.
-        both = {row[1]: float(row[2]) for row in rows if row[0] == 1}
-        by_comment = [row[1:] for row in rows if row[0] == 2]
-        for paper_id, score, comment_id in by_comment:
-            found[paper_id] = Scored(paper_id, both.get(paper_id, 0.0), float(score), comment_id)
+        both = {row["id"]: float(row["s"]) for row in parts[1]}
+        by_comment = parts[2]
+        for row in by_comment:
+            paper_id = row["id"]
+            found[paper_id] = Scored(paper_id, both.get(paper_id, 0.0), float(row["s"]), row["cid"])
         ranked = sorted(found.values(), key=lambda h: (-h.text_score - h.comment_score, h.paper_id))
-        matched = next(int(row[1]) for row in rows if row[0] == 3)
-        self.size = next(int(row[1] or 0) for row in rows if row[0] == 4)
-        return ranked, matched + len(by_comment) - len(both)
+        matched = int(parts[3][0]["id"])
+        return Ranking(
+            ranked=ranked,
+            total=matched + len(by_comment) - len(both),
+            any_term=any_term,
+            size=int(parts[4][0]["id"] or 0),
+        )
 
-    def hits(self, *, page: list[Scored]) -> tuple[SearchHit, ...]:
-        """Papers, latest posts, votes, comment counts and snippets for the page alone."""
+    def hits(self, *, page: list[Scored], ranking: Ranking) -> tuple[SearchHit, ...]:
+        """Papers, latest posts, votes, comment counts and snippets for the page alone,
+        highlighted as `ranking` matched."""
         ids = [hit.paper_id for hit in page]
         if not ids:
             return ()
-        papers = {row[0]: paper_of(row=row) for row in self.rows(PAPERS, ids=ids)}
-        posts = {row[0]: row for row in self.rows(POSTS, filters=self.post_filters(), ids=ids)}
+        scope, query = self.scope, self.query
+        rows = self.execute(build.papers(scope=scope, ids=ids))
+        papers = {row["id"]: paper_of(row=row) for row in rows}
+        rows = self.execute(build.posts(scope=scope, query=query, ids=ids))
+        posts = {row["paper_id"]: row for row in rows}
         snippets: dict[int, str] = {}
         comments: dict[int, Any] = {}
-        if self.query.has_text:
+        if query.has_text:
+            q = build.match(scope=scope, query=query, any_term=ranking.any_term)
             # A rowid seek costs ~0.1 ms; walking the matches of a small archive costs less.
-            plus = "+" if self.size <= WALK_PER_HIT * len(ids) else ""
-            for row in self.rows(self.sql["snippets"].replace("{plus}", plus), ids=ids):
-                snippets[row[0]] = next((s for s in row[1:] if s and OPEN in s), row[1])
+            walk = ranking.size <= WALK_PER_HIT * len(ids)
+            for row in self.execute(build.snippets(scope=scope, q=q, ids=ids, walk=walk)):
+                highlighted = (s for s in (row["abstract"], row["title"]) if s and OPEN in s)
+                snippets[row["id"]] = next(highlighted, row["abstract"])
             # The comment is shown when the paper matched only there or it weighed more.
-            chosen = [h.comment_id for h in page if h.comment_score > h.text_score]
+            chosen = [
+                h.comment_id
+                for h in page
+                if h.comment_score > h.text_score and h.comment_id is not None
+            ]
             if chosen:
-                comments = {r[0]: r for r in self.rows(self.sql["comment_snippets"], ids=chosen)}
+                statement = build.comment_snippets(scope=scope, q=q, ids=chosen)
+                comments = {row["id"]: row for row in self.execute(statement)}
         return tuple(
             hit_of(
                 hit=hit,
@@ -239,6 +151,34 @@ class Searcher:
             )
             for hit in page
         )
+
+    def admitted(self, *, ids: list[int]) -> set[int]:
+        """The ids passing phrases, -words, author: and the filters; bare words are not asked."""
+        statement = build.admitted(scope=self.scope, query=self.query, ids=ids)
+        return {int(row["id"]) for row in self.execute(statement)}
+
+
+def open_search(
+    *,
+    session: Session,
+    query: SearchQuery,
+    viewer: ChannelKey | None,
+    workspace: WorkspaceKey,
+) -> Searcher:
+    """A search of one workspace as `viewer` may see it: reads its scope, once for every step."""
+    execute = Execute(session=session)
+    rows = execute(scope_statement(workspace=workspace, viewer=viewer))
+    return Searcher(
+        execute=execute, query=query, scope=scope_of(rows=rows, dialect=execute.dialect)
+    )
+
+
+def ranking(*, run: Searcher, depth: int) -> Ranking:
+    """Keyword candidates, all words first, any of them when no paper has them all."""
+    strict = run.rank(depth=depth, any_term=False)
+    if strict.total == 0 and len(run.query.positives) > 1:
+        return run.rank(depth=depth, any_term=True)
+    return strict
 
 
 def search(
@@ -253,13 +193,35 @@ def search(
     """One page of a workspace's papers matching the query, best first (latest posts first
     without words); with a viewer, only what that channel may see of posts and comments."""
     limit, offset = max(0, limit), max(0, offset)
-    run = Searcher(session=session, query=query, viewer=viewer, workspace=workspace)
+    run = open_search(session=session, query=query, viewer=viewer, workspace=workspace)
     if not query.has_text:
-        page, total = run.listing(limit=limit, offset=offset)
-        return SearchPage(hits=run.hits(page=page), total=total, offset=offset)
-    ranked, total = run.rank(depth=offset + limit, any_term=False)
-    relaxed = total == 0 and len(query.positives) > 1
-    if relaxed:
-        ranked, total = run.rank(depth=offset + limit, any_term=True)
-    hits = run.hits(page=ranked[offset : offset + limit])
-    return SearchPage(hits=hits, total=total, offset=offset, relaxed=relaxed and bool(total))
+        listed = run.listing(limit=limit, offset=offset)
+        hits = run.hits(page=listed.ranked, ranking=listed)
+        return SearchPage(hits=hits, total=listed.total, offset=offset)
+    found = ranking(run=run, depth=offset + limit)
+    hits = run.hits(page=found.ranked[offset : offset + limit], ranking=found)
+    return SearchPage(hits=hits, total=found.total, offset=offset, relaxed=found.relaxed)
+
+
+class SqlSearch(UnitBound):
+    """ports.SearchStore: keyword search on the unit of work's session."""
+
+    def search(
+        self,
+        *,
+        query: SearchQuery,
+        limit: int,
+        offset: int,
+        viewer: ChannelKey | None,
+        workspace: WorkspaceKey,
+    ) -> SearchPage:
+        """One page of a workspace's papers matching the query (by their text or comments),
+        best first; with a viewer, posts and comments of channels it may not see are left out."""
+        return search(
+            session=self.session,
+            query=query,
+            limit=limit,
+            offset=offset,
+            viewer=viewer,
+            workspace=workspace,
+        )

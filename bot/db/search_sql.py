@@ -26,14 +26,15 @@ _SNIP = "snippet({}, {}, :o, :c, '…', " + str(SNIPPET_TOKENS) + ")"
 _HEADLINE = f"ts_headline({CFG}, {{}}, {{{{q}}}}, :opts)"
 HEADLINE_OPTIONS = f'StartSel="{OPEN}", StopSel="{CLOSE}", MaxWords={SNIPPET_TOKENS}, MinWords=8'
 
-# One statement over the text matches {m} and the best comment per paper `c`: the best :k by
-# text (0), text scores of papers with a matching comment (1; not started without any, as the
-# CROSS JOIN's outer row is missing; + keeps the ids from becoming FTS5 rowid seeks), the
-# comment matches (2), the count (3), the archive's largest id (4, for the snippets' plan).
+# One statement over the text matches {m} and the best comment per paper `c`, its rows told
+# apart by `part`: the best :k by text (0), text scores of papers with a matching comment (1;
+# not started without any, as the CROSS JOIN's outer row is missing; + keeps the ids from
+# becoming FTS5 rowid seeks), the comment matches (2, with the comment's id), the count (3) and
+# the archive's largest id (4, for the snippets' plan), those two numbers in `id`.
 _RANK = (
-    "SELECT 0, id, s, CAST(NULL AS INTEGER) FROM (SELECT id, s FROM {m} ORDER BY s DESC, id "
-    "LIMIT :k) t UNION ALL SELECT 1, id, s, NULL FROM (SELECT 1 AS one WHERE EXISTS (SELECT 1 "
-    "FROM c)) AS any_c CROSS JOIN {m} WHERE +id IN (SELECT pid FROM c) "
+    "SELECT 0 AS part, id, s, CAST(NULL AS INTEGER) AS cid FROM (SELECT id, s FROM {m} "
+    "ORDER BY s DESC, id LIMIT :k) t UNION ALL SELECT 1, id, s, NULL FROM (SELECT 1 AS one "
+    "WHERE EXISTS (SELECT 1 FROM c)) AS any_c CROSS JOIN {m} WHERE +id IN (SELECT pid FROM c) "
     "UNION ALL SELECT 2, pid, s, cid FROM c UNION ALL SELECT 3, count(*), NULL, NULL FROM {m} "
     "UNION ALL SELECT 4, max(id), NULL, NULL FROM papers"
 )
@@ -50,11 +51,12 @@ SQLITE = dict(
     "comments.id AS cid FROM comments_fts JOIN comments ON comments.id = comments_fts.rowid "
     "JOIN posts ON posts.id = comments.post_id WHERE comments_fts MATCH {q}{comment_filters}), "
     f"c AS MATERIALIZED (SELECT pid, max(s) AS s, cid FROM cm GROUP BY pid){{kept}} {_RANK}",
-    snippets=f"SELECT papers_fts.rowid, {_SNIP.format('papers_fts', 2)}, "
-    f"{_SNIP.format('papers_fts', 0)} FROM papers_fts WHERE papers_fts MATCH {{q}} "
+    snippets=f"SELECT papers_fts.rowid AS id, {_SNIP.format('papers_fts', 2)} AS abstract, "
+    f"{_SNIP.format('papers_fts', 0)} AS title FROM papers_fts WHERE papers_fts MATCH {{q}} "
     f"AND {{plus}}papers_fts.rowid {IN_IDS}",
-    comment_snippets=f"SELECT comments_fts.rowid, {_SNIP.format('comments_fts', 0)}, "
-    "comments.user_id FROM comments_fts JOIN comments ON comments.id = comments_fts.rowid "
+    comment_snippets=f"SELECT comments_fts.rowid AS id, {_SNIP.format('comments_fts', 0)} AS "
+    "snippet, comments.user_id AS user_id FROM comments_fts "
+    "JOIN comments ON comments.id = comments_fts.rowid "
     f"WHERE comments_fts MATCH {{q}} AND comments_fts.rowid {IN_IDS}",
 )
 POSTGRES = dict(
@@ -68,10 +70,10 @@ POSTGRES = dict(
     "{kept} " + _RANK,
     matches=f"SELECT papers.id AS id, {_PG_RANK} AS s FROM papers "
     f"WHERE {PG_VECTOR} @@ {{q}}{{filters}}",
-    snippets=f"SELECT papers.id, {_HEADLINE.format('papers.abstract')}, "
-    f"{_HEADLINE.format('papers.title')} FROM papers WHERE papers.id = ANY(:ids)",
-    comment_snippets=f"SELECT comments.id, {_HEADLINE.format('comments.text')}, "
-    "comments.user_id FROM comments WHERE comments.id = ANY(:ids)",
+    snippets=f"SELECT papers.id AS id, {_HEADLINE.format('papers.abstract')} AS abstract, "
+    f"{_HEADLINE.format('papers.title')} AS title FROM papers WHERE papers.id = ANY(:ids)",
+    comment_snippets=f"SELECT comments.id AS id, {_HEADLINE.format('comments.text')} AS snippet, "
+    "comments.user_id AS user_id FROM comments WHERE comments.id = ANY(:ids)",
 )
 _COLUMNS = "id, title, abstract, authors, url, arxiv_id, doi, source, added_by, added_at"
 PAPERS = (
@@ -80,21 +82,23 @@ PAPERS = (
 )
 # Aliases fq/fc are the ones the post filters use; ascending, so each paper's last row wins.
 POSTS = (
-    "SELECT fq.paper_id, fc.platform, fc.workspace, fc.external_id, fq.local_date, fq.permalink, "
-    "(SELECT count(*) FROM votes v WHERE v.post_id = fq.id AND v.value > 0), "
-    "(SELECT count(*) FROM votes v WHERE v.post_id = fq.id AND v.value < 0), "
-    "(SELECT count(*) FROM comments k WHERE k.post_id = fq.id AND NOT k.deleted) "
+    "SELECT fq.paper_id AS paper_id, fc.platform AS platform, fc.workspace AS workspace, "
+    "fc.external_id AS channel, fq.local_date AS local_date, fq.permalink AS permalink, "
+    "(SELECT count(*) FROM votes v WHERE v.post_id = fq.id AND v.value > 0) AS up, "
+    "(SELECT count(*) FROM votes v WHERE v.post_id = fq.id AND v.value < 0) AS down, "
+    "(SELECT count(*) FROM comments k WHERE k.post_id = fq.id AND NOT k.deleted) AS comments "
     "FROM posts fq JOIN channels fc ON fc.id = fq.channel_id "
     "WHERE fq.paper_id {ids} AND fq.state = 'posted'{filters} ORDER BY fq.local_date, fq.id"
 )
 LIST = (
-    "SELECT papers.id FROM papers LEFT JOIN (SELECT paper_id, max(local_date) AS d FROM posts "
-    "WHERE state = 'posted' GROUP BY paper_id) lp ON lp.paper_id = papers.id WHERE 1 = 1"
+    "SELECT papers.id AS id FROM papers LEFT JOIN (SELECT paper_id, max(local_date) AS d "
+    "FROM posts WHERE state = 'posted' GROUP BY paper_id) lp ON lp.paper_id = papers.id WHERE 1 = 1"
     "{filters} ORDER BY lp.d IS NULL, lp.d DESC, papers.id DESC LIMIT :k OFFSET :offset"
 )
-LIST_COUNT = "SELECT count(*) FROM papers WHERE 1 = 1{filters}"
-# The channels a viewer may not see: other platforms and workspaces, others' private channels.
-# Read once a search; none (the usual case) means no privacy condition is needed at all.
+LIST_COUNT = "SELECT count(*) AS n FROM papers WHERE 1 = 1{filters}"
+# The channels a viewer may not see (part 1, their row ids in `id`): other platforms and
+# workspaces, others' private channels. Read once a search, after WORKSPACE; none (the usual
+# case) means no privacy condition is needed at all.
 HIDDEN_CHANNELS = (
     "SELECT 1, v.id, NULL FROM channels v WHERE NOT (v.platform = :v_platform "
     "AND v.workspace = :v_workspace AND (v.external_id = :v_channel OR NOT v.private))"
@@ -108,10 +112,11 @@ SHOWN = {
 NOT_HIDDEN_PAPER = (
     "NOT EXISTS (SELECT 1 FROM papers h WHERE h.id = {pid} AND h.queue_channel_id {in_hidden})"
 )
-# The asked workspace's row id (NULL when it has none yet) and how many workspaces exist.
+# The asked workspace's row id (part 0, NULL when it has none yet) and how many workspaces
+# exist.
 WORKSPACE = (
-    "SELECT 0, (SELECT id FROM workspaces WHERE platform = :w_platform AND team = :w_team), "
-    "(SELECT count(*) FROM workspaces)"
+    "SELECT 0 AS part, (SELECT id FROM workspaces WHERE platform = :w_platform AND team = "
+    ":w_team) AS id, (SELECT count(*) FROM workspaces) AS workspaces"
 )
 # A candidate paper of the asked workspace: a rowid look-up per candidate.
 IN_WORKSPACE = "EXISTS (SELECT 1 FROM papers fw WHERE fw.id = {pid} AND fw.workspace_id = :f_ws)"

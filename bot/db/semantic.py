@@ -11,7 +11,7 @@ from sqlalchemy import CursorResult, Exists, exists, func, insert, literal, sele
 
 from bot.db.convert import channel_key, to_paper
 from bot.db.schema import ChannelRow, CommentRow, EmbeddingRow, PaperRow, PostRow, VoteRow
-from bot.db.search_steps import SearchSteps
+from bot.db.search_steps import SearchSteps, open_steps
 from bot.db.unit import UnitBound
 from bot.db.workspaces import in_workspace, visible_to
 from bot.domain import Channel, ChannelKey, Paper, VoteCount, WorkspaceKey
@@ -24,23 +24,26 @@ def _has_vector(*, model: str) -> Exists:
     return exists().where(EmbeddingRow.paper_id == PaperRow.id, EmbeddingRow.model == model)
 
 
-class SemanticStore(UnitBound):
-    """Vectors, papers read and pick orders, in one unit of work."""
+class SqlSemantic(UnitBound):
+    """ports.SemanticStore: vectors, papers read and pick orders, in one unit of work."""
 
     def search_run(
         self, *, query: SearchQuery, viewer: ChannelKey | None, workspace: WorkspaceKey
     ) -> SearchSteps:
         """A search of one workspace, as `viewer` may see it, to be run in steps."""
-        return SearchSteps(session=self.session, query=query, viewer=viewer, workspace=workspace)
+        return open_steps(session=self.session, query=query, viewer=viewer, workspace=workspace)
 
     def vector_version(self, *, workspace: WorkspaceKey, model: str) -> tuple[int, int]:
         """How many vectors of `model` the workspace has and their largest row id."""
         row = self.session.execute(
-            select(func.count(EmbeddingRow.id), func.max(EmbeddingRow.id))
+            select(
+                func.count(EmbeddingRow.id).label("vectors"),
+                func.max(EmbeddingRow.id).label("newest"),
+            )
             .join(PaperRow, PaperRow.id == EmbeddingRow.paper_id)
             .where(EmbeddingRow.model == model, in_workspace(workspace=workspace))
         ).one()
-        return int(row[0]), int(row[1] or 0)
+        return int(row.vectors), int(row.newest or 0)
 
     def newest_vector(self, *, model: str) -> int:
         """The largest row id of any vector of `model` (0 with none): an index seek."""

@@ -1,59 +1,37 @@
-"""ports.Store over SQLAlchemy: one instance per unit of work, bound to one session."""
+"""ports.Store over SQLAlchemy: one instance per unit of work, offering every role's methods.
+
+Each role is a standalone SQL class on the unit of work (bot/db/unit.py) implementing its port
+(SqlActivity is ports.ActivityStore, ...). SqlStore holds the unit and offers each role's
+methods as its own, one line each (unit.Offer); the unit makes a role object on first use, so a
+vote pays for the activity role alone, and mypy checks SqlStore against ports.Store method by
+method.
+"""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 
-from sqlalchemy import ColumnElement, and_, case, func, or_, select
 from sqlalchemy.orm import Session
 
-from bot.db.activity import ActivityStore, DeliveredPosts
-from bot.db.archive_pages import ArchivePagesStore
-from bot.db.convert import channel_key, to_channel, to_paper
-from bot.db.engine import upsert_insert
-from bot.db.enrichment import EnrichmentStore
+from bot.db.activity import SqlActivity
+from bot.db.archive_pages import SqlArchivePages
+from bot.db.delivered import DeliveredPosts
+from bot.db.enrichment import SqlEnrichment
 from bot.db.group_commit import WriteScope
-from bot.db.home import HomeStore
-from bot.db.lists import ListsStore
-from bot.db.posts import PostsStore
-from bot.db.ranking import RankingStore
-from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
-from bot.db.search import search
-from bot.db.semantic import SemanticStore
-from bot.db.titles import TitlesStore
-from bot.db.workspaces import WorkspacesStore, in_workspace, visible_to
-from bot.domain import (
-    Channel,
-    ChannelKey,
-    CommentView,
-    NewPaper,
-    Paper,
-    PaperRecord,
-    PaperStatus,
-    PostView,
-    SearchPage,
-    VoteCount,
-    WorkspaceKey,
-)
-from bot.search_query import SearchQuery
-
-_RECORD_CHUNK = 500
+from bot.db.home import SqlHome
+from bot.db.lists import SqlLists
+from bot.db.papers import SqlPapers
+from bot.db.posts import SqlPosts
+from bot.db.ranking import SqlRanking
+from bot.db.search import SqlSearch
+from bot.db.semantic import SqlSemantic
+from bot.db.titles import SqlTitles
+from bot.db.unit import Offer, Unit
+from bot.db.workspaces import SqlWorkspaces
 
 
-class SqlStore(
-    PostsStore,
-    ActivityStore,
-    RankingStore,
-    ListsStore,
-    TitlesStore,
-    EnrichmentStore,
-    HomeStore,
-    WorkspacesStore,
-    ArchivePagesStore,
-    SemanticStore,
-):
-    """The Store of one session; the unit of work commits or rolls back around it."""
+class SqlStore:
+    """The Store of one unit of work; the unit of work commits or rolls back around it."""
 
     def __init__(
         self,
@@ -63,237 +41,102 @@ class SqlStore(
         opener: Callable[[], Session] | None = None,
         delivered: DeliveredPosts | None = None,
     ) -> None:
-        """Bind to a session, a write scope or a session opener (see UnitBound); `delivered`:
-        the database's memo of delivered posts, shared by its units of work."""
-        super().__init__(session=session, scope=scope, opener=opener)
-        self.delivered = delivered if delivered is not None else DeliveredPosts()
+        """Bind to a session, a write scope or a session opener (see Unit); `delivered`: the
+        database's memo of delivered posts, shared by its units of work."""
+        self.unit = Unit(session=session, scope=scope, opener=opener, delivered=delivered)
 
-    def known_keys(self, *, workspace: WorkspaceKey) -> set[str]:
-        """Every dedupe key a workspace already holds (arxiv:, doi:, fp: prefixed)."""
-        keys: set[str] = set()
-        rows = self.session.execute(
-            select(PaperRow.arxiv_id, PaperRow.doi, PaperRow.fingerprint).where(
-                in_workspace(workspace=workspace)
-            )
-        )
-        for arxiv_id, doi, fingerprint in rows:
-            keys.add(f"fp:{fingerprint}")
-            if arxiv_id:
-                keys.add(f"arxiv:{arxiv_id}")
-            if doi:
-                keys.add(f"doi:{doi}")
-        return keys
+    @property
+    def session(self) -> Session:
+        """The ORM session of this unit of work (a write scope opens it on first use)."""
+        return self.unit.session
 
-    def max_position(self, *, workspace: WorkspaceKey) -> int:
-        """The highest queue position a workspace used so far (0 when empty)."""
-        query = select(func.coalesce(func.max(PaperRow.position), 0)).where(
-            in_workspace(workspace=workspace)
-        )
-        return int(self.session.scalar(query) or 0)
+    @property
+    def delivered(self) -> DeliveredPosts:
+        """The database's memo of delivered posts (what post_by_id and post_by_message know)."""
+        return self.unit.delivered
 
-    def insert_papers(self, *, papers: Sequence[NewPaper]) -> int:
-        """Insert papers, skipping any whose key another writer stored meanwhile; the count kept."""
-        if not papers:
-            return 0
-        rows = [
-            {
-                "workspace_id": p.workspace_id,
-                "title": p.draft.title,
-                "authors": list(p.draft.authors),
-                "abstract": p.draft.abstract,
-                "url": p.draft.url,
-                "arxiv_id": p.draft.arxiv_id,
-                "doi": p.draft.doi,
-                "fingerprint": p.fingerprint,
-                "source": p.source,
-                "added_by": p.added_by,
-                "added_at": p.added_at,
-                "position": p.position,
-                "status": (
-                    PaperStatus.REFERENCE if p.draft.reference else PaperStatus.QUEUED
-                ).value,
-                "queue_channel_id": p.queue_channel_id,
-                "title_derived": p.draft.title_derived,
-                "list_id": p.list_id,
-                "locked": list(p.locked) or None,
-            }
-            for p in papers
-        ]
-        table = Base.metadata.tables["papers"]
-        # DO NOTHING: a paper another replica imported a moment ago is "already known", not an
-        # error; RETURNING counts only the rows that went in.
-        insert = upsert_insert(session=self.session, table=table)
-        statement = insert.on_conflict_do_nothing().returning(table.c.id)
-        return len(self.session.execute(statement, rows).all())
+    @property
+    def opened(self) -> Session | None:
+        """The session an opener made, once something asked for it (else None)."""
+        return self.unit.opened
 
-    @staticmethod
-    def _queue_owner(*, channel: Channel | None) -> ColumnElement[bool]:
-        """Which queued papers wait for a channel: its own and its workspace's shared list."""
-        owner: ColumnElement[bool] = PaperRow.queue_channel_id.is_(None)
-        if channel is not None:
-            owner = or_(owner, PaperRow.queue_channel_id == channel.id)
-        return and_(PaperRow.status == PaperStatus.QUEUED.value, owner)
-
-    def _queue_filter(
-        self, *, workspace: WorkspaceKey, channel: Channel | None
-    ) -> ColumnElement[bool]:
-        """The papers in a channel's queue, in its workspace."""
-        return and_(in_workspace(workspace=workspace), self._queue_owner(channel=channel))
-
-    def queued(
-        self, *, workspace: WorkspaceKey, channel: Channel | None, limit: int
-    ) -> list[Paper]:
-        """The next queued papers for a channel (its own, then the shared list) in order:
-        those with an abstract first."""
-        query = (
-            select(PaperRow)
-            .where(self._queue_filter(workspace=workspace, channel=channel))
-            # A paper without an abstract waits while any paper has one: no empty post.
-            .order_by(PaperRow.abstract == "", PaperRow.position, PaperRow.id)
-            .limit(limit)
-        )
-        return [to_paper(row=row) for row in self.session.scalars(query)]
-
-    def count_queued(self, *, workspace: WorkspaceKey, channel: Channel | None) -> int:
-        """How many papers wait in a channel's queue."""
-        query = (
-            select(func.count())
-            .select_from(PaperRow)
-            .where(self._queue_filter(workspace=workspace, channel=channel))
-        )
-        return int(self.session.scalar(query) or 0)
-
-    def channels(self) -> list[Channel]:
-        """Every channel that follows the list."""
-        rows = self.session.scalars(select(ChannelRow).order_by(ChannelRow.id))
-        return [to_channel(row=row) for row in rows]
-
-    def paper_by_keys(self, *, workspace: WorkspaceKey, keys: Sequence[str]) -> Paper | None:
-        """The workspace's paper sharing any of these dedupe keys (arxiv:, doi:, fp:)."""
-        columns = {"arxiv": PaperRow.arxiv_id, "doi": PaperRow.doi, "fp": PaperRow.fingerprint}
-        matches = [
-            columns[kind] == value
-            for kind, _, value in (key.partition(":") for key in keys)
-            if kind in columns and value
-        ]
-        if not matches:
-            return None
-        query = select(PaperRow).where(in_workspace(workspace=workspace), or_(*matches)).limit(1)
-        row = self.session.scalar(query)
-        return to_paper(row=row) if row else None
-
-    def queue_position(self, *, paper: Paper, channel: Channel | None) -> int:
-        """1 for the next paper to be posted in the channel, 2 for the one after, ..."""
-        ahead = (PaperRow.position < paper.position) | (
-            (PaperRow.position == paper.position) & (PaperRow.id < paper.id)
-        )
-        same_workspace = PaperRow.workspace_id == (
-            select(PaperRow.workspace_id).where(PaperRow.id == paper.id).scalar_subquery()
-        )
-        query = (
-            select(func.count())
-            .select_from(PaperRow)
-            .where(same_workspace, self._queue_owner(channel=channel), ahead)
-        )
-        return int(self.session.scalar(query) or 0) + 1
-
-    def post_views(self, *, paper_id: int, viewer: ChannelKey | None) -> list[PostView]:
-        """Where and when a paper was posted, with its votes and live comments; with a viewer,
-        only the posts that channel may see (its own, and its workspace's public ones)."""
-        return self._post_views(paper_ids=[paper_id], viewer=viewer).get(paper_id, [])
-
-    def search(
-        self,
-        *,
-        query: SearchQuery,
-        limit: int,
-        offset: int,
-        viewer: ChannelKey | None,
-        workspace: WorkspaceKey,
-    ) -> SearchPage:
-        """One page of a workspace's papers matching the query (by their text or comments),
-        best first; with a viewer, posts and comments of channels it may not see are left out."""
-        return search(
-            session=self.session,
-            query=query,
-            limit=limit,
-            offset=offset,
-            viewer=viewer,
-            workspace=workspace,
-        )
-
-    def paper_records(self, *, workspace: WorkspaceKey) -> Iterator[PaperRecord]:
-        """Every paper of a workspace with its posts, votes and live comments, in id order."""
-        last_id = 0
-        while True:
-            rows = list(
-                self.session.scalars(
-                    select(PaperRow)
-                    .where(in_workspace(workspace=workspace), PaperRow.id > last_id)
-                    .order_by(PaperRow.id)
-                    .limit(_RECORD_CHUNK)
-                )
-            )
-            if not rows:
-                return
-            posts = self._post_views(paper_ids=[row.id for row in rows], viewer=None)
-            for row in rows:
-                yield PaperRecord(
-                    paper=to_paper(row=row),
-                    posts=tuple(posts.get(row.id, ())),
-                    list_name=None if row.list_id is None else self.list_name(list_id=row.list_id),
-                )
-            last_id = rows[-1].id
-
-    def _post_views(
-        self, *, paper_ids: list[int], viewer: ChannelKey | None
-    ) -> dict[int, list[PostView]]:
-        """Posts of these papers with vote counts and live comments, keyed by paper id."""
-        up = func.coalesce(func.sum(case((VoteRow.value > 0, 1), else_=0)), 0)
-        down = func.coalesce(func.sum(case((VoteRow.value < 0, 1), else_=0)), 0)
-        votes = {
-            post_id: VoteCount(up=int(u), down=int(d))
-            for post_id, u, d in self.session.execute(
-                select(VoteRow.post_id, up, down)
-                .join(PostRow, PostRow.id == VoteRow.post_id)
-                .where(PostRow.paper_id.in_(paper_ids))
-                .group_by(VoteRow.post_id)
-            )
-        }
-        comments: dict[int, list[CommentView]] = defaultdict(list)
-        for comment in self.session.scalars(
-            select(CommentRow)
-            .join(PostRow, PostRow.id == CommentRow.post_id)
-            .where(PostRow.paper_id.in_(paper_ids), CommentRow.deleted.is_(False))
-            .order_by(CommentRow.message_id)
-        ):
-            comments[comment.post_id].append(
-                CommentView(
-                    user=comment.user_id,
-                    message_id=comment.message_id,
-                    text=comment.text,
-                    edited=comment.edited_at is not None,
-                )
-            )
-        result: dict[int, list[PostView]] = defaultdict(list)
-        query = (
-            select(PostRow, ChannelRow)
-            .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
-            .where(PostRow.paper_id.in_(paper_ids))
-            .order_by(PostRow.local_date)
-        )
-        if viewer is not None:
-            query = query.where(visible_to(viewer=viewer))
-        for post, channel in self.session.execute(query):
-            result[post.paper_id].append(
-                PostView(
-                    channel=channel_key(row=channel),
-                    date=post.local_date,
-                    message_id=post.message_id,
-                    permalink=post.permalink,
-                    votes=votes.get(post.id, VoteCount()),
-                    comments=tuple(comments.get(post.id, ())),
-                    private=channel.private,
-                )
-            )
-        return result
+    # Workspaces (ports.WorkspacesStore).
+    workspaces = Offer(SqlWorkspaces, SqlWorkspaces.workspaces)
+    workspace_id = Offer(SqlWorkspaces, SqlWorkspaces.workspace_id)
+    # Papers, their queue and records (ports.PapersStore: paper_by_title is SqlTitles',
+    # paper and set_paper_status SqlPosts'); reading lists (ports.ListsStore).
+    known_keys = Offer(SqlPapers, SqlPapers.known_keys)
+    max_position = Offer(SqlPapers, SqlPapers.max_position)
+    insert_papers = Offer(SqlPapers, SqlPapers.insert_papers)
+    queued = Offer(SqlPapers, SqlPapers.queued)
+    count_queued = Offer(SqlPapers, SqlPapers.count_queued)
+    paper_by_keys = Offer(SqlPapers, SqlPapers.paper_by_keys)
+    queue_position = Offer(SqlPapers, SqlPapers.queue_position)
+    post_views = Offer(SqlPapers, SqlPapers.post_views)
+    paper_records = Offer(SqlPapers, SqlPapers.paper_records)
+    paper_by_title = Offer(SqlTitles, SqlTitles.paper_by_title)
+    reading_list = Offer(SqlLists, SqlLists.reading_list)
+    list_name = Offer(SqlLists, SqlLists.list_name)
+    # Channels, daily posts and weekly recaps (ports.ChannelsStore, PostsStore, RecapsStore).
+    paper = Offer(SqlPosts, SqlPosts.paper)
+    set_paper_status = Offer(SqlPosts, SqlPosts.set_paper_status)
+    channels = Offer(SqlPosts, SqlPosts.channels)
+    channel = Offer(SqlPosts, SqlPosts.channel)
+    save_channel = Offer(SqlPosts, SqlPosts.save_channel)
+    add_channel_if_missing = Offer(SqlPosts, SqlPosts.add_channel_if_missing)
+    set_channel_flags = Offer(SqlPosts, SqlPosts.set_channel_flags)
+    set_recap = Offer(SqlPosts, SqlPosts.set_recap)
+    claim_recap = Offer(SqlPosts, SqlPosts.claim_recap)
+    settle_recap = Offer(SqlPosts, SqlPosts.settle_recap)
+    post_on = Offer(SqlPosts, SqlPosts.post_on)
+    claim_post = Offer(SqlPosts, SqlPosts.claim_post)
+    take_over = Offer(SqlPosts, SqlPosts.take_over)
+    mark_posted = Offer(SqlPosts, SqlPosts.mark_posted)
+    release_post = Offer(SqlPosts, SqlPosts.release_post)
+    pending_posts = Offer(SqlPosts, SqlPosts.pending_posts)
+    vote_count = Offer(SqlPosts, SqlPosts.vote_count)
+    recap_before = Offer(SqlPosts, SqlPosts.recap_before)
+    top_posts = Offer(SqlRanking, SqlRanking.top_posts)
+    # What members do (ports.ActivityStore) and their own latest of it (ports.HomeStore).
+    mark_event = Offer(SqlActivity, SqlActivity.mark_event)
+    forget_event = Offer(SqlActivity, SqlActivity.forget_event)
+    prune_events = Offer(SqlActivity, SqlActivity.prune_events)
+    post_by_message = Offer(SqlActivity, SqlActivity.post_by_message)
+    post_by_id = Offer(SqlActivity, SqlActivity.post_by_id)
+    vote_of = Offer(SqlActivity, SqlActivity.vote_of)
+    set_vote = Offer(SqlActivity, SqlActivity.set_vote)
+    clear_vote = Offer(SqlActivity, SqlActivity.clear_vote)
+    comment_at = Offer(SqlActivity, SqlActivity.comment_at)
+    add_comment = Offer(SqlActivity, SqlActivity.add_comment)
+    edit_comment = Offer(SqlActivity, SqlActivity.edit_comment)
+    delete_comment = Offer(SqlActivity, SqlActivity.delete_comment)
+    votes_by = Offer(SqlHome, SqlHome.votes_by)
+    comments_by = Offer(SqlHome, SqlHome.comments_by)
+    # Keyword search (ports.SearchStore) and enrichment (ports.EnrichmentStore).
+    search = Offer(SqlSearch, SqlSearch.search)
+    papers_to_enrich = Offer(SqlEnrichment, SqlEnrichment.papers_to_enrich)
+    enrichment_state = Offer(SqlEnrichment, SqlEnrichment.enrichment_state)
+    id_taken = Offer(SqlEnrichment, SqlEnrichment.id_taken)
+    apply_enrichment = Offer(SqlEnrichment, SqlEnrichment.apply_enrichment)
+    keep_candidates = Offer(SqlEnrichment, SqlEnrichment.keep_candidates)
+    candidates_of = Offer(SqlEnrichment, SqlEnrichment.candidates_of)
+    cached_answer = Offer(SqlEnrichment, SqlEnrichment.cached_answer)
+    keep_answer = Offer(SqlEnrichment, SqlEnrichment.keep_answer)
+    # The web archive (ports.ArchivePagesStore) and the semantic extra (ports.SemanticStore).
+    public_posts = Offer(SqlArchivePages, SqlArchivePages.public_posts)
+    public_paper = Offer(SqlArchivePages, SqlArchivePages.public_paper)
+    public_channels = Offer(SqlArchivePages, SqlArchivePages.public_channels)
+    public_weeks = Offer(SqlArchivePages, SqlArchivePages.public_weeks)
+    public_vote_moments = Offer(SqlArchivePages, SqlArchivePages.public_vote_moments)
+    public_post_days = Offer(SqlArchivePages, SqlArchivePages.public_post_days)
+    search_run = Offer(SqlSemantic, SqlSemantic.search_run)
+    vector_version = Offer(SqlSemantic, SqlSemantic.vector_version)
+    newest_vector = Offer(SqlSemantic, SqlSemantic.newest_vector)
+    vectors_after = Offer(SqlSemantic, SqlSemantic.vectors_after)
+    papers_to_embed = Offer(SqlSemantic, SqlSemantic.papers_to_embed)
+    count_to_embed = Offer(SqlSemantic, SqlSemantic.count_to_embed)
+    save_vectors = Offer(SqlSemantic, SqlSemantic.save_vectors)
+    read_papers = Offer(SqlSemantic, SqlSemantic.read_papers)
+    set_pick_order = Offer(SqlSemantic, SqlSemantic.set_pick_order)
+    pick_reason = Offer(SqlSemantic, SqlSemantic.pick_reason)
+    set_pick_reason = Offer(SqlSemantic, SqlSemantic.set_pick_reason)

@@ -12,8 +12,8 @@ from bot.domain import Paper, WorkspaceKey
 from bot.ingest.keys import normalise_for_key
 
 
-class TitlesStore(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+class SqlTitles(UnitBound):
+    """ports.PapersStore.paper_by_title: a paper found by its title alone."""
 
     def paper_by_title(self, *, workspace: WorkspaceKey, title: str) -> Paper | None:
         """The workspace's oldest paper whose title reads the same (case, accents and

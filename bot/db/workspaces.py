@@ -66,8 +66,8 @@ def ensure_workspace(*, session: Session, workspace: WorkspaceKey, claim: bool) 
     return int(made)
 
 
-class WorkspacesStore(UnitBound):
-    """Mixed into SqlStore, which owns the session."""
+class SqlWorkspaces(UnitBound):
+    """ports.WorkspacesStore: the workspaces and their row ids."""
 
     def workspaces(self) -> list[WorkspaceKey]:
         """Every workspace, oldest first."""

@@ -1,5 +1,9 @@
 """Interfaces the core needs from its edges: a store, a chat platform, metadata, a clock."""
 
+from bot.ports.activity import ActivityStore, HomeStore
+from bot.ports.archive_pages import ArchivePagesStore
+from bot.ports.enrichment import EnrichmentStore
+from bot.ports.papers import ListsStore, PapersStore
 from bot.ports.platform import (
     Chat,
     ChatError,
@@ -12,23 +16,37 @@ from bot.ports.platform import (
     ServesHttp,
     WsgiApp,
 )
+from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
+from bot.ports.search import SearchStore
 from bot.ports.semantic import SearchRun, Semantic, SemanticStore
 from bot.ports.store import Store, UnitOfWork
+from bot.ports.workspaces import WorkspacesStore
 
 __all__ = [
+    "ActivityStore",
+    "ArchivePagesStore",
+    "ChannelsStore",
     "Chat",
     "ChatError",
     "Clock",
+    "EnrichmentStore",
+    "HomeStore",
+    "ListsStore",
     "LookupFailed",
     "PaperLookup",
+    "PapersStore",
     "Platform",
     "PlatformStartError",
+    "PostsStore",
+    "RecapsStore",
     "SearchRun",
+    "SearchStore",
     "SeenRequests",
     "Semantic",
     "SemanticStore",
     "ServesHttp",
     "Store",
     "UnitOfWork",
+    "WorkspacesStore",
     "WsgiApp",
 ]

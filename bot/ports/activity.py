@@ -72,6 +72,10 @@ class ActivityStore(Protocol):
         """Mark a comment deleted and forget its text."""
         ...
 
+
+class HomeStore(Protocol):
+    """A person's own recent votes and comments (their home view), inside one unit of work."""
+
     def votes_by(self, *, user: str, channels: Sequence[ChannelKey], limit: int) -> list[OwnVote]:
         """A person's latest votes in these channels, newest first, with the papers' titles."""
         ...
