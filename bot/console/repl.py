@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from bot.console.chat import KEY, PLATFORM, USER, ConsoleChat
 from bot.domain import Post
-from bot.services.room import Room
+from bot.services.room import Room, ThreadEvent
 from bot.wording import archive
 from bot.wording import console as words
 
@@ -63,14 +63,14 @@ def handle_line(*, app: Console, line: str) -> None:
         # Typed, not clicked: the metrics count it as the console's own source of votes.
         app.room.click(post_id=post.id, user=USER, value=VOTES[text], token=token, via=PLATFORM)
         return
-    app.room.reply(
+    about = ThreadEvent(
         channel=KEY,
         thread_id=post.message_id,
         message_id=app.chat.new_id(),
         user=USER,
-        text=text,
         delivery=f"console:{token}",
     )
+    app.room.reply(about=about, text=text)
     app.chat.say(message=words.COMMENT_SAVED)
 
 

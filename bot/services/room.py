@@ -22,6 +22,20 @@ from bot.services.web_links import Signer
 
 
 @dataclass(frozen=True, slots=True)
+class ThreadEvent:
+    """What an edge read off an event about one message in a thread: where it is, whose it
+    is, and how to tell its delivery apart (`delivery`: the platform's event id, the same on
+    every retry; `stamp`: the event's own time, e.g. which edit; see event_ids)."""
+
+    channel: ChannelKey
+    thread_id: str
+    message_id: str
+    user: str = ""
+    delivery: str | None = None
+    stamp: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Room:
     """One Chat's view of the club: its poster, its admins and the reactions that vote."""
 
@@ -145,95 +159,32 @@ class Room:
 
     # -- thread messages -----------------------------------------------------------------------
 
-    def _message(
-        self,
-        *,
-        kind: str,
-        channel: ChannelKey,
-        thread_id: str,
-        message_id: str,
-        user: str,
-        delivery: str | None,
-        stamp: str | None,
-    ) -> comments.ThreadMessage:
+    def _message(self, *, kind: str, about: ThreadEvent) -> comments.ThreadMessage:
         """The thread message an event is about, with its dedupe id."""
         return comments.ThreadMessage(
-            channel=channel,
-            thread_id=thread_id,
-            message_id=message_id,
-            user=user,
+            channel=about.channel,
+            thread_id=about.thread_id,
+            message_id=about.message_id,
+            user=about.user,
             event_id=event_ids.thread_message(
-                delivery=delivery, kind=kind, message_id=message_id, stamp=stamp
+                delivery=about.delivery, kind=kind, message_id=about.message_id, stamp=about.stamp
             ),
             now=self.clock.now(),
         )
 
-    def reply(
-        self,
-        *,
-        channel: ChannelKey,
-        thread_id: str,
-        message_id: str,
-        user: str,
-        text: str,
-        delivery: str | None = None,
-        stamp: str | None = None,
-    ) -> bool:
-        """A reply in a thread of `channel` (kept when the thread is a daily post's)."""
-        found = self._message(
-            kind="message",
-            channel=channel,
-            thread_id=thread_id,
-            message_id=message_id,
-            user=user,
-            delivery=delivery,
-            stamp=stamp,
-        )
+    def reply(self, *, about: ThreadEvent, text: str) -> bool:
+        """A reply in a thread of `about.channel` (kept when the thread is a daily post's)."""
+        found = self._message(kind="message", about=about)
         return comments.reply(uow=self.uow, message=found, text=text, telemetry=self.telemetry)
 
-    def edit(
-        self,
-        *,
-        channel: ChannelKey,
-        thread_id: str,
-        message_id: str,
-        user: str,
-        text: str,
-        delivery: str | None = None,
-        stamp: str | None = None,
-    ) -> bool:
-        """A thread message edited; `stamp` tells one edit of it from the next."""
-        found = self._message(
-            kind="edit",
-            channel=channel,
-            thread_id=thread_id,
-            message_id=message_id,
-            user=user,
-            delivery=delivery,
-            stamp=stamp,
-        )
+    def edit(self, *, about: ThreadEvent, text: str) -> bool:
+        """A thread message edited; `about.stamp` tells one edit of it from the next."""
+        found = self._message(kind="edit", about=about)
         return comments.edit(uow=self.uow, message=found, text=text, telemetry=self.telemetry)
 
-    def delete(
-        self,
-        *,
-        channel: ChannelKey,
-        thread_id: str,
-        message_id: str,
-        user: str = "",
-        delivery: str | None = None,
-        stamp: str | None = None,
-    ) -> bool:
+    def delete(self, *, about: ThreadEvent) -> bool:
         """A thread message deleted."""
-        found = self._message(
-            kind="delete",
-            channel=channel,
-            thread_id=thread_id,
-            message_id=message_id,
-            user=user,
-            delivery=delivery,
-            stamp=stamp,
-        )
+        found = self._message(kind="delete", about=about)
         return comments.delete(uow=self.uow, message=found, telemetry=self.telemetry)
 
     # -- the Home ------------------------------------------------------------------------------

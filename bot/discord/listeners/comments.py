@@ -9,6 +9,7 @@ import discord
 from bot.discord.deps import DiscordDeps
 from bot.discord.text import typed
 from bot.domain import ChannelKey
+from bot.services.room import ThreadEvent
 
 # Message types that are a person's words: a plain message and a reply.
 WORDS = frozenset({discord.MessageType.default, discord.MessageType.reply})
@@ -42,14 +43,14 @@ async def created(*, deps: DiscordDeps, message: discord.Message) -> None:
     channel = _channel(deps=deps, guild_id=guild_id, thread_id=message.channel.id)
     if channel is not None:
         text, room = typed(message=message), deps.room
+        about = ThreadEvent(
+            channel=channel,
+            thread_id=str(message.channel.id),
+            message_id=str(message.id),
+            user=str(message.author.id),
+        )
         await deps.bridge.blocking(
-            lambda: room.reply(
-                channel=channel,
-                thread_id=str(message.channel.id),
-                message_id=str(message.id),
-                user=str(message.author.id),
-                text=text,
-            ),
+            lambda: room.reply(about=about, text=text),
             lane=f"comment:{message.id}",
         )
 
@@ -63,15 +64,15 @@ async def edited(*, deps: DiscordDeps, payload: discord.RawMessageUpdateEvent) -
     channel = _channel(deps=deps, guild_id=payload.guild_id, thread_id=payload.channel_id)
     if channel is not None:
         text, room = typed(message=message), deps.room
+        about = ThreadEvent(
+            channel=channel,
+            thread_id=str(payload.channel_id),
+            message_id=str(payload.message_id),
+            user=str(message.author.id),
+            stamp=stamp,
+        )
         await deps.bridge.blocking(
-            lambda: room.edit(
-                channel=channel,
-                thread_id=str(payload.channel_id),
-                message_id=str(payload.message_id),
-                user=str(message.author.id),
-                text=text,
-                stamp=stamp,
-            ),
+            lambda: room.edit(about=about, text=text),
             lane=f"comment:{payload.message_id}",
         )
 
@@ -87,9 +88,9 @@ async def deleted(
         await deps.bridge.blocking(
             partial(
                 deps.room.delete,
-                channel=channel,
-                thread_id=str(channel_id),
-                message_id=str(message_id),
+                about=ThreadEvent(
+                    channel=channel, thread_id=str(channel_id), message_id=str(message_id)
+                ),
             ),
             lane=f"comment:{message_id}",
         )

@@ -6,6 +6,7 @@ from typing import Any
 
 from slack_bolt import Ack, App
 
+from bot.services.room import ThreadEvent
 from bot.slack.deps import SlackDeps
 from bot.slack.text import typed
 
@@ -28,30 +29,30 @@ def apply(*, deps: SlackDeps, event: dict[str, Any], delivery: str | None) -> No
     is Slack's event id (the same on every retry), the event's own stamp stands in without."""
     subtype, room = event.get("subtype"), deps.room
 
-    def about(message: dict[str, Any], thread_ts: object, ts: object) -> dict[str, Any]:
+    def about(message: dict[str, Any], thread_ts: object, ts: object) -> ThreadEvent:
         """The thread message an event is about."""
-        return {
-            "channel": deps.channel(channel_id=event.get("channel")),
-            "thread_id": str(thread_ts),
-            "message_id": str(ts or ""),
-            "user": str(message.get("user", "")),
-            "delivery": delivery,
-            "stamp": f"{event.get('event_ts')}",
-        }
+        return ThreadEvent(
+            channel=deps.channel(channel_id=event.get("channel")),
+            thread_id=str(thread_ts),
+            message_id=str(ts or ""),
+            user=str(message.get("user", "")),
+            delivery=delivery,
+            stamp=f"{event.get('event_ts')}",
+        )
 
     if subtype in REPLY_SUBTYPES and event.get("thread_ts") and _by_a_person(event):
         target = about(event, event["thread_ts"], event.get("ts"))
-        room.reply(**target, text=typed(str(event.get("text", ""))))
+        room.reply(about=target, text=typed(str(event.get("text", ""))))
     elif subtype == "message_changed":
         message = event.get("message") or {}
         if message.get("thread_ts") and _by_a_person(message):
             target = about(message, message["thread_ts"], message.get("ts"))
-            room.edit(**target, text=typed(str(message.get("text", ""))))
+            room.edit(about=target, text=typed(str(message.get("text", ""))))
     elif subtype == "message_deleted":
         previous = event.get("previous_message") or {}
         if previous.get("thread_ts"):
             ts = event.get("deleted_ts") or previous.get("ts")
-            room.delete(**about(previous, previous["thread_ts"], ts))
+            room.delete(about=about(previous, previous["thread_ts"], ts))
 
 
 def _by_a_person(message: dict[str, Any]) -> bool:
