@@ -18,7 +18,7 @@ from bot.domain import ChannelKey, Schedule
 
 if TYPE_CHECKING:
     from bot.enrich.sources import Sources
-from bot.ports import Clock, UnitOfWork
+from bot.ports import Clock, Store, UnitOfWork
 from bot.services.schedule import is_due, local_now
 
 log = logging.getLogger("paperclub")
@@ -32,7 +32,9 @@ class Enricher:
     """The running bot's enrichment: `prepare` on the scheduler's thread, `kick` for a pass on
     its own thread."""
 
-    def __init__(self, *, uow: UnitOfWork, sources: Callable[[], Sources], clock: Clock) -> None:
+    def __init__(
+        self, *, uow: UnitOfWork[Store], sources: Callable[[], Sources], clock: Clock
+    ) -> None:
         """Idle until started; the sources are made when first needed (and the enrichment
         code imported then: a start that enriches nothing loads none of it)."""
         self.uow, self.clock = uow, clock

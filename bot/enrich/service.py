@@ -15,7 +15,7 @@ from bot.enrich.apply import Change, changes, known_of
 from bot.enrich.fetch import Unreachable
 from bot.enrich.match import Verdict, decide
 from bot.enrich.sources import Sources
-from bot.ports import UnitOfWork
+from bot.ports import Store, UnitOfWork
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
@@ -54,7 +54,7 @@ def record_of(draft: PaperDraft) -> dict[str, object]:
 
 
 def enrich_one(
-    *, uow: UnitOfWork, sources: Sources, paper: Paper, now: datetime, dry_run: bool
+    *, uow: UnitOfWork[Store], sources: Sources, paper: Paper, now: datetime, dry_run: bool
 ) -> PaperEnriched:
     """Ask, decide, and (unless a dry run) apply a clear match or keep an unclear one."""
     known = known_of(paper=paper)
@@ -131,7 +131,9 @@ def draft_of(record: dict[str, Any]) -> PaperDraft:
     )
 
 
-def confirm(*, uow: UnitOfWork, paper_id: int, pick: int, now: datetime) -> PaperEnriched | None:
+def confirm(
+    *, uow: UnitOfWork[Store], paper_id: int, pick: int, now: datetime
+) -> PaperEnriched | None:
     """A person's choice among an unclear match's records (1 is the first listed), applied as
     a found one; None when the paper has no such record kept."""
     with uow() as store:
@@ -162,7 +164,7 @@ def confirm(*, uow: UnitOfWork, paper_id: int, pick: int, now: datetime) -> Pape
 
 def enrich(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Store],
     sources: Sources,
     now: datetime,
     ids: Sequence[int] | None = None,

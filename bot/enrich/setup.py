@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.config.settings import Settings
 from bot.enrich.fetch import Fetcher
 from bot.enrich.sources import Sources
-from bot.ports import Clock, UnitOfWork
+from bot.ports import Clock, Store, UnitOfWork
 
 PRODUCT = "PaperClub/0.2 (reading-group bot; https://github.com/paperclub/paperclub"
 
@@ -20,7 +20,7 @@ def user_agent(*, contact: str) -> str:
 class StoreCache:
     """fetch.Cache over the archive's lookup_cache table."""
 
-    def __init__(self, *, uow: UnitOfWork, clock: Clock) -> None:
+    def __init__(self, *, uow: UnitOfWork[Store], clock: Clock) -> None:
         """Keep answers through `uow`, stamped with `clock`."""
         self.uow, self.clock = uow, clock
 
@@ -35,7 +35,7 @@ class StoreCache:
             store.keep_answer(key=key, url=url, status=status, body=body, now=self.clock.now())
 
 
-def make_sources(*, settings: Settings, uow: UnitOfWork, clock: Clock) -> Sources:
+def make_sources(*, settings: Settings, uow: UnitOfWork[Store], clock: Clock) -> Sources:
     """arXiv and Crossref where the settings say, paced, cached, with our User-Agent."""
     fetcher = Fetcher(
         user_agent=user_agent(contact=settings.contact),

@@ -7,7 +7,7 @@ archive_pages, semantic); a service may ask for just the roles it uses. `Store` 
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from bot.ports.activity import ActivityStore, HomeStore
 from bot.ports.archive_pages import ArchivePagesStore
@@ -37,9 +37,15 @@ class Store(
     """Persistence inside one unit of work (one transaction): every role port at once."""
 
 
-class UnitOfWork(Protocol):
-    """Opens a transaction and hands out the Store bound to it; commits on success."""
+# What a unit of work hands out: Store, or the roles a service asks for (a protocol combining
+# role ports). Covariant, so the database, whose units offer every role, serves any service.
+Roles = TypeVar("Roles", covariant=True)
 
-    def __call__(self, *, write: bool = True) -> AbstractContextManager[Store]:
+
+class UnitOfWork(Protocol[Roles]):
+    """Opens a transaction and hands out the store bound to it; commits on success. A service
+    types it with the roles it uses: UnitOfWork[Needs]."""
+
+    def __call__(self, *, write: bool = True) -> AbstractContextManager[Roles]:
         """Begin a unit of work; read-only ones don't take the write lock."""
         ...

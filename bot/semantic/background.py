@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from bot.ports import Clock, UnitOfWork
+from bot.ports import Clock, Store, UnitOfWork
 from bot.semantic.lazy import LazySemantic, semantic_for
 from bot.services import embedding
 
@@ -20,7 +20,9 @@ class Embedder:
     """The running bot's embedder: `kick` asks for a pass on its thread; without the extra
     (`semantic` None) it does nothing."""
 
-    def __init__(self, *, uow: UnitOfWork, semantic: LazySemantic | None, clock: Clock) -> None:
+    def __init__(
+        self, *, uow: UnitOfWork[Store], semantic: LazySemantic | None, clock: Clock
+    ) -> None:
         """Idle until started."""
         self.uow, self.semantic, self.clock = uow, semantic, clock
         self._wake = threading.Event()
@@ -30,7 +32,7 @@ class Embedder:
         self.passed = threading.Event()  # set after each pass: for whoever waits on one
 
     @classmethod
-    def wired(cls, *, enabled: bool, uow: UnitOfWork, clock: Clock) -> Embedder:
+    def wired(cls, *, enabled: bool, uow: UnitOfWork[Store], clock: Clock) -> Embedder:
         """The process's extra, installed for the services (search, related, taste) when it is
         on and installed, and its embedder."""
         semantic, why = semantic_for(enabled=enabled)

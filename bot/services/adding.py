@@ -4,14 +4,26 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from typing import Protocol
 
 from bot import ingest
 from bot.domain import ChannelKey, NewPaper, Paper, PaperDraft, WorkspaceKey
 from bot.ingest.keys import dedupe_keys, fingerprint
-from bot.ports import LookupFailed, PaperLookup, Store, UnitOfWork
+from bot.ports import (
+    ChannelsStore,
+    LookupFailed,
+    PaperLookup,
+    PapersStore,
+    UnitOfWork,
+    WorkspacesStore,
+)
 from bot.services import embedding
 from bot.services.reply import Reply
 from bot.wording import replies
+
+
+class Needs(WorkspacesStore, PapersStore, ChannelsStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
 def _fetch(*, lookup: PaperLookup, draft: PaperDraft) -> tuple[PaperDraft, str]:
@@ -45,7 +57,7 @@ def _typed_fields(*, draft: PaperDraft) -> tuple[str, ...]:
     return ("title",) if typed else ()
 
 
-def held(*, store: Store, workspace: WorkspaceKey, draft: PaperDraft) -> Paper | None:
+def held(*, store: Needs, workspace: WorkspaceKey, draft: PaperDraft) -> Paper | None:
     """The workspace's paper a reference names: by its ids or link, else ("have we read
     it?") by its title when it gave no id."""
     known = store.paper_by_keys(workspace=workspace, keys=dedupe_keys(draft=draft))
@@ -54,7 +66,7 @@ def held(*, store: Store, workspace: WorkspaceKey, draft: PaperDraft) -> Paper |
     return known
 
 
-def _known(*, store: Store, paper: Paper, channel: ChannelKey) -> Reply:
+def _known(*, store: Needs, paper: Paper, channel: ChannelKey) -> Reply:
     """The reply about a paper the archive already holds, as this channel may see it."""
     views = store.post_views(paper_id=paper.id, viewer=channel)
     position = store.queue_position(paper=paper, channel=store.channel(key=channel))
@@ -67,7 +79,7 @@ def _known(*, store: Store, paper: Paper, channel: ChannelKey) -> Reply:
 
 def add(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Needs],
     lookup: PaperLookup,
     text: str,
     channel: ChannelKey,

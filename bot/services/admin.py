@@ -5,16 +5,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.domain import Channel, ChannelKey, PaperStatus, Schedule
 from bot.messages import message
-from bot.ports import Chat, UnitOfWork
+from bot.ports import ChannelsStore, Chat, PapersStore, PostsStore, UnitOfWork
 from bot.schedule_text import ScheduleTextError, describe_days, parse_days, parse_hhmm
 from bot.services.posting import Outcome, Poster, post_today
 from bot.services.reply import Reply
 from bot.services.schedule import describe_when, next_post_at
 from bot.wording import replies
+
+
+class Needs(PapersStore, ChannelsStore, PostsStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
 def is_admin(*, channel: ChannelKey, user: str, admins: tuple[str, ...], chat: Chat) -> bool:
@@ -59,7 +64,7 @@ def _read_schedule(*, args: list[str], base: Schedule) -> Schedule | Reply:
 
 def schedule(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Needs],
     chat: Chat,
     channel: ChannelKey,
     args: list[str],
@@ -91,14 +96,16 @@ def schedule(
     )
 
 
-def _posted_today(*, uow: UnitOfWork, channel: Channel, now: datetime) -> bool:
+def _posted_today(*, uow: UnitOfWork[Needs], channel: Channel, now: datetime) -> bool:
     """Whether the channel already has today's post (in its local time)."""
     today = now.astimezone(ZoneInfo(channel.schedule.timezone)).date()
     with uow(write=False) as store:
         return store.post_on(channel=channel, local_date=today) is not None
 
 
-def set_paused(*, uow: UnitOfWork, channel: ChannelKey, paused: bool, now: datetime) -> Reply:
+def set_paused(
+    *, uow: UnitOfWork[Needs], channel: ChannelKey, paused: bool, now: datetime
+) -> Reply:
     """Pause or resume the daily post in a channel."""
     with uow() as store:
         followed = store.channel(key=channel)
@@ -114,7 +121,7 @@ def set_paused(*, uow: UnitOfWork, channel: ChannelKey, paused: bool, now: datet
     return Reply(message=replies.resumed(next_post=next_post), reschedule=True)
 
 
-def skip(*, uow: UnitOfWork, channel: ChannelKey, now: datetime) -> Reply:
+def skip(*, uow: UnitOfWork[Needs], channel: ChannelKey, now: datetime) -> Reply:
     """Take the next paper out of the queue for good (marked skipped; it is never posted)."""
     with uow() as store:
         followed = store.channel(key=channel)

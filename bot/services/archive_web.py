@@ -9,12 +9,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Protocol
 
 from bot.domain import Channel, ChannelKey, Paper, PostView, WorkspaceKey
 from bot.domain.archive import PostList, VoteMoment, WeekActivity
-from bot.ports import UnitOfWork
+from bot.ports import (
+    ArchivePagesStore,
+    PapersStore,
+    SearchStore,
+    SemanticStore,
+    UnitOfWork,
+    WorkspacesStore,
+)
 from bot.services import search as search_service
 from bot.services.workspaces import resolve
+
+
+class Needs(WorkspacesStore, PapersStore, SearchStore, ArchivePagesStore, SemanticStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 PAGE_SIZE = 20
 SEARCH_PAGE_SIZE = 10
@@ -37,18 +50,18 @@ def public_viewer(*, workspace: WorkspaceKey) -> ChannelKey:
     return ChannelKey(platform=workspace.platform, workspace=workspace.id, channel=NOBODY)
 
 
-def workspace_of(*, uow: UnitOfWork, named: str | None) -> WorkspaceKey:
+def workspace_of(*, uow: UnitOfWork[Needs], named: str | None) -> WorkspaceKey:
     """The workspace shown: the one named, else the only one (WorkspaceUnknown)."""
     return resolve(uow=uow, named=named)
 
 
-def workspaces(*, uow: UnitOfWork) -> list[WorkspaceKey]:
+def workspaces(*, uow: UnitOfWork[Needs]) -> list[WorkspaceKey]:
     """Every workspace the archive holds, to choose from."""
     with uow(write=False) as store:
         return store.workspaces()
 
 
-def latest(*, uow: UnitOfWork, workspace: WorkspaceKey, offset: int = 0) -> PostList:
+def latest(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey, offset: int = 0) -> PostList:
     """The latest public posts, newest first."""
     with uow(write=False) as store:
         return store.public_posts(
@@ -61,14 +74,14 @@ def latest(*, uow: UnitOfWork, workspace: WorkspaceKey, offset: int = 0) -> Post
         )
 
 
-def channels(*, uow: UnitOfWork, workspace: WorkspaceKey) -> list[Channel]:
+def channels(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey) -> list[Channel]:
     """The public channels that follow the reading list."""
     with uow(write=False) as store:
         return store.public_channels(workspace=workspace)
 
 
 def channel_posts(
-    *, uow: UnitOfWork, workspace: WorkspaceKey, name: str, offset: int = 0
+    *, uow: UnitOfWork[Needs], workspace: WorkspaceKey, name: str, offset: int = 0
 ) -> tuple[Channel, PostList] | None:
     """A public channel (by its platform id) and its posts; None when no public one has it."""
     with uow(write=False) as store:
@@ -86,7 +99,9 @@ def channel_posts(
         return found[0], posts
 
 
-def top(*, uow: UnitOfWork, workspace: WorkspaceKey, period: str, today: date) -> PostList | None:
+def top(
+    *, uow: UnitOfWork[Needs], workspace: WorkspaceKey, period: str, today: date
+) -> PostList | None:
     """The most voted public posts of the last week, month or year; None for another period."""
     if period not in PERIODS:
         return None
@@ -102,7 +117,7 @@ def top(*, uow: UnitOfWork, workspace: WorkspaceKey, period: str, today: date) -
         )
 
 
-def paper(*, uow: UnitOfWork, workspace: WorkspaceKey, paper_id: int) -> PaperPage | None:
+def paper(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey, paper_id: int) -> PaperPage | None:
     """A paper page, or None when the workspace holds no such paper for the public to see."""
     viewer = public_viewer(workspace=workspace)
     with uow(write=False) as store:
@@ -117,7 +132,7 @@ def paper(*, uow: UnitOfWork, workspace: WorkspaceKey, paper_id: int) -> PaperPa
 
 
 def search(
-    *, uow: UnitOfWork, workspace: WorkspaceKey, text: str, offset: int = 0
+    *, uow: UnitOfWork[Needs], workspace: WorkspaceKey, text: str, offset: int = 0
 ) -> search_service.SearchResult:
     """The same engine and syntax as `/paperclub search`, as a public channel sees it."""
     return search_service.search(
@@ -129,7 +144,7 @@ def search(
     )
 
 
-def activity(*, uow: UnitOfWork, workspace: WorkspaceKey, today: date) -> list[WeekActivity]:
+def activity(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey, today: date) -> list[WeekActivity]:
     """Every week of the last half year, with its public posts, votes and comments (zeros too)."""
     first = today - timedelta(days=today.weekday(), weeks=CHART_WEEKS - 1)
     with uow(write=False) as store:
@@ -138,7 +153,9 @@ def activity(*, uow: UnitOfWork, workspace: WorkspaceKey, today: date) -> list[W
     return [found.get(m, WeekActivity(monday=m, posts=0, votes=0, comments=0)) for m in mondays]
 
 
-def posting_days(*, uow: UnitOfWork, workspace: WorkspaceKey, today: date) -> dict[date, int]:
+def posting_days(
+    *, uow: UnitOfWork[Needs], workspace: WorkspaceKey, today: date
+) -> dict[date, int]:
     """How many public posts each day of the last half year had (days without any left out)."""
     first = today - timedelta(days=today.weekday(), weeks=CHART_WEEKS - 1)
     with uow(write=False) as store:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.domain import ChannelKey, Schedule
-from bot.ports import Chat, Clock, PaperLookup, SeenRequests, UnitOfWork
+from bot.ports import Chat, Clock, PaperLookup, SeenRequests, Store, UnitOfWork
 from bot.services import admin
 from bot.services.posting import Poster
 from bot.services.room import Room
@@ -27,7 +27,7 @@ class Club:
     """The archive, the clock, paper look-ups, the settings the services need, and the hooks
     into the one scheduler (`reschedule`) and the one redraw coalescer (`queue_redraw`)."""
 
-    uow: UnitOfWork
+    uow: UnitOfWork[Store]
     clock: Clock
     lookup: PaperLookup
     owner: str

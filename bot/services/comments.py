@@ -6,10 +6,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from bot.domain import ChannelKey, Post
-from bot.ports import Store, UnitOfWork
+from bot.ports import ActivityStore, UnitOfWork
 from bot.services.telemetry import Telemetry
+
+
+class Needs(ActivityStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 # What the metrics call each change to a comment.
 NEW, EDIT, DELETE = "new", "edit", "delete"
@@ -28,7 +34,7 @@ class ThreadMessage:
     now: datetime
 
 
-def _daily_post(*, uow: UnitOfWork, message: ThreadMessage) -> Post | None:
+def _daily_post(*, uow: UnitOfWork[Needs], message: ThreadMessage) -> Post | None:
     """The daily post whose thread this is; found without taking the write lock, since most
     threads are not daily posts."""
     if message.message_id == message.thread_id:  # the parent message itself, not a reply
@@ -38,7 +44,9 @@ def _daily_post(*, uow: UnitOfWork, message: ThreadMessage) -> Post | None:
 
 
 @contextmanager
-def _applying(*, uow: UnitOfWork, message: ThreadMessage) -> Iterator[tuple[Store, Post] | None]:
+def _applying(
+    *, uow: UnitOfWork[Needs], message: ThreadMessage
+) -> Iterator[tuple[Needs, Post] | None]:
     """The store and the daily post when the event is new and about a daily post's thread
     (its id recorded in the same transaction as its effect); None otherwise."""
     post = _daily_post(uow=uow, message=message)
@@ -59,7 +67,9 @@ def _counted(*, message: ThreadMessage, action: str, changed: bool, telemetry: T
     return changed
 
 
-def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str, telemetry: Telemetry) -> bool:
+def reply(
+    *, uow: UnitOfWork[Needs], message: ThreadMessage, text: str, telemetry: Telemetry
+) -> bool:
     """Keep a reply in a daily post's thread; False when it is no such reply or already kept."""
     with _applying(uow=uow, message=message) as target:
         if target is None:
@@ -76,7 +86,9 @@ def reply(*, uow: UnitOfWork, message: ThreadMessage, text: str, telemetry: Tele
     return _counted(message=message, action=NEW, changed=kept, telemetry=telemetry)
 
 
-def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str, telemetry: Telemetry) -> bool:
+def edit(
+    *, uow: UnitOfWork[Needs], message: ThreadMessage, text: str, telemetry: Telemetry
+) -> bool:
     """An edited reply: keep the new text when it changed (unfurls change nothing visible)."""
     with _applying(uow=uow, message=message) as target:
         if target is None:
@@ -101,7 +113,7 @@ def edit(*, uow: UnitOfWork, message: ThreadMessage, text: str, telemetry: Telem
     return _counted(message=message, action=EDIT, changed=changed, telemetry=telemetry)
 
 
-def delete(*, uow: UnitOfWork, message: ThreadMessage, telemetry: Telemetry) -> bool:
+def delete(*, uow: UnitOfWork[Needs], message: ThreadMessage, telemetry: Telemetry) -> bool:
     """A deleted reply leaves search and export; one deleted before it arrived never appears."""
     with _applying(uow=uow, message=message) as target:
         if target is None:

@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Protocol
 
 from bot.domain import Paper, WorkspaceKey
-from bot.ports import Semantic, Store, UnitOfWork
+from bot.ports import Semantic, SemanticStore, UnitOfWork
+
+
+class Needs(SemanticStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 _installed: list[Semantic] = []
 # Why there is none, for --explain: what the composition root said, or this by default.
@@ -56,7 +62,7 @@ def paper_text(*, paper: Paper) -> str:
 
 def embed_pending(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Needs],
     semantic: Semantic,
     now: Callable[[], datetime],
     batch: int = 8,
@@ -92,7 +98,7 @@ def embed_pending(
 
 
 def ensure_vector(
-    *, store: Store, semantic: Semantic, paper: Paper, workspace: WorkspaceKey, now: datetime
+    *, store: Needs, semantic: Semantic, paper: Paper, workspace: WorkspaceKey, now: datetime
 ) -> None:
     """Give one paper its vector at once if it has none: a daily post's paper, so its related
     line need not wait for the background embedder."""

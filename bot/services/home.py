@@ -12,15 +12,21 @@ import zoneinfo
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from bot.domain import Channel, ChannelKey, Schedule
 from bot.messages import Button, Buttons, Divider, Message, message
-from bot.ports import Chat, UnitOfWork
+from bot.ports import ChannelsStore, Chat, HomeStore, PapersStore, PostsStore, UnitOfWork
 from bot.schedule_text import DAY_NAMES, ScheduleTextError, describe_days, parse_hhmm
 from bot.services import admin, commands
 from bot.services.reply import Reply
 from bot.services.schedule import describe_when, local_now, next_post_at
 from bot.wording import home as words
+
+
+class Needs(PapersStore, ChannelsStore, PostsStore, HomeStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 # Home button actions -> the /paperclub subcommand each one runs.
 ACTIONS = {
@@ -79,7 +85,7 @@ def zones() -> tuple[str, ...]:
     return ("UTC", *sorted(names))
 
 
-def followed(*, uow: UnitOfWork, viewer: Viewer) -> list[Channel]:
+def followed(*, uow: UnitOfWork[Needs], viewer: Viewer) -> list[Channel]:
     """The followed channels the viewer is in, in a stable order."""
     if not viewer.channels:
         return []
@@ -88,7 +94,9 @@ def followed(*, uow: UnitOfWork, viewer: Viewer) -> list[Channel]:
     return sorted(found, key=lambda c: (c.key.workspace, c.key.channel))
 
 
-def _channel_section(*, uow: UnitOfWork, channel: Channel, now: datetime, can_act: bool) -> Message:
+def _channel_section(
+    *, uow: UnitOfWork[Needs], channel: Channel, now: datetime, can_act: bool
+) -> Message:
     """One channel: its schedule and state, its next papers, and an admin's buttons."""
     schedule = channel.schedule
     today = local_now(schedule=schedule, now=now).date()
@@ -129,7 +137,7 @@ def _channel_section(*, uow: UnitOfWork, channel: Channel, now: datetime, can_ac
 
 def home(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Needs],
     chat: Chat,
     viewer: Viewer,
     admins: tuple[str, ...],
@@ -158,7 +166,9 @@ def home(
     return HomeView(sections=tuple(sections), admin=can_act)
 
 
-def _activity(*, uow: UnitOfWork, user: str, channels: Sequence[ChannelKey]) -> list[Message]:
+def _activity(
+    *, uow: UnitOfWork[Needs], user: str, channels: Sequence[ChannelKey]
+) -> list[Message]:
     """The viewer's own recent votes and comments, in the channels they are in."""
     with uow(write=False) as store:
         votes = store.votes_by(user=user, channels=channels, limit=RECENT_SHOWN)

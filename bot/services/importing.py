@@ -5,11 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Protocol
 
 from bot.domain import ImportReport, NewPaper, PaperDraft, Rejection, WorkspaceKey
 from bot.ingest.keys import dedupe_keys
-from bot.ports import UnitOfWork
+from bot.ports import ListsStore, PapersStore, UnitOfWork, WorkspacesStore
 from bot.services import workspaces
+
+
+class Needs(WorkspacesStore, PapersStore, ListsStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 # Column limits of the schema; a longer value is clipped, not a reason to lose the paper.
 TITLE_MAX = 300
@@ -35,7 +41,7 @@ def _file_of(*, origin: str) -> str:
 
 def import_drafts(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Needs],
     drafts: Sequence[PaperDraft],
     now: datetime,
     added_by: str | None = None,

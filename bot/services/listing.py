@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.domain import Channel, Paper, PaperRecord, WorkspaceKey
-from bot.ports import UnitOfWork
+from bot.ports import ChannelsStore, PapersStore, UnitOfWork
+
+
+class Needs(PapersStore, ChannelsStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +26,7 @@ class UnknownChannel(ValueError):
     """A channel named on the command line that no followed channel matches (or several do)."""
 
 
-def find_channel(*, uow: UnitOfWork, name: str) -> Channel:
+def find_channel(*, uow: UnitOfWork[Needs], name: str) -> Channel:
     """The followed channel a person names: its id ('C0123', '#C0123'), 'platform:id' or the
     whole key 'platform:workspace:id'; UnknownChannel when none or several match."""
     wanted = name.strip().lstrip("#")
@@ -43,7 +48,7 @@ def find_channel(*, uow: UnitOfWork, name: str) -> Channel:
 
 def queues(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Needs],
     workspace: WorkspaceKey,
     channel: Channel | None = None,
     limit: int = 10,
@@ -63,7 +68,7 @@ def queues(
         ]
 
 
-def records(*, uow: UnitOfWork, workspace: WorkspaceKey) -> list[PaperRecord]:
+def records(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey) -> list[PaperRecord]:
     """Every paper of a workspace with its posts, votes and comments, for export."""
     with uow(write=False) as store:
         return list(store.paper_records(workspace=workspace))

@@ -19,13 +19,43 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Protocol
 
 from bot.domain import Channel, ChannelKey, Paper, PaperCard, PaperStatus, Post, RelatedRead
 from bot.messages import Message
-from bot.ports import Chat, ChatError, Store, UnitOfWork
+from bot.ports import (
+    ActivityStore,
+    ChannelsStore,
+    Chat,
+    ChatError,
+    ListsStore,
+    PapersStore,
+    PostsStore,
+    RecapsStore,
+    SearchStore,
+    SemanticStore,
+    UnitOfWork,
+    WorkspacesStore,
+)
 from bot.services import delivery, embedding, related, taste, telemetry
 from bot.services.schedule import is_due, local_now
 from bot.wording import archive
+
+
+class Needs(
+    WorkspacesStore,
+    PapersStore,
+    ListsStore,
+    ChannelsStore,
+    PostsStore,
+    RecapsStore,
+    ActivityStore,
+    SearchStore,
+    SemanticStore,
+    Protocol,
+):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +90,7 @@ class PostResult:
 class Poster:
     """Who is posting: the platform, this process's claim name and how to tell a dead claim."""
 
-    uow: UnitOfWork
+    uow: UnitOfWork[Needs]
     chat: Chat
     platform: str
     owner: str
@@ -68,7 +98,7 @@ class Poster:
     lease: timedelta = LEASE
 
 
-def _card(*, store: Store, channel: Channel, post: Post) -> PaperCard:
+def _card(*, store: Needs, channel: Channel, post: Post) -> PaperCard:
     """The card of a claimed post: its paper, live votes, what is left, yesterday's recap."""
     paper = store.paper(paper_id=post.paper_id)
     if paper is None:  # a foreign key guarantees it; say so loudly if that ever breaks
@@ -88,7 +118,7 @@ def _card(*, store: Store, channel: Channel, post: Post) -> PaperCard:
     )
 
 
-def _related(*, store: Store, channel: Channel, paper: Paper, day: date) -> tuple[RelatedRead, ...]:
+def _related(*, store: Needs, channel: Channel, paper: Paper, day: date) -> tuple[RelatedRead, ...]:
     """The post's related papers; a failure of the optional extra never stops a post."""
     try:
         return related.on_post(store=store, channel=channel, paper=paper, day=day)
@@ -97,7 +127,7 @@ def _related(*, store: Store, channel: Channel, paper: Paper, day: date) -> tupl
         return ()
 
 
-def _pick(*, store: Store, channel: Channel, now: datetime) -> taste.Pick | None:
+def _pick(*, store: Needs, channel: Channel, now: datetime) -> taste.Pick | None:
     """The channel's next paper (by taste when it asked); the extra failing means queue order.
     Once the channel has read papers, the chosen one gets its vector now, for its related
     line (before that, no model is loaded for a post: a first start stays light)."""
@@ -124,7 +154,7 @@ def _pick(*, store: Store, channel: Channel, now: datetime) -> taste.Pick | None
     return chosen
 
 
-def card_of_post(*, uow: UnitOfWork, post_id: int) -> tuple[Post, PaperCard] | None:
+def card_of_post(*, uow: UnitOfWork[Needs], post_id: int) -> tuple[Post, PaperCard] | None:
     """A delivered post and its card as it should look now (fresh vote counts), to redraw it."""
     with uow(write=False) as store:
         post = store.post_by_id(post_id=post_id)

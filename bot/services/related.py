@@ -4,15 +4,29 @@ under each daily post and for /paperclub related (the semantic extra's)."""
 from __future__ import annotations
 
 from datetime import date
+from typing import Protocol
 
 from bot import ingest
 from bot.domain import Channel, ChannelKey, Paper, RelatedRead, WorkspaceKey
 from bot.messages import message
-from bot.ports import Semantic, Store, UnitOfWork
+from bot.ports import (
+    ChannelsStore,
+    PapersStore,
+    SearchStore,
+    Semantic,
+    SemanticStore,
+    UnitOfWork,
+    WorkspacesStore,
+)
 from bot.search_query import parse_query
 from bot.services import adding, embedding
 from bot.services.reply import Reply
 from bot.wording import semantic as words
+
+
+class Needs(WorkspacesStore, PapersStore, ChannelsStore, SearchStore, SemanticStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 ON_POST = 2  # a daily post names at most two
 ON_ASK = 5  # /paperclub related lists more
@@ -23,7 +37,7 @@ FLOOR = 0.4
 
 def closest_read(
     *,
-    store: Store,
+    store: Needs,
     semantic: Semantic,
     paper: Paper,
     workspace: WorkspaceKey,
@@ -53,7 +67,7 @@ def closest_read(
     )
 
 
-def on_post(*, store: Store, channel: Channel, paper: Paper, day: date) -> tuple[RelatedRead, ...]:
+def on_post(*, store: Needs, channel: Channel, paper: Paper, day: date) -> tuple[RelatedRead, ...]:
     """The related line of a daily post: read in this channel's sight before that day."""
     semantic = embedding.installed()
     if semantic is None:
@@ -70,7 +84,7 @@ def on_post(*, store: Store, channel: Channel, paper: Paper, day: date) -> tuple
 
 
 def find(
-    *, uow: UnitOfWork, text: str, workspace: WorkspaceKey, viewer: ChannelKey | None
+    *, uow: UnitOfWork[Needs], text: str, workspace: WorkspaceKey, viewer: ChannelKey | None
 ) -> tuple[Paper, tuple[RelatedRead, ...]] | str:
     """The paper a reference names and the closest papers read, or what to tell the asker."""
     semantic = embedding.installed()
@@ -93,7 +107,7 @@ def find(
     return paper, near
 
 
-def ask(*, uow: UnitOfWork, text: str, viewer: ChannelKey) -> Reply:
+def ask(*, uow: UnitOfWork[Needs], text: str, viewer: ChannelKey) -> Reply:
     """/paperclub related <arXiv id, DOI or title>: the closest papers the group read."""
     found = find(uow=uow, text=text, workspace=viewer.workspace_key, viewer=viewer)
     if isinstance(found, str):
@@ -103,7 +117,7 @@ def ask(*, uow: UnitOfWork, text: str, viewer: ChannelKey) -> Reply:
 
 
 def _find(
-    *, store: Store, text: str, workspace: WorkspaceKey, viewer: ChannelKey | None
+    *, store: Needs, text: str, workspace: WorkspaceKey, viewer: ChannelKey | None
 ) -> Paper | None:
     """The paper meant: by arXiv id, DOI or link, by its title, else the best search hit."""
     draft = ingest.draft_from_reference(text=text, origin="related")

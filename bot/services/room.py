@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bot.domain import ChannelKey, Schedule
 from bot.messages import Message
-from bot.ports import Chat, Clock, PaperLookup, UnitOfWork
+from bot.ports import Chat, Clock, PaperLookup, Store, UnitOfWork
 from bot.services import commands, comments, event_ids, home, posting, voting
 from bot.services.home import HomeView, ScheduleForm, Viewer
 from bot.services.posting import Poster
@@ -39,7 +39,7 @@ class ThreadEvent:
 class Room:
     """One Chat's view of the club: its poster, its admins and the reactions that vote."""
 
-    uow: UnitOfWork
+    uow: UnitOfWork[Store]
     clock: Clock
     lookup: PaperLookup
     defaults: Schedule
@@ -236,7 +236,7 @@ class Room:
         )
 
 
-def redraw(*, uow: UnitOfWork, post_id: int, chat_of: Callable[[str], Chat | None]) -> None:
+def redraw(*, uow: UnitOfWork[Store], post_id: int, chat_of: Callable[[str], Chat | None]) -> None:
     """Redraw a post with its current counts on the Chat of the platform it was posted to (the
     coalescer's flush, and a Room's inline redraw)."""
     found = posting.card_of_post(uow=uow, post_id=post_id)

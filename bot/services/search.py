@@ -6,18 +6,24 @@ import dataclasses
 import logging
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.domain import ChannelKey, SearchPage, WorkspaceKey
 from bot.domain.semantic import Fused
 from bot.ingest.arxiv import canonical_arxiv_id
 from bot.ingest.doi import normalise_doi
 from bot.messages import Message
-from bot.ports import Semantic, Store, UnitOfWork
+from bot.ports import SearchStore, Semantic, SemanticStore, UnitOfWork, WorkspacesStore
 from bot.search_query import SearchQuery, parse_query
 from bot.services import embedding, telemetry, workspaces
 from bot.services.fusion import KEYWORD_WEIGHT, RELAXED_KEYWORD_WEIGHT, fuse
 from bot.wording import archive
 from bot.wording import semantic as words
+
+
+class Needs(WorkspacesStore, SearchStore, SemanticStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +58,7 @@ class SearchResult:
 
 def search(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Needs],
     text: str,
     viewer: ChannelKey | None,
     offset: int = 0,
@@ -105,7 +111,7 @@ def _identifiers(*, query: SearchQuery) -> bool:
 
 def _hybrid(
     *,
-    store: Store,
+    store: Needs,
     semantic: Semantic,
     query: SearchQuery,
     text: str,

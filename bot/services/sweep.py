@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.domain import ChannelKey
-from bot.ports import Clock, UnitOfWork
+from bot.ports import Clock, Store, UnitOfWork
 from bot.services import housekeeping, posting, recap
 from bot.services.posting import Poster
 
@@ -45,7 +45,7 @@ class Sweep:
     def __init__(
         self,
         *,
-        uow: UnitOfWork,
+        uow: UnitOfWork[Store],
         clock: Clock,
         posters: Mapping[str, Poster],
         enrichment: Enrichment,

@@ -8,15 +8,21 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from bot.domain import Channel, ChannelKey, Paper
 from bot.domain.semantic import PickOrder, ReadPaper
 from bot.messages import message
-from bot.ports import Semantic, Store, UnitOfWork
+from bot.ports import ChannelsStore, PapersStore, Semantic, SemanticStore, UnitOfWork
 from bot.services import embedding
 from bot.services.reply import Reply
 from bot.wording import replies
 from bot.wording import semantic as words
+
+
+class Needs(PapersStore, ChannelsStore, SemanticStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 CANDIDATES = 200  # queued papers weighed at each pick: the queue's head, not all of a big list
 MIN_READ = 3  # papers read (with a vector) before the group's taste says anything
@@ -60,7 +66,7 @@ def order(
 
 
 def pick(
-    *, store: Store, semantic: Semantic | None, channel: Channel, now: datetime
+    *, store: Needs, semantic: Semantic | None, channel: Channel, now: datetime
 ) -> Pick | None:
     """The channel's next paper: in queue order, or by taste when the channel asked for it and
     the group has read enough to learn from; None for an empty queue."""
@@ -97,7 +103,7 @@ def pick(
     return Pick(paper=paper, reason=reason)
 
 
-def set_order(*, uow: UnitOfWork, channel: ChannelKey, args: Sequence[str]) -> Reply:
+def set_order(*, uow: UnitOfWork[Needs], channel: ChannelKey, args: Sequence[str]) -> Reply:
     """/paperclub order queue|taste: how this channel's next papers are picked."""
     wanted = args[0].lower() if len(args) == 1 else ""
     if wanted not in {order.value for order in PickOrder}:

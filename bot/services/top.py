@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot.domain import ChannelKey
-from bot.ports import UnitOfWork
+from bot.ports import ChannelsStore, PostsStore, UnitOfWork
 from bot.services.reply import Reply
 from bot.wording import archive, replies
+
+
+class Needs(ChannelsStore, PostsStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 PERIODS = {"week": 7, "month": 30, "year": 365, "all": None}
 
 
-def top(*, uow: UnitOfWork, channel: ChannelKey, period: str, now: datetime, tz: str) -> Reply:
+def top(
+    *, uow: UnitOfWork[Needs], channel: ChannelKey, period: str, now: datetime, tz: str
+) -> Reply:
     """Rank the channel's posts of the period by votes, and by discussion."""
     if period not in PERIODS:
         return Reply(message=replies.TOP_USAGE)

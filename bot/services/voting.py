@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from bot.domain import ChannelKey
-from bot.ports import UnitOfWork
+from bot.ports import ActivityStore, UnitOfWork
 from bot.services.telemetry import Telemetry
+
+
+class Needs(ActivityStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
+
 
 BUTTON = "button"
 REACTION = "reaction"
@@ -44,7 +50,7 @@ def reaction_value(
 
 def click(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Needs],
     post_id: int,
     user: str,
     value: int,
@@ -75,7 +81,7 @@ def click(
 
 def react(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Needs],
     channel: ChannelKey,
     message_id: str,
     user: str,

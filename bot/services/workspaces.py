@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from bot.domain import LOCAL, WorkspaceKey
-from bot.ports import UnitOfWork
+from bot.ports import UnitOfWork, WorkspacesStore
+
+
+class Needs(WorkspacesStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
 class WorkspaceUnknown(ValueError):
@@ -22,7 +28,7 @@ def parse_workspace(*, text: str) -> WorkspaceKey:
     return WorkspaceKey(platform=platform.lower(), id=team)
 
 
-def resolve(*, uow: UnitOfWork, named: str | None, new: bool = False) -> WorkspaceKey:
+def resolve(*, uow: UnitOfWork[Needs], named: str | None, new: bool = False) -> WorkspaceKey:
     """The workspace a command works on: the one named (`new`: also one the archive does not
     hold yet, as an import may fill a workspace before it first starts), else the only one;
     on a new archive (none yet) the unclaimed one, which the first platform to start takes

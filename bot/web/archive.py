@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, WorkspaceKey
-from bot.ports import UnitOfWork
+from bot.ports import Store, UnitOfWork
 from bot.services import archive_web as views
 from bot.services.web_links import BadLink, Signer
 from bot.services.workspaces import WorkspaceUnknown
@@ -94,7 +94,7 @@ def _link(endpoint: str, **values: Any) -> str:
 
 def archive_app(
     *,
-    uow: UnitOfWork,
+    uow: UnitOfWork[Store],
     today: Today,
     workspace: str | None = None,
     signer: Signer | None = None,

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask, Response, g, render_template
 
-from bot.ports import UnitOfWork
+from bot.ports import Store, UnitOfWork
 from bot.services import archive_web as views
 
 SVG = "image/svg+xml; charset=utf-8"
@@ -115,7 +115,7 @@ def vote_line(*, moments: list[Any]) -> list[dict[str, Any]]:
     return points
 
 
-def add_charts(*, app: Flask, uow: UnitOfWork, today: Callable[[], date]) -> None:
+def add_charts(*, app: Flask, uow: UnitOfWork[Store], today: Callable[[], date]) -> None:
     """The chart routes, on the archive's app."""
 
     @app.get("/charts/weeks.svg")

@@ -11,7 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.config.settings import Settings
-from bot.ports import Clock, UnitOfWork
+from bot.ports import Clock, Store, UnitOfWork
 from bot.web.server import HttpService, StartResponse, WsgiApp, send
 from bot.web.signin import PREFIX, Exposed, exposure, signer
 
@@ -33,7 +33,7 @@ def _mounted(*, app: WsgiApp, prefix: str) -> WsgiApp:
     return mounted
 
 
-def archive_wsgi(*, uow: UnitOfWork, settings: Settings, clock: Clock) -> WsgiApp:
+def archive_wsgi(*, uow: UnitOfWork[Store], settings: Settings, clock: Clock) -> WsgiApp:
     """The archive app, its 'today' in the configured time zone."""
     from bot.web.archive import archive_app  # Flask: imported when the archive is first used
 
@@ -52,7 +52,7 @@ def archive_wsgi(*, uow: UnitOfWork, settings: Settings, clock: Clock) -> WsgiAp
 
 
 def archive_routes(
-    *, uow: UnitOfWork, settings: Settings, clock: Clock, host: str
+    *, uow: UnitOfWork[Store], settings: Settings, clock: Clock, host: str
 ) -> dict[str, WsgiApp]:
     """The archive under /archive, for the process's HTTP server on `host` (none, saying why,
     where it would answer anyone with no sign-in). Built on its first request: importing Flask
@@ -75,7 +75,7 @@ def archive_routes(
 
 
 def open_archive(
-    *, uow: UnitOfWork, settings: Settings, clock: Clock, port: int, host: str | None = None
+    *, uow: UnitOfWork[Store], settings: Settings, clock: Clock, port: int, host: str | None = None
 ) -> HttpService:
     """The archive alone, at the root of its own port (PortTaken when it cannot bind, Exposed
     when it would answer anyone with no sign-in)."""

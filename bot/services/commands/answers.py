@@ -3,12 +3,25 @@ results' button) and the head of a channel's queue."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from bot.domain import ChannelKey
-from bot.ports import UnitOfWork
+from bot.ports import (
+    ChannelsStore,
+    PapersStore,
+    SearchStore,
+    SemanticStore,
+    UnitOfWork,
+    WorkspacesStore,
+)
 from bot.services import search
 from bot.services.commands.invocation import Invocation
 from bot.services.reply import Reply
 from bot.wording import archive, replies
+
+
+class Needs(WorkspacesStore, PapersStore, ChannelsStore, SearchStore, SemanticStore, Protocol):
+    """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
 def search_reply(*, result: search.SearchResult) -> Reply:
@@ -26,7 +39,9 @@ def search_words(*, call: Invocation, query: str) -> Reply:
     return search_reply(result=search.search(uow=call.uow, text=query, viewer=call.channel))
 
 
-def more_results(*, uow: UnitOfWork, value: object, viewer: ChannelKey | None) -> Reply | None:
+def more_results(
+    *, uow: UnitOfWork[Needs], value: object, viewer: ChannelKey | None
+) -> Reply | None:
     """The page a 'More results' button asks for, as the viewer's channel sees it; None for a
     button too old or malformed to read."""
     carried = archive.read_more_value(value=value)

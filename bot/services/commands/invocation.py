@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.domain import ChannelKey, Schedule
-from bot.ports import Chat, PaperLookup, UnitOfWork
+from bot.ports import Chat, PaperLookup, Store, UnitOfWork
 from bot.services.posting import Poster
 from bot.services.web_links import Signer
 
@@ -15,7 +15,7 @@ from bot.services.web_links import Signer
 class Invocation:
     """Who typed the command, in which channel, and what the bot has to answer with."""
 
-    uow: UnitOfWork
+    uow: UnitOfWork[Store]
     chat: Chat
     poster: Poster
     channel: ChannelKey
