@@ -4,7 +4,9 @@ retry, a reconnect) must hand the same id again, and two different actions must 
 Each platform brings its own uniqueness: Slack's event_id (the same on every retry; its event_ts
 stands in when a payload lacks it), a click's action_ts (unique per click of one person on one
 post), Discord's interaction and message snowflakes (unique everywhere), the console's random
-token. The ids keep the shapes stored so far, so a redelivery across an upgrade is still known.
+token. Slack's ids keep the shapes stored before this module existed, as Slack's retries of one
+event may straddle an upgrade; Discord's interactions and the console's lines are never
+delivered twice, so theirs share the click shape above.
 """
 
 from __future__ import annotations
