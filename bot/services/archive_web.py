@@ -14,6 +14,8 @@ from bot.domain import Channel, ChannelKey, Paper, PostView, WorkspaceKey
 from bot.domain.archive import PostList, VoteMoment, WeekActivity
 from bot.ports import UnitOfWork
 from bot.services import search as search_service
+from bot.services.embedding import SemanticExtra
+from bot.services.telemetry import Telemetry
 from bot.services.workspaces import resolve
 
 PAGE_SIZE = 20
@@ -117,13 +119,21 @@ def paper(*, uow: UnitOfWork, workspace: WorkspaceKey, paper_id: int) -> PaperPa
 
 
 def search(
-    *, uow: UnitOfWork, workspace: WorkspaceKey, text: str, offset: int = 0
+    *,
+    uow: UnitOfWork,
+    workspace: WorkspaceKey,
+    text: str,
+    offset: int = 0,
+    semantic_extra: SemanticExtra,
+    telemetry: Telemetry,
 ) -> search_service.SearchResult:
     """The same engine and syntax as `/paperclub search`, as a public channel sees it."""
     return search_service.search(
         uow=uow,
         text=text,
         viewer=public_viewer(workspace=workspace),
+        semantic_extra=semantic_extra,
+        telemetry=telemetry,
         offset=offset,
         limit=SEARCH_PAGE_SIZE,
     )

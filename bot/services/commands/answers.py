@@ -7,7 +7,9 @@ from bot.domain import ChannelKey
 from bot.ports import UnitOfWork
 from bot.services import search
 from bot.services.commands.invocation import Invocation
+from bot.services.embedding import SemanticExtra
 from bot.services.reply import Reply
+from bot.services.telemetry import Telemetry
 from bot.wording import archive, replies
 
 
@@ -23,17 +25,39 @@ def search_words(*, call: Invocation, query: str) -> Reply:
     """The first page for what was typed; a nudge with the syntax when nothing was."""
     if not query:
         return Reply(message=archive.ASK_WHAT)
-    return search_reply(result=search.search(uow=call.uow, text=query, viewer=call.channel))
+    found = search.search(
+        uow=call.uow,
+        text=query,
+        viewer=call.channel,
+        semantic_extra=call.semantic_extra,
+        telemetry=call.telemetry,
+    )
+    return search_reply(result=found)
 
 
-def more_results(*, uow: UnitOfWork, value: object, viewer: ChannelKey | None) -> Reply | None:
+def more_results(
+    *,
+    uow: UnitOfWork,
+    value: object,
+    viewer: ChannelKey | None,
+    semantic_extra: SemanticExtra,
+    telemetry: Telemetry,
+) -> Reply | None:
     """The page a 'More results' button asks for, as the viewer's channel sees it; None for a
     button too old or malformed to read."""
     carried = archive.read_more_value(value=value)
     if carried is None:
         return None
     text, offset = carried
-    return search_reply(result=search.search(uow=uow, text=text, offset=offset, viewer=viewer))
+    found = search.search(
+        uow=uow,
+        text=text,
+        offset=offset,
+        viewer=viewer,
+        semantic_extra=semantic_extra,
+        telemetry=telemetry,
+    )
+    return search_reply(result=found)
 
 
 def timezone(*, call: Invocation) -> str:
