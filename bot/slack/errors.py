@@ -89,6 +89,11 @@ class CountErrors(RetryHandler):
         super().__init__()
         self.telemetry = telemetry
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> CountErrors:
+        """Itself: Bolt deep-copies the client for each request, and every copy must count
+        into the one telemetry (which holds locks, and cannot be copied anyway)."""
+        return self
+
     def can_retry(
         self,
         *,
