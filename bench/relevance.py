@@ -27,6 +27,8 @@ from bot.db.database import Database
 from bot.db.migrate import upgrade_url
 from bot.domain import LOCAL, PaperDraft
 from bot.services import embedding, importing, search
+from bot.services.embedding import NO_SEMANTIC, SemanticExtra
+from bot.services.telemetry import Telemetry
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "relevance"
 DEPTH = 20  # the ranks read per query: MRR counts a first relevant paper up to here
@@ -107,7 +109,6 @@ def run(*, progress: bool = True) -> dict[str, Any]:
                     keys = [key_of[pid] for pid in ranking]
                     per[(engine, query["kind"])].append(_scores(ranking=keys, relevant=relevant))
         finally:
-            embedding.install(semantic=None)
             database.dispose()
     table = {
         engine: {
@@ -135,8 +136,16 @@ def _rank(*, database: Database, index: Any, engine: str, text: str) -> list[int
         with database(write=False) as store:
             wait = index.start_nearest(store=store, workspace=LOCAL, text=text, k=DEPTH)
             return [n.paper_id for n in wait()]
-    embedding.install(semantic=index if engine == "hybrid" else None)
-    result = search.search(uow=database, text=text, viewer=None, limit=DEPTH, workspace=LOCAL)
+    extra = SemanticExtra(index=index) if engine == "hybrid" else NO_SEMANTIC
+    result = search.search(
+        uow=database,
+        text=text,
+        viewer=None,
+        semantic_extra=extra,
+        telemetry=Telemetry(),
+        limit=DEPTH,
+        workspace=LOCAL,
+    )
     return [hit.paper.id for hit in result.page.hits]
 
 

@@ -40,8 +40,9 @@ from bot.db.migrate import upgrade_url
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, ChannelKey, SearchPage
 from bot.search_query import fts5_match, parse_query
 from bot.semantic.encoder import DIMENSIONS, SemanticUnavailable, load_encoder
-from bot.services import embedding
 from bot.services import search as service
+from bot.services.embedding import NO_SEMANTIC, SemanticExtra
+from bot.services.telemetry import Telemetry
 
 VERSION = 6  # bump when synthetic.py or the schema changes, so cached archives are rebuilt
 CACHE = Path(tempfile.gettempdir()) / "paperclub-bench"
@@ -316,15 +317,24 @@ def measure_hybrid(*, size: int, repeat: int = 11) -> dict[str, Any]:
         """Drop the index's cached query vectors, so that each timed call encodes its query."""
         semantic.index()._queries.clear()
 
+    extra, quiet = SemanticExtra(index=semantic), Telemetry()
+
     def bm25(text: str) -> service.SearchResult:
         """The service as a plain install runs it."""
-        embedding.install(semantic=None)
-        return service.search(uow=database, text=text, viewer=VIEWER, limit=5)
+        return service.search(
+            uow=database,
+            text=text,
+            viewer=VIEWER,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=quiet,
+            limit=5,
+        )
 
     def hybrid(text: str) -> service.SearchResult:
         """The service with the extra installed."""
-        embedding.install(semantic=semantic)
-        return service.search(uow=database, text=text, viewer=VIEWER, limit=5)
+        return service.search(
+            uow=database, text=text, viewer=VIEWER, semantic_extra=extra, telemetry=quiet, limit=5
+        )
 
     per_query: list[dict[str, Any]] = []
     try:
@@ -353,7 +363,6 @@ def measure_hybrid(*, size: int, repeat: int = 11) -> dict[str, Any]:
                 }
             )
     finally:
-        embedding.install(semantic=None)
         database.dispose()
     summary = {
         key: _spread(values=[row[key] for row in per_query]) for key in ("bm25_ms", "hybrid_ms")

@@ -9,8 +9,9 @@ from bot.cli.archive import CliError, chosen_workspace, open_database
 from bot.config.settings import Settings
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN
 from bot.messages import as_plain, message
-from bot.semantic.lazy import semantic_installed
+from bot.semantic.lazy import semantic_extra_for
 from bot.services import search as searching
+from bot.services.telemetry import Telemetry
 from bot.wording import archive
 from bot.wording import semantic as words
 
@@ -23,14 +24,15 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
     try:
         # The operator on the server sees the whole workspace, private channels included.
         workspace = chosen_workspace(database=database, named=args.workspace)
-        with semantic_installed(enabled=settings.semantic):
-            result = searching.search(
-                uow=database,
-                text=" ".join(args.query),
-                viewer=None,
-                limit=args.limit,
-                workspace=workspace,
-            )
+        result = searching.search(
+            uow=database,
+            text=" ".join(args.query),
+            viewer=None,
+            semantic_extra=semantic_extra_for(enabled=settings.semantic),
+            telemetry=Telemetry(),  # a command keeps no metrics
+            limit=args.limit,
+            workspace=workspace,
+        )
     finally:
         database.dispose()
     page = result.page

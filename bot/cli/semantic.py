@@ -12,7 +12,7 @@ from bot.cli.archive import CliError, chosen_workspace, open_database, progress_
 from bot.config.settings import Settings
 from bot.messages import as_plain
 from bot.ports import Semantic
-from bot.semantic.lazy import semantic_for, semantic_installed
+from bot.semantic.lazy import semantic_extra_for, semantic_for
 from bot.services import embedding, related
 
 
@@ -78,11 +78,14 @@ def cmd_related(*, args: argparse.Namespace, settings: Settings) -> int:
     database = open_database(settings=settings)
     try:
         workspace = chosen_workspace(database=database, named=args.workspace)
-        with semantic_installed(enabled=settings.semantic):
-            # The operator on the server sees the whole workspace, private channels included.
-            found = related.find(
-                uow=database, text=" ".join(args.reference), workspace=workspace, viewer=None
-            )
+        # The operator on the server sees the whole workspace, private channels included.
+        found = related.find(
+            uow=database,
+            text=" ".join(args.reference),
+            workspace=workspace,
+            viewer=None,
+            semantic_extra=semantic_extra_for(enabled=settings.semantic),
+        )
     finally:
         database.dispose()
     if isinstance(found, str):

@@ -9,6 +9,8 @@ from typing import Any
 from bot.cli.archive import open_database
 from bot.config.settings import Settings
 from bot.runtime.clock import SystemClock
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 
 
 def add_parser(*, sub: Any) -> None:
@@ -36,7 +38,14 @@ def cmd_web(*, args: argparse.Namespace, settings: Settings) -> int:
         stop = wait_for_signal()
         try:
             server = open_archive(
-                uow=database, settings=settings, clock=SystemClock(), port=port, host=args.host
+                uow=database,
+                settings=settings,
+                clock=SystemClock(),
+                port=port,
+                host=args.host,
+                # The archive alone searches by keywords: no model is loaded for it.
+                semantic_extra=NO_SEMANTIC,
+                telemetry=Telemetry(),  # no /metrics here
             )
         except PortTaken as exc:
             print(f"paperclub: the web archive cannot start: {exc}", file=sys.stderr)

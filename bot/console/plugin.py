@@ -19,7 +19,7 @@ from bot.console.prompt import LineReader
 from bot.console.render import paper_panel, to_rich
 from bot.console.repl import Console, handle_line, todays_post
 from bot.messages import Message
-from bot.services import importing, posting
+from bot.services import importing, post_card, posting
 from bot.services.club import Club
 from bot.wording import console as words
 
@@ -115,7 +115,9 @@ def open_console(*, club: Club, terminal: RichConsole) -> ConsolePlatform:
     club.enrich_next(KEY)  # the first post shows the real title and abstract when found
     result = room.post_today(channel=KEY, force=True)
     if result.outcome is posting.Outcome.ALREADY and result.post is not None:
-        found = posting.card_of_post(uow=club.uow, post_id=result.post.id)
+        found = post_card.card_of_post(
+            uow=club.uow, post_id=result.post.id, semantic_extra=club.semantic_extra
+        )
         if found is not None:
             terminal.print(words.ALREADY_POSTED)
             terminal.print(paper_panel(card=found[1], channel=CHANNEL))

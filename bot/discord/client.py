@@ -16,7 +16,7 @@ from bot.discord.chat import snowflake_time
 from bot.discord.deps import PLATFORM, DiscordDeps
 from bot.discord.errors import error_trace
 from bot.discord.listeners import commands, comments, search, votes
-from bot.services import telemetry
+from bot.services.telemetry import Telemetry
 
 log = logging.getLogger("paperclub")
 # discord.py's own default: after READY it waits this long for each guild's GUILD_CREATE.
@@ -67,15 +67,22 @@ class Handled:
 class PaperClubClient(discord.Client):
     """A discord.py client that routes its events to our listeners once `attach`ed."""
 
-    def __init__(self, *, guild_ready_timeout: float = GUILD_READY_SECONDS) -> None:
-        """No message cache (raw events carry what we need); mentions never notify."""
+    def __init__(
+        self,
+        *,
+        telemetry: Telemetry,
+        guild_ready_timeout: float = GUILD_READY_SECONDS,
+    ) -> None:
+        """No message cache (raw events carry what we need); mentions never notify; API
+        errors and event lag are told to `telemetry` (the club's)."""
         super().__init__(
             intents=intents(),
             max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=guild_ready_timeout,
-            http_trace=error_trace(),
+            http_trace=error_trace(telemetry=telemetry),
         )
+        self._telemetry = telemetry
         self.tree = app_commands.CommandTree(self)
         self._deps: DiscordDeps | None = None
         self.ready = threading.Event()
@@ -109,13 +116,13 @@ class PaperClubClient(discord.Client):
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Any click or command (the tree and the buttons answer it): its lag, from its id."""
-        lagged(stamped=snowflake_time(snowflake=interaction.id))
+        self._lagged(stamped=snowflake_time(snowflake=interaction.id))
 
     async def on_message(self, message: discord.Message) -> None:
         """A new message (a comment when it is in a daily post's thread); the lag of people's
         messages (our own posts' echoes say nothing of how late events come)."""
         if self.user is None or message.author.id != self.user.id:
-            lagged(stamped=snowflake_time(snowflake=message.id))
+            self._lagged(stamped=snowflake_time(snowflake=message.id))
         await self.handled.after(comments.created(deps=self.deps, message=message))
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
@@ -125,7 +132,7 @@ class PaperClubClient(discord.Client):
             return
         edited = payload.message.edited_at
         if edited is not None:  # an edit's id is the message's: its lag runs from edited_at
-            lagged(stamped=edited.timestamp())
+            self._lagged(stamped=edited.timestamp())
         await self.handled.after(comments.edited(deps=self.deps, payload=payload))
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
@@ -162,7 +169,6 @@ class PaperClubClient(discord.Client):
         """A listener failed: log it with its traceback (discord.py's own default, named)."""
         log.exception("Discord listener %s failed", event_method)
 
-
-def lagged(*, stamped: float) -> None:
-    """Report how long after Discord stamped an event (a Unix time) we started on it."""
-    telemetry.current().event_lag(platform=PLATFORM, seconds=time.time() - stamped)
+    def _lagged(self, *, stamped: float) -> None:
+        """Report how long after Discord stamped an event (a Unix time) we started on it."""
+        self._telemetry.event_lag(platform=PLATFORM, seconds=time.time() - stamped)

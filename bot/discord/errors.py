@@ -10,7 +10,7 @@ import aiohttp
 import discord
 
 from bot.ports import ChatError
-from bot.services import telemetry
+from bot.services.telemetry import Telemetry
 
 # bot.discord.deps.PLATFORM, which imports this module (through chat.py): named again here.
 PLATFORM = "discord"
@@ -65,22 +65,24 @@ FAILURES = (
 )
 
 
-def error_trace() -> aiohttp.TraceConfig:
-    """A trace for discord.py's HTTP session that counts every error answer for the metrics:
+def error_trace(*, telemetry: Telemetry) -> aiohttp.TraceConfig:
+    """A trace for discord.py's HTTP session that counts every error answer into `telemetry`:
     REST calls and interaction answers (which go by webhook, past discord.py's request()) alike,
     and the 429s and 5xx discord.py retries by itself."""
+
+    async def count_error(
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestEndParams,
+    ) -> None:
+        """An answer's headers came: count it when it is an error."""
+        if params.response.status >= 400:
+            code = await answer_code(response=params.response)
+            telemetry.api_error(platform=PLATFORM, code=code)
+
     trace = aiohttp.TraceConfig()
-    trace.on_request_end.append(_count_error)
+    trace.on_request_end.append(count_error)
     return trace
-
-
-async def _count_error(
-    session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
-) -> None:
-    """An answer's headers came: count it when it is an error."""
-    if params.response.status >= 400:
-        code = await answer_code(response=params.response)
-        telemetry.current().api_error(platform=PLATFORM, code=code)
 
 
 async def answer_code(*, response: aiohttp.ClientResponse) -> str:

@@ -24,6 +24,7 @@ from bot.discord.keys import ButtonKeys
 from bot.messages import Message
 from bot.ports import ChatError, PlatformStartError
 from bot.services.club import Club
+from bot.services.telemetry import Telemetry
 
 log = logging.getLogger("paperclub")
 NAME = PLATFORM
@@ -106,9 +107,9 @@ class DiscordPlatform:
         self.bridge.close()
 
 
-async def _new_client(*, guild_ready_timeout: float) -> PaperClubClient:
+async def _new_client(*, telemetry: Telemetry, guild_ready_timeout: float) -> PaperClubClient:
     """The client, made on the loop it will run on."""
-    return PaperClubClient(guild_ready_timeout=guild_ready_timeout)
+    return PaperClubClient(telemetry=telemetry, guild_ready_timeout=guild_ready_timeout)
 
 
 def _follow(*, chat: DiscordChat, club: Club, channel_id: str) -> None:
@@ -141,7 +142,9 @@ def build_platform(
     bridge = Bridge()
     client: PaperClubClient | None = None
     try:
-        client = bridge.call(_new_client(guild_ready_timeout=guild_ready_timeout))
+        client = bridge.call(
+            _new_client(telemetry=club.telemetry, guild_ready_timeout=guild_ready_timeout)
+        )
         chat = DiscordChat(client=client, bridge=bridge, keys=ButtonKeys())
         deps = DiscordDeps(
             room=club.on(chat=chat, platform=NAME, also_up=UP, also_down=DOWN),

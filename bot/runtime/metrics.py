@@ -2,8 +2,9 @@
 
 One registry of our own (not prometheus_client's global one), so only what is named here is
 exported, and a test can read a value without a scrape. The core and the platforms report to
-bot.services.telemetry (they may not import this module); `install()`, called by the wiring that
-serves the page, turns the counting on (importing this module changes nothing)."""
+the bot.services.telemetry port (they may not import this module): the wiring that serves the
+page makes one PrometheusTelemetry and the club carries it to them (importing this module
+changes nothing)."""
 
 from __future__ import annotations
 
@@ -124,15 +125,6 @@ class PrometheusTelemetry(telemetry.Telemetry):
     def event_lag(self, *, platform: str, seconds: float) -> None:
         """Observe an event's lag; a platform clock ahead of ours is no negative lag."""
         self._child(EVENT_LAG, platform).observe(max(0.0, seconds))
-
-
-def install() -> PrometheusTelemetry:
-    """The telemetry written into these metrics: handed to the club (votes, comments) and,
-    for the reports not yet passed as an argument (posts, searches, the platforms' API
-    errors and event lag), set as the services' current telemetry."""
-    recorder = PrometheusTelemetry()
-    telemetry.install(telemetry=recorder)
-    return recorder
 
 
 def exposition() -> bytes:

@@ -68,7 +68,12 @@ def _open_web(*, wiring: Wiring, settings: Settings, console: bool) -> HttpServi
     try:
         with signals_held():
             web = open_archive(
-                uow=wiring.database, settings=settings, clock=wiring.clock, port=settings.web.port
+                uow=wiring.database,
+                settings=settings,
+                clock=wiring.clock,
+                port=settings.web.port,
+                semantic_extra=wiring.club.semantic_extra,
+                telemetry=wiring.club.telemetry,
             )
     except PortTaken as exc:
         log.warning("no web archive: %s; set PAPERCLUB_WEB_PORT to another port", exc)

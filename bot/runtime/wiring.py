@@ -60,6 +60,7 @@ class Wiring:
         self.http: HttpService | None = None
         # Tier 3 allows ~50 chat.update a minute: a burst of votes makes a handful of redraws.
         self.coalescer = Coalescer(flush=self._redraw, interval=1.0)
+        self.embedder = Embedder.wired(enabled=settings.semantic, uow=database, clock=clock)
         self.club = Club(
             uow=database,
             clock=clock,
@@ -72,9 +73,10 @@ class Wiring:
             down_reactions=settings.down_reactions,
             reschedule=self.reschedule,
             queue_redraw=self.coalescer.touch,
+            semantic_extra=self.embedder.semantic_extra,  # search, related, taste, add
             enrich_next=self._enrich_next,
             seen_requests=parts.seen_requests(database=database) if self.replicated else None,
-            telemetry=metrics.install(),  # the counts GET /metrics shows
+            telemetry=metrics.PrometheusTelemetry(),  # the counts GET /metrics shows
             signer=web_signer(settings=settings),  # /paperclub web's links
         )
         self.enricher = Enricher(
@@ -82,7 +84,6 @@ class Wiring:
             sources=lambda: parts.sources(settings=settings, database=database, clock=clock),
             clock=clock,
         )
-        self.embedder = Embedder.wired(enabled=settings.semantic, uow=database, clock=clock)
         self.platforms: dict[str, Platform] = {}
         self.posters: dict[str, Poster] = {}
         self.sweeper = Sweep(
@@ -179,6 +180,8 @@ class Wiring:
                 settings=self.settings,
                 clock=self.clock,
                 host=host or self.settings.http_host,
+                semantic_extra=self.club.semantic_extra,
+                telemetry=self.club.telemetry,
             )
         return routes
 
@@ -212,7 +215,12 @@ class Wiring:
 
     def _redraw(self, post_id: object) -> None:
         """Redraw a post with its current counts, on the platform it was posted to."""
-        redraw(uow=self.database, post_id=int(str(post_id)), chat_of=self._chat_of)
+        redraw(
+            uow=self.database,
+            post_id=int(str(post_id)),
+            chat_of=self._chat_of,
+            semantic_extra=self.club.semantic_extra,
+        )
 
     def _chat_of(self, platform: str) -> Chat | None:
         """The Chat of a platform running here."""

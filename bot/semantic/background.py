@@ -10,6 +10,7 @@ import threading
 from bot.ports import Clock, Store, UnitOfWork
 from bot.semantic.lazy import LazySemantic, semantic_for
 from bot.services import embedding
+from bot.services.embedding import SemanticExtra
 
 log = logging.getLogger("paperclub")
 
@@ -21,10 +22,10 @@ class Embedder:
     (`semantic` None) it does nothing."""
 
     def __init__(
-        self, *, uow: UnitOfWork[Store], semantic: LazySemantic | None, clock: Clock
+        self, *, uow: UnitOfWork[Store], semantic: LazySemantic | None, clock: Clock, why: str = ""
     ) -> None:
-        """Idle until started."""
-        self.uow, self.semantic, self.clock = uow, semantic, clock
+        """Idle until started; `why` says why there is no `semantic`."""
+        self.uow, self.semantic, self.clock, self.why = uow, semantic, clock, why
         self._wake = threading.Event()
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
@@ -33,14 +34,18 @@ class Embedder:
 
     @classmethod
     def wired(cls, *, enabled: bool, uow: UnitOfWork[Store], clock: Clock) -> Embedder:
-        """The process's extra, installed for the services (search, related, taste) when it is
-        on and installed, and its embedder."""
+        """The process's embedder, on the extra when it is on and installed."""
         semantic, why = semantic_for(enabled=enabled)
-        embedder = cls(uow=uow, semantic=semantic, clock=clock)
-        embedding.install(semantic=semantic, why=why, on_write=embedder.written)
+        embedder = cls(uow=uow, semantic=semantic, clock=clock, why=why)
         if semantic is None:
             log.debug("semantic search off: %s", why)
         return embedder
+
+    @property
+    def semantic_extra(self) -> SemanticExtra:
+        """The extra as the services (search, related, taste, add) see it: this embedder's
+        index, or why there is none, and this embedder told of each paper added."""
+        return SemanticExtra(index=self.semantic, why=self.why, on_write=self.written)
 
     def start(self) -> None:
         """Start the pass's thread (with the extra)."""
@@ -84,10 +89,8 @@ class Embedder:
             self.passed.set()
 
     def close(self) -> None:
-        """Stop the thread (the batch being embedded is finished first); the services go back
-        to keyword search."""
+        """Stop the thread (the batch being embedded is finished first)."""
         self._closed.set()
         self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=30)
-        embedding.install(semantic=None)

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bot.domain import WorkspaceKey
 from bot.domain.semantic import Neighbour
 from bot.ports.semantic import SemanticStore
 from bot.semantic.encoder import INSTALL_HINT
-from bot.services import embedding
+from bot.services.embedding import SemanticExtra
 
 if TYPE_CHECKING:
     from bot.semantic.encoder import Encoder
@@ -44,15 +43,11 @@ def _installed(*, name: str) -> bool:
         return False
 
 
-@contextmanager
-def semantic_installed(*, enabled: bool) -> Iterator[LazySemantic | None]:
-    """The extra installed for the services while a command runs (the CLI's), then not."""
+def semantic_extra_for(*, enabled: bool) -> SemanticExtra:
+    """The extra as a CLI command hands it to the services: no embedder runs there, so an
+    added paper is told to nobody (`paperclub embed` gives it its vector)."""
     semantic, why = semantic_for(enabled=enabled)
-    embedding.install(semantic=semantic, why=why)
-    try:
-        yield semantic
-    finally:
-        embedding.install(semantic=None)
+    return SemanticExtra(index=semantic, why=why)
 
 
 class LazySemantic:

@@ -17,7 +17,7 @@ from bot.ports import (
     UnitOfWork,
     WorkspacesStore,
 )
-from bot.services import embedding
+from bot.services.embedding import SemanticExtra
 from bot.services.reply import Reply
 from bot.wording import replies
 
@@ -85,9 +85,11 @@ def add(
     channel: ChannelKey,
     user: str,
     now: datetime,
+    semantic_extra: SemanticExtra,
 ) -> Reply:
     """Normalise the reference like the importer, then report it or queue it in this channel
-    (its own queue when it follows the list, else the shared one)."""
+    (its own queue when it follows the list, else the shared one); `semantic_extra` is told
+    of a paper added."""
     draft = ingest.draft_from_reference(text=text, origin=f"added by {user}")
     if draft is None:
         return Reply(message=replies.ADD_USAGE)
@@ -118,5 +120,5 @@ def add(
             return Reply(message=replies.RACE_ADDED)
         paper = store.paper_by_keys(workspace=channel.workspace_key, keys=keys)
         position = store.queue_position(paper=paper, channel=followed) if paper else 0
-    embedding.written()  # committed: the embedder may read it now
+    semantic_extra.written()  # committed: the embedder may read it now
     return Reply(message=replies.added(title=complete.title, position=position, note=note))

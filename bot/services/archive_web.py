@@ -22,6 +22,8 @@ from bot.ports import (
     WorkspacesStore,
 )
 from bot.services import search as search_service
+from bot.services.embedding import SemanticExtra
+from bot.services.telemetry import Telemetry
 from bot.services.workspaces import resolve
 
 
@@ -132,13 +134,21 @@ def paper(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey, paper_id: int) -> 
 
 
 def search(
-    *, uow: UnitOfWork[Needs], workspace: WorkspaceKey, text: str, offset: int = 0
+    *,
+    uow: UnitOfWork[Needs],
+    workspace: WorkspaceKey,
+    text: str,
+    offset: int = 0,
+    semantic_extra: SemanticExtra,
+    telemetry: Telemetry,
 ) -> search_service.SearchResult:
     """The same engine and syntax as `/paperclub search`, as a public channel sees it."""
     return search_service.search(
         uow=uow,
         text=text,
         viewer=public_viewer(workspace=workspace),
+        semantic_extra=semantic_extra,
+        telemetry=telemetry,
         offset=offset,
         limit=SEARCH_PAGE_SIZE,
     )

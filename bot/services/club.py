@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from bot.domain import ChannelKey, Schedule
 from bot.ports import Chat, Clock, PaperLookup, SeenRequests, Store, UnitOfWork
 from bot.services import admin
+from bot.services.embedding import SemanticExtra
 from bot.services.posting import Poster
 from bot.services.room import Room
 from bot.services.telemetry import Telemetry
@@ -39,6 +40,8 @@ class Club:
     reschedule: Callable[[], None]
     # Only queues: a burst of votes makes a handful of redraws (Slack allows ~50 a minute).
     queue_redraw: Callable[[int], None]
+    # The semantic index (or why there is none) and the embedder told of each paper added.
+    semantic_extra: SemanticExtra
     # Complete the channel's next paper from arXiv and Crossref before it is posted at once.
     enrich_next: Callable[[ChannelKey], None] = lambda _channel: None
     # Where signed HTTP requests' signatures are kept: the database with several replicas
@@ -57,6 +60,8 @@ class Club:
             platform=platform,
             owner=self.owner,
             owner_alive=self.owner_alive,
+            telemetry=self.telemetry,
+            semantic_extra=self.semantic_extra,
         )
 
     def on(
@@ -89,6 +94,7 @@ class Club:
             down=self.down_reactions | also_down,
             telemetry=self.telemetry,
             signer=self.signer,
+            semantic_extra=self.semantic_extra,
             inline_redraw=inline_redraw,
         )
 

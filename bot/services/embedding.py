@@ -1,9 +1,12 @@
-"""The semantic extra, as the services see it: one per process, installed by the composition
-root when the extra loads (like telemetry and web links), absent on a plain install."""
+"""The semantic extra, as the services see it: a plain value (SemanticExtra) that the
+composition root makes when the extra loads (the wiring, a CLI command) and the club carries to
+search, related papers, the taste pick and /paperclub add; on a plain install it holds no index.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
@@ -15,43 +18,35 @@ class Needs(SemanticStore, Protocol):
     """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
-_installed: list[Semantic] = []
-# Why there is none, for --explain: what the composition root said, or this by default.
+# Why there is no index when the composition root gave no reason: for --explain and related.
 NOT_INSTALLED = "the semantic extra is not installed (pip install 'paperclub[semantic]')"
-_why: list[str] = [NOT_INSTALLED]
-# Told when a paper is added, so the running bot's embedder can give it its vector at once.
-_on_write: list[Callable[[], None]] = []
 
 
-def install(
-    *,
-    semantic: Semantic | None,
-    why: str = NOT_INSTALLED,
-    on_write: Callable[[], None] | None = None,
-) -> None:
-    """Use this semantic index from now on (None: keyword search alone, because `why`);
-    `on_write` is told of each paper added."""
-    _installed.clear()
-    if semantic is not None:
-        _installed.append(semantic)
-    _why[:] = [why or NOT_INSTALLED]
-    _on_write[:] = [on_write] if on_write is not None else []
+def _tell_nobody() -> None:
+    """No embedder runs here (a CLI command, a test): an added paper waits for `embed`."""
 
 
-def written() -> None:
-    """A paper was added: the embedder (where one runs) makes its vector soon."""
-    for tell in _on_write:
-        tell()
+@dataclass(frozen=True, slots=True)
+class SemanticExtra:
+    """The semantic index (None: keyword search alone), why there is none, and who is told of
+    each paper added (the running bot's embedder, which gives it its vector soon)."""
+
+    index: Semantic | None = None
+    why: str = NOT_INSTALLED
+    on_write: Callable[[], None] = _tell_nobody
+
+    @property
+    def reason(self) -> str:
+        """Why there is no index (the extra missing, or turned off)."""
+        return self.why or NOT_INSTALLED
+
+    def written(self) -> None:
+        """A paper was added and committed: the embedder (where one runs) may read it now."""
+        self.on_write()
 
 
-def installed() -> Semantic | None:
-    """The process's semantic index, or None without the extra."""
-    return _installed[0] if _installed else None
-
-
-def why_not() -> str:
-    """Why there is no semantic index (the extra missing, or turned off)."""
-    return _why[0]
+# Keyword search alone, because the extra is not installed.
+NO_SEMANTIC = SemanticExtra()
 
 
 def paper_text(*, paper: Paper) -> str:

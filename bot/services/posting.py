@@ -18,10 +18,10 @@ import enum
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Protocol
 
-from bot.domain import Channel, ChannelKey, Paper, PaperCard, PaperStatus, Post, RelatedRead
+from bot.domain import Channel, ChannelKey, PaperCard, PaperStatus, Post
 from bot.messages import Message
 from bot.ports import (
     ActivityStore,
@@ -37,8 +37,10 @@ from bot.ports import (
     UnitOfWork,
     WorkspacesStore,
 )
-from bot.services import delivery, embedding, related, taste, telemetry
+from bot.services import delivery, post_card
+from bot.services.embedding import SemanticExtra
 from bot.services.schedule import is_due, local_now
+from bot.services.telemetry import Telemetry
 from bot.wording import archive
 
 
@@ -88,82 +90,17 @@ class PostResult:
 
 @dataclass(frozen=True, slots=True)
 class Poster:
-    """Who is posting: the platform, this process's claim name and how to tell a dead claim."""
+    """Who is posting: the platform, this process's claim name and how to tell a dead claim;
+    who counts each outcome, and the semantic extra (the taste pick, the related line)."""
 
     uow: UnitOfWork[Needs]
     chat: Chat
     platform: str
     owner: str
     owner_alive: Callable[[str], bool]
+    telemetry: Telemetry
+    semantic_extra: SemanticExtra
     lease: timedelta = LEASE
-
-
-def _card(*, store: Needs, channel: Channel, post: Post) -> PaperCard:
-    """The card of a claimed post: its paper, live votes, what is left, yesterday's recap."""
-    paper = store.paper(paper_id=post.paper_id)
-    if paper is None:  # a foreign key guarantees it; say so loudly if that ever breaks
-        raise LookupError(f"post {post.id} names paper {post.paper_id}, which is gone")
-    return PaperCard(
-        paper=paper,
-        post_id=post.id,
-        local_date=post.local_date,
-        votes=store.vote_count(post_id=post.id),
-        remaining=store.count_queued(workspace=channel.key.workspace_key, channel=channel),
-        # Each platform names people its own way (Slack asks users.info); the core keeps ids.
-        added_by_name=None,
-        recap=store.recap_before(channel=channel, local_date=post.local_date),
-        list_name=store.list_name(list_id=paper.list_id) if paper.list_id is not None else None,
-        related=_related(store=store, channel=channel, paper=paper, day=post.local_date),
-        pick_reason=store.pick_reason(post_id=post.id),
-    )
-
-
-def _related(*, store: Needs, channel: Channel, paper: Paper, day: date) -> tuple[RelatedRead, ...]:
-    """The post's related papers; a failure of the optional extra never stops a post."""
-    try:
-        return related.on_post(store=store, channel=channel, paper=paper, day=day)
-    except Exception:
-        log.exception("related papers of post %s on %s failed; posting without", paper.id, day)
-        return ()
-
-
-def _pick(*, store: Needs, channel: Channel, now: datetime) -> taste.Pick | None:
-    """The channel's next paper (by taste when it asked); the extra failing means queue order.
-    Once the channel has read papers, the chosen one gets its vector now, for its related
-    line (before that, no model is loaded for a post: a first start stays light)."""
-    semantic = embedding.installed()
-    try:
-        chosen = taste.pick(store=store, semantic=semantic, channel=channel, now=now)
-    except Exception:
-        log.exception("picking by taste in %s failed; taking the queue's head", channel.key)
-        head = store.queued(workspace=channel.key.workspace_key, channel=channel, limit=1)
-        chosen = taste.Pick(paper=head[0]) if head else None
-    if chosen is None or semantic is None:
-        return chosen
-    try:
-        if store.read_papers(workspace=channel.key.workspace_key, viewer=channel.key):
-            embedding.ensure_vector(
-                store=store,
-                semantic=semantic,
-                paper=chosen.paper,
-                workspace=channel.key.workspace_key,
-                now=now,
-            )
-    except Exception:
-        log.exception("no vector for paper %s; its post names no related papers", chosen.paper.id)
-    return chosen
-
-
-def card_of_post(*, uow: UnitOfWork[Needs], post_id: int) -> tuple[Post, PaperCard] | None:
-    """A delivered post and its card as it should look now (fresh vote counts), to redraw it."""
-    with uow(write=False) as store:
-        post = store.post_by_id(post_id=post_id)
-        if post is None or post.message_id is None:
-            return None
-        channel = store.channel(key=post.channel)
-        if channel is None:
-            return None
-        return post, _card(store=store, channel=channel, post=post)
 
 
 def _claim_stale(*, poster: Poster, post: Post, now: datetime) -> bool:
@@ -189,7 +126,7 @@ def post_today(
 
 def _counted(*, poster: Poster, result: PostResult) -> PostResult:
     """The result, counted for the metrics: every result the service hands out, once."""
-    telemetry.current().post(platform=poster.platform, outcome=result.outcome.value)
+    poster.telemetry.post(platform=poster.platform, outcome=result.outcome.value)
     return result
 
 
@@ -215,7 +152,9 @@ def _post_today(*, poster: Poster, key: ChannelKey, now: datetime, force: bool) 
                 return PostResult(outcome=Outcome.BUSY, post=post)
             recovering = True
         else:
-            chosen = _pick(store=store, channel=channel, now=now)
+            chosen = post_card.pick(
+                store=store, channel=channel, now=now, semantic_extra=poster.semantic_extra
+            )
             if chosen is None:
                 notify_empty = not channel.empty_notice_sent
                 store.set_channel_flags(channel=channel, empty_notice_sent=True)
@@ -233,7 +172,13 @@ def _post_today(*, poster: Poster, key: ChannelKey, now: datetime, force: bool) 
                 if chosen.reason:
                     store.set_pick_reason(post_id=post.id, reason=chosen.reason)
             recovering = False
-        card = _card(store=store, channel=channel, post=post) if post is not None else None
+        card = (
+            post_card.card(
+                store=store, channel=channel, post=post, semantic_extra=poster.semantic_extra
+            )
+            if post is not None
+            else None
+        )
     if card is None or post is None:
         if notify_empty:
             _notify(poster=poster, channel=key, message=archive.EMPTY_QUEUE)

@@ -19,7 +19,8 @@ from bot.ports import (
     WorkspacesStore,
 )
 from bot.search_query import parse_query
-from bot.services import adding, embedding
+from bot.services import adding
+from bot.services.embedding import SemanticExtra
 from bot.services.reply import Reply
 from bot.wording import semantic as words
 
@@ -67,9 +68,16 @@ def closest_read(
     )
 
 
-def on_post(*, store: Needs, channel: Channel, paper: Paper, day: date) -> tuple[RelatedRead, ...]:
+def on_post(
+    *,
+    store: Needs,
+    channel: Channel,
+    paper: Paper,
+    day: date,
+    semantic_extra: SemanticExtra,
+) -> tuple[RelatedRead, ...]:
     """The related line of a daily post: read in this channel's sight before that day."""
-    semantic = embedding.installed()
+    semantic = semantic_extra.index
     if semantic is None:
         return ()
     return closest_read(
@@ -84,14 +92,19 @@ def on_post(*, store: Needs, channel: Channel, paper: Paper, day: date) -> tuple
 
 
 def find(
-    *, uow: UnitOfWork[Needs], text: str, workspace: WorkspaceKey, viewer: ChannelKey | None
+    *,
+    uow: UnitOfWork[Needs],
+    text: str,
+    workspace: WorkspaceKey,
+    viewer: ChannelKey | None,
+    semantic_extra: SemanticExtra,
 ) -> tuple[Paper, tuple[RelatedRead, ...]] | str:
     """The paper a reference names and the closest papers read, or what to tell the asker."""
-    semantic = embedding.installed()
+    semantic = semantic_extra.index
     if not text.strip():
         return words.RELATED_ASK
     if semantic is None:
-        return words.related_unavailable(why=embedding.why_not())
+        return words.related_unavailable(why=semantic_extra.reason)
     with uow(write=False) as store:
         paper = _find(store=store, text=text, workspace=workspace, viewer=viewer)
         if paper is None:
@@ -107,9 +120,21 @@ def find(
     return paper, near
 
 
-def ask(*, uow: UnitOfWork[Needs], text: str, viewer: ChannelKey) -> Reply:
+def ask(
+    *,
+    uow: UnitOfWork[Needs],
+    text: str,
+    viewer: ChannelKey,
+    semantic_extra: SemanticExtra,
+) -> Reply:
     """/paperclub related <arXiv id, DOI or title>: the closest papers the group read."""
-    found = find(uow=uow, text=text, workspace=viewer.workspace_key, viewer=viewer)
+    found = find(
+        uow=uow,
+        text=text,
+        workspace=viewer.workspace_key,
+        viewer=viewer,
+        semantic_extra=semantic_extra,
+    )
     if isinstance(found, str):
         return Reply(message=message(found))
     paper, near = found

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from bot.domain import ChannelKey, Schedule
 from bot.messages import Message
 from bot.ports import Chat, Clock, PaperLookup, Store, UnitOfWork
-from bot.services import commands, comments, event_ids, home, posting, voting
+from bot.services import commands, comments, event_ids, home, post_card, posting, voting
+from bot.services.embedding import SemanticExtra
 from bot.services.home import HomeView, ScheduleForm, Viewer
 from bot.services.posting import Poster
 from bot.services.reply import Reply
@@ -53,6 +54,7 @@ class Room:
     down: frozenset[str]
     telemetry: Telemetry
     signer: Signer | None
+    semantic_extra: SemanticExtra
     inline_redraw: bool = False
 
     # -- commands ------------------------------------------------------------------------------
@@ -69,6 +71,8 @@ class Room:
             defaults=self.defaults,
             now=self.clock.now(),
             lookup=self.lookup,
+            telemetry=self.telemetry,
+            semantic_extra=self.semantic_extra,
             signer=self.signer,
         )
 
@@ -86,7 +90,13 @@ class Room:
     def more_results(self, *, value: object, viewer: ChannelKey | None) -> Reply | None:
         """The next page a 'More results' button's value asks for, as `viewer` sees it; None
         when the value is stale or forged."""
-        return commands.more_results(uow=self.uow, value=value, viewer=viewer)
+        return commands.more_results(
+            uow=self.uow,
+            value=value,
+            viewer=viewer,
+            semantic_extra=self.semantic_extra,
+            telemetry=self.telemetry,
+        )
 
     # -- votes ---------------------------------------------------------------------------------
 
@@ -94,7 +104,12 @@ class Room:
         """The outcome, with the post redrawn (queued, or at once) when its counts changed."""
         if outcome.changed and outcome.post_id is not None:
             if self.inline_redraw:
-                redraw(uow=self.uow, post_id=outcome.post_id, chat_of=lambda _p: self.chat)
+                redraw(
+                    uow=self.uow,
+                    post_id=outcome.post_id,
+                    chat_of=lambda _p: self.chat,
+                    semantic_extra=self.semantic_extra,
+                )
             else:
                 self.queue_redraw(outcome.post_id)
         return outcome
@@ -236,10 +251,16 @@ class Room:
         )
 
 
-def redraw(*, uow: UnitOfWork[Store], post_id: int, chat_of: Callable[[str], Chat | None]) -> None:
+def redraw(
+    *,
+    uow: UnitOfWork[Store],
+    post_id: int,
+    chat_of: Callable[[str], Chat | None],
+    semantic_extra: SemanticExtra,
+) -> None:
     """Redraw a post with its current counts on the Chat of the platform it was posted to (the
     coalescer's flush, and a Room's inline redraw)."""
-    found = posting.card_of_post(uow=uow, post_id=post_id)
+    found = post_card.card_of_post(uow=uow, post_id=post_id, semantic_extra=semantic_extra)
     if found is None:
         return
     post, card = found

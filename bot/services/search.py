@@ -15,8 +15,10 @@ from bot.ingest.doi import normalise_doi
 from bot.messages import Message
 from bot.ports import SearchStore, Semantic, SemanticStore, UnitOfWork, WorkspacesStore
 from bot.search_query import SearchQuery, parse_query
-from bot.services import embedding, telemetry, workspaces
+from bot.services import workspaces
+from bot.services.embedding import SemanticExtra
 from bot.services.fusion import KEYWORD_WEIGHT, RELAXED_KEYWORD_WEIGHT, fuse
+from bot.services.telemetry import Telemetry
 from bot.wording import archive
 from bot.wording import semantic as words
 
@@ -61,20 +63,22 @@ def search(
     uow: UnitOfWork[Needs],
     text: str,
     viewer: ChannelKey | None,
+    semantic_extra: SemanticExtra,
+    telemetry: Telemetry,
     offset: int = 0,
     limit: int = PAGE_SIZE,
     workspace: WorkspaceKey | None = None,
 ) -> SearchResult:
     """Parse what the user typed and fetch one page of the viewer's workspace as its channel
     may see it (no viewer: the operator, who sees all of `workspace`, by default the only
-    one); nothing they type reaches SQL as text."""
+    one); nothing they type reaches SQL as text. The search time is told to `telemetry`."""
     started = time.perf_counter()
     query = parse_query(text=text)
     if viewer is not None:
         scope = viewer.workspace_key  # a channel searches its own workspace, whatever was asked
     else:
         scope = workspace or workspaces.resolve(uow=uow, named=None)
-    semantic = embedding.installed()
+    semantic = semantic_extra.index
     with uow(write=False) as store:
         if semantic is not None and query.has_text and not _identifiers(query=query):
             result = _hybrid(
@@ -92,11 +96,11 @@ def search(
                 query=query, limit=limit, offset=max(0, offset), viewer=viewer, workspace=scope
             )
             if semantic is None:
-                why = embedding.why_not()
+                why = semantic_extra.reason
             else:
                 why = words.IDENTIFIERS if query.has_text else words.NO_WORDS
             result = SearchResult(text=text, page=page, notes=query.notes, why=why)
-    telemetry.current().search(
+    telemetry.search(
         platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started
     )
     return result

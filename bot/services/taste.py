@@ -14,7 +14,7 @@ from bot.domain import Channel, ChannelKey, Paper
 from bot.domain.semantic import PickOrder, ReadPaper
 from bot.messages import message
 from bot.ports import ChannelsStore, PapersStore, Semantic, SemanticStore, UnitOfWork
-from bot.services import embedding
+from bot.services.embedding import SemanticExtra
 from bot.services.reply import Reply
 from bot.wording import replies
 from bot.wording import semantic as words
@@ -103,7 +103,13 @@ def pick(
     return Pick(paper=paper, reason=reason)
 
 
-def set_order(*, uow: UnitOfWork[Needs], channel: ChannelKey, args: Sequence[str]) -> Reply:
+def set_order(
+    *,
+    uow: UnitOfWork[Needs],
+    channel: ChannelKey,
+    args: Sequence[str],
+    semantic_extra: SemanticExtra,
+) -> Reply:
     """/paperclub order queue|taste: how this channel's next papers are picked."""
     wanted = args[0].lower() if len(args) == 1 else ""
     if wanted not in {order.value for order in PickOrder}:
@@ -115,5 +121,5 @@ def set_order(*, uow: UnitOfWork[Needs], channel: ChannelKey, args: Sequence[str
         store.set_pick_order(channel=followed, order=PickOrder(wanted))
     if wanted == PickOrder.QUEUE:
         return Reply(message=message(words.ORDER_QUEUE))
-    note = "" if embedding.installed() is not None else " " + words.TASTE_UNAVAILABLE + "."
+    note = "" if semantic_extra.index is not None else " " + words.TASTE_UNAVAILABLE + "."
     return Reply(message=message(words.ORDER_TASTE + note))

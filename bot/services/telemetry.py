@@ -1,9 +1,11 @@
 """What happened, told to whoever keeps the numbers: bot.runtime.metrics, for GET /metrics.
 
-The core and the platform folders may not import bot.runtime.metrics (tests/test_architecture.py: it
-is infrastructure, Prometheus), so they tell this port instead. Until bot.runtime.metrics installs
-itself, every report goes nowhere. Label values are bounded words (a platform, an outcome, an
-error code), never a person's id, a channel's id or typed text.
+The core and the platform folders may not import bot.runtime.metrics (tests/test_architecture.py:
+it is infrastructure, Prometheus), so they tell this port instead: the wiring makes the metrics'
+Telemetry and the club carries it to the services and to each platform's build(); whatever is
+built by hand (the CLI, a test) passes this base, which drops every report. Label values are
+bounded words (a platform, an outcome, an error code), never a person's id, a channel's id or
+typed text.
 """
 
 from __future__ import annotations
@@ -29,16 +31,3 @@ class Telemetry:
 
     def event_lag(self, *, platform: str, seconds: float) -> None:
         """An event reached us this long after the platform stamped it."""
-
-
-_installed: list[Telemetry] = [Telemetry()]
-
-
-def install(*, telemetry: Telemetry) -> None:
-    """Send every report from now on to `telemetry` (one per process: the metrics registry)."""
-    _installed[0] = telemetry
-
-
-def current() -> Telemetry:
-    """Whoever keeps the numbers now."""
-    return _installed[0]

@@ -61,7 +61,7 @@ def build_app(
     with _quiet_token_warning():
         app = _app(client=client, signing_secret=signing_secret, authorize=authorize)
     guard.register(app=app, deps=deps)  # first: nothing of another team reaches a listener
-    lag.register(app=app)
+    lag.register(app=app, deps=deps)
     commands.register(app=app, deps=deps)
     votes.register(app=app, deps=deps)
     search.register(app=app, deps=deps)

@@ -25,6 +25,7 @@ from bot.messages import Message
 from bot.ports import ChatError
 from bot.ports.platform import PostAttempt, Posted, failed_attempt
 from bot.services.reply import Reply
+from bot.services.telemetry import Telemetry
 from bot.slack import blocks, ids, render
 from bot.slack.errors import CountErrors, chat_error, connection_error
 
@@ -52,14 +53,24 @@ class IdentityClient(WebClient):
         return self._identity
 
 
-def make_client(*, token: str | None, base_url: str, idempotent_only: bool = False) -> WebClient:
-    """A WebClient for SLACK_API_URL with Slack's retry handlers.
+def make_client(
+    *,
+    token: str | None,
+    base_url: str,
+    telemetry: Telemetry,
+    idempotent_only: bool = False,
+) -> WebClient:
+    """A WebClient for SLACK_API_URL with Slack's retry handlers; its API errors are counted
+    into `telemetry`.
 
     `idempotent_only` leaves out the server-error and connection retries: a chat.postMessage
     that timed out may have posted, so the poster looks in history before trying again.
     """
     # CountErrors first: it sees each answer before a retry handler takes it over.
-    handlers: list[Any] = [CountErrors(), RateLimitErrorRetryHandler(max_retry_count=5)]
+    handlers: list[Any] = [
+        CountErrors(telemetry=telemetry),
+        RateLimitErrorRetryHandler(max_retry_count=5),
+    ]
     if not idempotent_only:
         handlers += [ConnectionErrorRetryHandler(), ServerErrorRetryHandler(max_retry_count=2)]
     return IdentityClient(token=token, base_url=base_url, timeout=15, retry_handlers=handlers)

@@ -27,6 +27,7 @@ from bot.config.settings import Settings
 from bot.messages import Message
 from bot.ports import PlatformStartError, WsgiApp
 from bot.services.club import Club
+from bot.services.telemetry import Telemetry
 from bot.slack.app import build_app
 from bot.slack.chat import SlackChat, make_client
 from bot.slack.deps import PLATFORM, SlackDeps
@@ -146,14 +147,18 @@ class DistributedPlatform:
 
 
 def _oauth_app(
-    *, settings: Settings, installations: InstallationStore, states: OAuthStateStore
+    *,
+    settings: Settings,
+    installations: InstallationStore,
+    states: OAuthStateStore,
+    telemetry: Telemetry,
 ) -> App:
     """The App that runs Bolt's OAuth flow; every call, oauth.v2.access too, to SLACK_API_URL."""
     oauth = settings.slack_distribution
     assert oauth is not None
     app = App(
         name="paperclub",
-        client=make_client(token=None, base_url=settings.slack_api_url),
+        client=make_client(token=None, base_url=settings.slack_api_url, telemetry=telemetry),
         signing_secret=settings.slack_signing_secret or "",
         process_before_response=True,
         oauth_settings=OAuthSettings(
@@ -195,13 +200,18 @@ def build(
 
     def wire(bot: Bot) -> Team:
         """A workspace's own app, Chat and poster on its bot token."""
-        client = make_client(token=bot.bot_token, base_url=settings.slack_api_url)
+        client = make_client(
+            token=bot.bot_token, base_url=settings.slack_api_url, telemetry=club.telemetry
+        )
         # The App's own client carries no token: with SLACK_CLIENT_ID in the environment Bolt
         # would otherwise load OAuth settings of its own and drop the token; the stored bot
         # authorizes each request instead (no auth.test either).
-        bare = make_client(token=None, base_url=settings.slack_api_url)
+        bare = make_client(token=None, base_url=settings.slack_api_url, telemetry=club.telemetry)
         post_client = make_client(
-            token=bot.bot_token, base_url=settings.slack_api_url, idempotent_only=True
+            token=bot.bot_token,
+            base_url=settings.slack_api_url,
+            telemetry=club.telemetry,
+            idempotent_only=True,
         )
         chat = SlackChat(client=client, post_client=post_client)
         room = club.on(chat=chat, platform=PLATFORM)
@@ -223,7 +233,12 @@ def build(
 
     teams = Teams(store=installations, build=wire)
     return DistributedPlatform(
-        oauth_app=_oauth_app(settings=settings, installations=installations, states=states),
+        oauth_app=_oauth_app(
+            settings=settings,
+            installations=installations,
+            states=states,
+            telemetry=club.telemetry,
+        ),
         teams=teams,
         chat=TeamChat(teams=teams),
         settings=settings,

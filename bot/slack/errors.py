@@ -12,7 +12,7 @@ from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 
 from bot.ports import ChatError
-from bot.services import telemetry
+from bot.services.telemetry import Telemetry
 
 # bot.slack.deps.PLATFORM, which imports this module (through chat.py): named again here.
 PLATFORM = "slack"
@@ -84,6 +84,16 @@ class CountErrors(RetryHandler):
     that the next handler waits out is an error Slack gave all the same), counts the errors
     for the metrics, and never asks for a retry itself."""
 
+    def __init__(self, *, telemetry: Telemetry) -> None:
+        """Count into `telemetry` (the club's)."""
+        super().__init__()
+        self.telemetry = telemetry
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CountErrors:
+        """Itself: Bolt deep-copies the client for each request, and every copy must count
+        into the one telemetry (which holds locks, and cannot be copied anyway)."""
+        return self
+
     def can_retry(
         self,
         *,
@@ -95,5 +105,5 @@ class CountErrors(RetryHandler):
         """Count the answer's error, if it is one; no retry (the handlers after this decide)."""
         code = answer_error(response=response) if response is not None else None
         if code is not None:
-            telemetry.current().api_error(platform=PLATFORM, code=code)
+            self.telemetry.api_error(platform=PLATFORM, code=code)
         return False

@@ -130,9 +130,16 @@ def _app_id(*, chat: SlackChat, bot_id: str) -> str | None:
 def build(*, settings: Settings, club: Club, mode: str) -> SlackPlatform:
     """Check the token, follow PAPERCLUB_CHANNEL, and build the App on our clients."""
     chosen = mode_for(settings=settings, mode=mode)
-    client = make_client(token=settings.slack_bot_token, base_url=settings.slack_api_url)
+    client = make_client(
+        token=settings.slack_bot_token,
+        base_url=settings.slack_api_url,
+        telemetry=club.telemetry,
+    )
     post_client = make_client(
-        token=settings.slack_bot_token, base_url=settings.slack_api_url, idempotent_only=True
+        token=settings.slack_bot_token,
+        base_url=settings.slack_api_url,
+        telemetry=club.telemetry,
+        idempotent_only=True,
     )
     try:
         identity = client.auth_test()

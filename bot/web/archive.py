@@ -17,6 +17,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, WorkspaceKey
 from bot.ports import Store, UnitOfWork
 from bot.services import archive_web as views
+from bot.services.embedding import SemanticExtra
+from bot.services.telemetry import Telemetry
 from bot.services.web_links import BadLink, Signer
 from bot.services.workspaces import WorkspaceUnknown
 from bot.web import archive_json as twin
@@ -99,10 +101,13 @@ def archive_app(
     workspace: str | None = None,
     signer: Signer | None = None,
     now: Callable[[], datetime] = _utc_now,
+    semantic_extra: SemanticExtra,
+    telemetry: Telemetry,
 ) -> Flask:
     """The archive as a WSGI app; `workspace`: the one shown when the visitor names none
     (None: the only one there is); with a `signer`, only visitors with a sign-in link get
-    in, and see the workspace their link names."""
+    in, and see the workspace their link names. Its search is the club's: `semantic_extra`
+    ranks it, `telemetry` times it."""
     app = Flask(__name__, template_folder="templates")
     app.jinja_env.filters["highlight"] = _highlight
     app.jinja_env.globals["link"] = _link
@@ -169,7 +174,16 @@ def archive_app(
         """Search, with the syntax of /paperclub search, ten hits a page."""
         text = request.args.get("q", "")
         result = (
-            views.search(uow=uow, workspace=ws(), text=text, offset=_offset()) if text else None
+            views.search(
+                uow=uow,
+                workspace=ws(),
+                text=text,
+                offset=_offset(),
+                semantic_extra=semantic_extra,
+                telemetry=telemetry,
+            )
+            if text
+            else None
         )
         return render_template("search.html", q=text, result=result, size=views.SEARCH_PAGE_SIZE)
 
@@ -177,7 +191,12 @@ def archive_app(
     def api_search() -> Response:
         """Search, as JSON."""
         result = views.search(
-            uow=uow, workspace=ws(), text=request.args.get("q", ""), offset=_offset()
+            uow=uow,
+            workspace=ws(),
+            text=request.args.get("q", ""),
+            offset=_offset(),
+            semantic_extra=semantic_extra,
+            telemetry=telemetry,
         )
         return jsonify(twin.search(result=result))
 

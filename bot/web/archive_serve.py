@@ -12,6 +12,8 @@ from zoneinfo import ZoneInfo
 
 from bot.config.settings import Settings
 from bot.ports import Clock, Store, UnitOfWork
+from bot.services.embedding import SemanticExtra
+from bot.services.telemetry import Telemetry
 from bot.web.server import HttpService, StartResponse, WsgiApp, send
 from bot.web.signin import PREFIX, Exposed, exposure, signer
 
@@ -33,8 +35,16 @@ def _mounted(*, app: WsgiApp, prefix: str) -> WsgiApp:
     return mounted
 
 
-def archive_wsgi(*, uow: UnitOfWork[Store], settings: Settings, clock: Clock) -> WsgiApp:
-    """The archive app, its 'today' in the configured time zone."""
+def archive_wsgi(
+    *,
+    uow: UnitOfWork[Store],
+    settings: Settings,
+    clock: Clock,
+    semantic_extra: SemanticExtra,
+    telemetry: Telemetry,
+) -> WsgiApp:
+    """The archive app, its 'today' in the configured time zone, searching with the
+    semantic extra and timing searches into the telemetry it is given."""
     from bot.web.archive import archive_app  # Flask: imported when the archive is first used
 
     def today() -> date:
@@ -47,12 +57,20 @@ def archive_wsgi(*, uow: UnitOfWork[Store], settings: Settings, clock: Clock) ->
         workspace=settings.web.workspace,
         signer=signer(settings=settings),
         now=clock.now,
+        semantic_extra=semantic_extra,
+        telemetry=telemetry,
     )
     return app
 
 
 def archive_routes(
-    *, uow: UnitOfWork[Store], settings: Settings, clock: Clock, host: str
+    *,
+    uow: UnitOfWork[Store],
+    settings: Settings,
+    clock: Clock,
+    host: str,
+    semantic_extra: SemanticExtra,
+    telemetry: Telemetry,
 ) -> dict[str, WsgiApp]:
     """The archive under /archive, for the process's HTTP server on `host` (none, saying why,
     where it would answer anyone with no sign-in). Built on its first request: importing Flask
@@ -67,7 +85,13 @@ def archive_routes(
         """Build the mounted archive once, then answer through it."""
         with lock:
             if not built:
-                wsgi = archive_wsgi(uow=uow, settings=settings, clock=clock)
+                wsgi = archive_wsgi(
+                    uow=uow,
+                    settings=settings,
+                    clock=clock,
+                    semantic_extra=semantic_extra,
+                    telemetry=telemetry,
+                )
                 built.append(_mounted(app=wsgi, prefix=PREFIX))
         return built[0](environ, start_response)
 
@@ -75,14 +99,27 @@ def archive_routes(
 
 
 def open_archive(
-    *, uow: UnitOfWork[Store], settings: Settings, clock: Clock, port: int, host: str | None = None
+    *,
+    uow: UnitOfWork[Store],
+    settings: Settings,
+    clock: Clock,
+    port: int,
+    host: str | None = None,
+    semantic_extra: SemanticExtra,
+    telemetry: Telemetry,
 ) -> HttpService:
     """The archive alone, at the root of its own port (PortTaken when it cannot bind, Exposed
     when it would answer anyone with no sign-in)."""
     host = host or settings.http_host
     if why := exposure(host=host, settings=settings):
         raise Exposed(why)
-    app = archive_wsgi(uow=uow, settings=settings, clock=clock)
+    app = archive_wsgi(
+        uow=uow,
+        settings=settings,
+        clock=clock,
+        semantic_extra=semantic_extra,
+        telemetry=telemetry,
+    )
     service = HttpService(routes={"/": app}, host=host, port=port)
     service.start()
     return service

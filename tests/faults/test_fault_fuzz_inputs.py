@@ -231,6 +231,8 @@ def _call(world: World, *, user: str, channel: str, admins: tuple[str, ...]) -> 
         defaults=BERLIN_WEEKDAYS,
         now=MONDAY_9,
         lookup=world.lookup,
+        telemetry=world.slack.poster.telemetry,
+        semantic_extra=world.slack.poster.semantic_extra,
     )
 
 

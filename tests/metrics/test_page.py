@@ -7,7 +7,11 @@ from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.config.settings import Settings
+from bot.db.database import Database
 from bot.runtime import metrics
+from bot.runtime.clock import SystemClock
+from bot.runtime.wiring import Wiring
 from bot.services import telemetry
 from tests.metrics.reading import changes, observed, read, totals
 
@@ -29,9 +33,20 @@ def test_every_metric_is_on_the_page() -> None:
     assert named == FAMILIES
 
 
-def test_installing_the_metrics_plugs_them_into_the_port() -> None:
-    assert isinstance(metrics.install(), metrics.PrometheusTelemetry)
-    assert isinstance(telemetry.current(), metrics.PrometheusTelemetry)
+def test_the_wiring_hands_the_metrics_to_the_club(sqlite_url: str) -> None:
+    database = Database(url=sqlite_url)
+    wiring = Wiring(
+        settings=Settings(database_url=sqlite_url),
+        database=database,
+        clock=SystemClock(),
+        plugins=[],
+    )
+    try:
+        assert isinstance(wiring.club.telemetry, metrics.PrometheusTelemetry)
+        assert isinstance(wiring.club.telemetry, telemetry.Telemetry)  # the port it plugs into
+    finally:
+        wiring.close()
+        database.dispose()
 
 
 def test_label_values_are_short_lower_case_words_or_other() -> None:
@@ -40,7 +55,7 @@ def test_label_values_are_short_lower_case_words_or_other() -> None:
     assert [metrics.label(value=v) for v in ok] == ok
     assert [metrics.label(value=v) for v in bad] == ["other"] * len(bad)
     before = read()
-    metrics.install().api_error(platform="Slack!", code="not_in_channel")
+    metrics.PrometheusTelemetry().api_error(platform="Slack!", code="not_in_channel")
     assert totals(moved=changes(before=before, after=read())) == {
         "paperclub_chat_api_errors_total{code=not_in_channel,platform=other}": 1
     }
@@ -48,7 +63,7 @@ def test_label_values_are_short_lower_case_words_or_other() -> None:
 
 def test_a_lag_below_zero_is_observed_as_none() -> None:
     before = read()
-    metrics.install().event_lag(platform="console", seconds=-3.5)
+    metrics.PrometheusTelemetry().event_lag(platform="console", seconds=-3.5)
     lag = observed(
         before=before, after=read(), name="paperclub_event_lag_seconds", platform="console"
     )

@@ -1,10 +1,9 @@
 """Fixtures for meaning: one loaded model for the whole run, a fresh index per test (its
-in-memory vectors belong to one database), installed for the services while the test runs."""
+in-memory vectors belong to one database), which a test hands to the services it calls."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -38,14 +37,9 @@ def chat() -> MemoryChat:
 
 
 @pytest.fixture
-def semantic(encoder: Encoder) -> Iterator[LazySemantic]:
-    """A fresh index on the shared model, installed for the services, removed afterwards."""
-    index = LazySemantic(model=encoder.model, load=lambda: encoder)
-    embedding.install(semantic=index)
-    try:
-        yield index
-    finally:
-        embedding.install(semantic=None)
+def semantic(encoder: Encoder) -> LazySemantic:
+    """A fresh index on the shared model."""
+    return LazySemantic(model=encoder.model, load=lambda: encoder)
 
 
 def corpus(*ids: str) -> list[dict[str, Any]]:

@@ -15,7 +15,9 @@ from bot.db.migrate import upgrade_url
 from bot.domain import LOCAL, ChannelKey, WorkspaceKey
 from bot.semantic.encoder import Encoder
 from bot.semantic.lazy import LazySemantic
-from bot.services import embedding, search
+from bot.services import search
+from bot.services.embedding import NO_SEMANTIC, SemanticExtra
+from bot.services.telemetry import Telemetry
 from tests.semantic.conftest import NOW, add_papers, corpus, embed_all
 from tests.services.conftest import WEEKDAYS
 
@@ -44,10 +46,35 @@ def embedded(archive: Database, semantic: LazySemantic) -> Database:
     return archive
 
 
-def _titles(database: Database, text: str, *, limit: int = 5, offset: int = 0) -> list[str]:
+def _search(
+    database: Database,
+    text: str,
+    extra: SemanticExtra,
+    *,
+    viewer: ChannelKey | None,
+    workspace: WorkspaceKey | None = None,
+    limit: int = search.PAGE_SIZE,
+    offset: int = 0,
+) -> search.SearchResult:
+    """A search with the extra given (and no metrics)."""
+    return search.search(
+        uow=database,
+        text=text,
+        viewer=viewer,
+        semantic_extra=extra,
+        telemetry=Telemetry(),
+        limit=limit,
+        offset=offset,
+        workspace=workspace,
+    )
+
+
+def _titles(
+    database: Database, text: str, extra: SemanticExtra, *, limit: int = 5, offset: int = 0
+) -> list[str]:
     """The titles a search lists, as the operator sees the only workspace."""
-    result = search.search(
-        uow=database, text=text, viewer=None, limit=limit, offset=offset, workspace=LOCAL
+    result = _search(
+        database, text, extra, viewer=None, limit=limit, offset=offset, workspace=LOCAL
     )
     return [hit.paper.title for hit in result.page.hits]
 
@@ -58,26 +85,27 @@ PROTEIN_TITLES = {paper["title"] for paper in corpus(*PROTEIN)}
 def test_a_paraphrase_is_found_by_meaning_where_words_fail(
     embedded: Database, semantic: LazySemantic
 ) -> None:
-    hybrid = _titles(embedded, PARAPHRASE)
-    result = search.search(uow=embedded, text=PARAPHRASE, viewer=None, workspace=LOCAL)
+    extra = SemanticExtra(index=semantic)
+    hybrid = _titles(embedded, PARAPHRASE, extra)
+    result = _search(embedded, PARAPHRASE, extra, viewer=None, workspace=LOCAL)
     assert result.engine == "hybrid" and "reciprocal rank" in result.why
     assert hybrid[0] in PROTEIN_TITLES
-    embedding.install(semantic=None)
-    keyword = _titles(embedded, PARAPHRASE)
-    plain = search.search(uow=embedded, text=PARAPHRASE, viewer=None, workspace=LOCAL)
+    keyword = _titles(embedded, PARAPHRASE, NO_SEMANTIC)
+    plain = _search(embedded, PARAPHRASE, NO_SEMANTIC, viewer=None, workspace=LOCAL)
     assert plain.engine == "keyword" and "not installed" in plain.why
     assert not PROTEIN_TITLES & set(keyword[:3])  # what bm25 alone ranks first is off-topic
 
 
 def test_a_keyword_query_keeps_its_best_hit(embedded: Database, semantic: LazySemantic) -> None:
     title = corpus("b147")[0]["title"]
-    assert _titles(embedded, "coevolutionary contact map")[0] == title
-    embedding.install(semantic=None)
-    assert _titles(embedded, "coevolutionary contact map")[0] == title
+    extra = SemanticExtra(index=semantic)
+    assert _titles(embedded, "coevolutionary contact map", extra)[0] == title
+    assert _titles(embedded, "coevolutionary contact map", NO_SEMANTIC)[0] == title
 
 
 def test_each_hit_explains_its_place(embedded: Database, semantic: LazySemantic) -> None:
-    result = search.search(uow=embedded, text=PARAPHRASE, viewer=None, workspace=LOCAL)
+    extra = SemanticExtra(index=semantic)
+    result = _search(embedded, PARAPHRASE, extra, viewer=None, workspace=LOCAL)
     assert len(result.explained) == len(result.page.hits) > 0
     for item, hit in zip(result.explained, result.page.hits, strict=True):
         assert item.ranked.paper_id == hit.paper.id and hit.score == item.score
@@ -89,24 +117,26 @@ def test_each_hit_explains_its_place(embedded: Database, semantic: LazySemantic)
 def test_excluded_words_authors_and_phrases_stay_exact(
     embedded: Database, semantic: LazySemantic
 ) -> None:
-    excluded = _titles(embedded, f"{PARAPHRASE} -protein", limit=20)
+    extra = SemanticExtra(index=semantic)
+    excluded = _titles(embedded, f"{PARAPHRASE} -protein", extra, limit=20)
     papers = {p["title"]: p for p in corpus(*PROTEIN, *DISTRACTORS)}
     assert excluded, "meaning still finds papers without the word"
     for title in excluded:
         text = f"{title} {papers[title]['abstract']}".lower()
         assert not re.search(r"\bprotein", text), title
-    by_author = _titles(embedded, f"{PARAPHRASE} author:Oyamada", limit=20)
+    by_author = _titles(embedded, f"{PARAPHRASE} author:Oyamada", extra, limit=20)
     assert by_author == [corpus("b138")[0]["title"]]
-    phrase = _titles(embedded, f'{PARAPHRASE} "multiple sequence alignments"', limit=20)
+    phrase = _titles(embedded, f'{PARAPHRASE} "multiple sequence alignments"', extra, limit=20)
     assert phrase and all(
         "multiple sequence alignment" in f"{t} {papers[t]['abstract']}".lower() for t in phrase
     )
-    assert _titles(embedded, f"{PARAPHRASE} is:posted") == []  # nothing was posted yet
+    assert _titles(embedded, f"{PARAPHRASE} is:posted", extra) == []  # nothing was posted yet
 
 
 def test_pages_follow_on_without_repeats(embedded: Database, semantic: LazySemantic) -> None:
-    first = _titles(embedded, PARAPHRASE, limit=5)
-    second = _titles(embedded, PARAPHRASE, limit=5, offset=5)
+    extra = SemanticExtra(index=semantic)
+    first = _titles(embedded, PARAPHRASE, extra, limit=5)
+    second = _titles(embedded, PARAPHRASE, extra, limit=5, offset=5)
     assert len(first) == 5 and second and not set(first) & set(second)
 
 
@@ -122,7 +152,7 @@ def test_pages_follow_on_without_repeats(embedded: Database, semantic: LazySeman
 def test_hostile_queries_are_only_text(
     embedded: Database, semantic: LazySemantic, text: str
 ) -> None:
-    result = search.search(uow=embedded, text=text, viewer=None, workspace=LOCAL)
+    result = _search(embedded, text, SemanticExtra(index=semantic), viewer=None, workspace=LOCAL)
     assert result.page.total >= len(result.page.hits) >= 0
     for hit in result.page.hits:
         assert hit.paper.title  # real papers, nothing made up from the query
@@ -135,11 +165,10 @@ def test_without_vectors_it_ranks_as_keyword_search(encoder: Encoder, tmp_path: 
     database = Database(url=url)
     try:
         add_papers(database, corpus(*PROTEIN, *DISTRACTORS[:10]), workspace=LOCAL)
-        keyword = _titles(database, "structure prediction")
-        embedding.install(semantic=LazySemantic(model=encoder.model, load=lambda: encoder))
-        assert _titles(database, "structure prediction") == keyword
+        keyword = _titles(database, "structure prediction", NO_SEMANTIC)
+        fresh = SemanticExtra(index=LazySemantic(model=encoder.model, load=lambda: encoder))
+        assert _titles(database, "structure prediction", fresh) == keyword
     finally:
-        embedding.install(semantic=None)
         database.dispose()
 
 
@@ -170,16 +199,23 @@ def test_meaning_keeps_private_channels_and_workspaces_apart(
 
     assert secret.private
     paper = corpus("b138")[0]
+    extra = SemanticExtra(index=semantic)
     add(
-        uow=any_database, lookup=NoLookup(), text=paper["title"], channel=SECRET, user="U1", now=NOW
+        uow=any_database,
+        lookup=NoLookup(),
+        text=paper["title"],
+        channel=SECRET,
+        user="U1",
+        now=NOW,
+        semantic_extra=extra,
     )
     embed_all(any_database, semantic)
-    seen_here = search.search(uow=any_database, text=PARAPHRASE, viewer=PUBLIC)
+    seen_here = _search(any_database, PARAPHRASE, extra, viewer=PUBLIC)
     titles = {hit.paper.title for hit in seen_here.page.hits}
     assert seen_here.engine == "hybrid"
     assert paper["title"] not in titles  # queued for a private channel: not for this one
     assert corpus("b130")[0]["title"] not in titles  # another workspace's paper
-    seen_there = search.search(uow=any_database, text=PARAPHRASE, viewer=SECRET)
+    seen_there = _search(any_database, PARAPHRASE, extra, viewer=SECRET)
     assert paper["title"] in {hit.paper.title for hit in seen_there.page.hits}
 
 
@@ -197,7 +233,8 @@ def test_an_identifier_stays_exact(any_database: Database, semantic: LazySemanti
     ]
     importing.import_drafts(uow=any_database, drafts=drafts, now=NOW, workspace=LOCAL)
     embed_all(any_database, semantic)
-    result = search.search(uow=any_database, text="2104.04473", viewer=None, workspace=LOCAL)
+    extra = SemanticExtra(index=semantic)
+    result = _search(any_database, "2104.04473", extra, viewer=None, workspace=LOCAL)
     # An id is matched as keyword search matches it (the full text holds no ids, so nothing);
     # meaning would have offered the other pipeline paper as "close" to the digits.
     assert result.engine == "keyword" and result.page.hits == ()

@@ -10,7 +10,8 @@ from bot.domain import PaperCard
 from bot.domain.semantic import PickOrder
 from bot.messages import as_plain
 from bot.semantic.lazy import LazySemantic
-from bot.services import embedding, posting, related, taste, voting
+from bot.services import post_card, posting, related, taste, voting
+from bot.services.embedding import NO_SEMANTIC, SemanticExtra
 from bot.services.telemetry import Telemetry
 from bot.wording import replies
 from tests.semantic.conftest import add_papers, corpus, embed_all
@@ -22,11 +23,16 @@ C1 = key("C1")
 
 
 def _post_days(
-    database: Database, chat: MemoryChat, *, days: int, votes: dict[int, int] | None = None
+    database: Database,
+    chat: MemoryChat,
+    extra: SemanticExtra,
+    *,
+    days: int,
+    votes: dict[int, int] | None = None,
 ) -> list[PaperCard]:
     """Post on `days` weekdays from Monday, each day's post voted as `votes` says (+n: n 👍,
-    -n: n 👎, by its index)."""
-    poster = make_poster(database, chat)
+    -n: n 👎, by its index), with the semantic extra given."""
+    poster = make_poster(database, chat, semantic_extra=extra)
     cards = []
     day = MONDAY_0900_BERLIN
     for index in range(days):
@@ -55,7 +61,8 @@ def test_each_post_names_up_to_two_close_papers_read_before(
     load_sample(database)
     follow(database)
     embed_all(database, semantic)
-    cards = _post_days(database, chat, days=8, votes={0: 3, 1: -1, 2: 2})
+    extra = SemanticExtra(index=semantic)
+    cards = _post_days(database, chat, extra, days=8, votes={0: 3, 1: -1, 2: 2})
     assert cards[0].related == ()  # nothing read before the first
     read_before: dict[str, PaperCard] = {}
     named = 0
@@ -79,20 +86,27 @@ def test_related_answers_by_title_and_says_when_nothing_is_close(
     load_sample(database)
     follow(database)
     embed_all(database, semantic)
-    cards = _post_days(database, chat, days=5)
+    extra = SemanticExtra(index=semantic)
+    cards = _post_days(database, chat, extra, days=5)
     last = cards[-1].paper.title
-    reply = as_plain(message=related.ask(uow=database, text=last, viewer=C1).message)
+    reply = as_plain(
+        message=related.ask(uow=database, text=last, viewer=C1, semantic_extra=extra).message
+    )
     assert "closest to" in reply and any(c.paper.title[:30] in reply for c in cards[:-1])
     assert last[:30] not in reply.split(":", 1)[1]  # never itself
-    odd = as_plain(message=related.ask(uow=database, text="zzzz qqqq", viewer=C1).message)
+    odd = as_plain(
+        message=related.ask(uow=database, text="zzzz qqqq", viewer=C1, semantic_extra=extra).message
+    )
     assert "No paper in this archive matches" in odd
-    ask = as_plain(message=related.ask(uow=database, text="  ", viewer=C1).message)
+    ask = as_plain(
+        message=related.ask(uow=database, text="  ", viewer=C1, semantic_extra=extra).message
+    )
     assert "/paperclub related" in ask
 
 
 def test_related_without_the_extra_says_so(database: Database) -> None:
-    embedding.install(semantic=None)
-    reply = as_plain(message=related.ask(uow=database, text="x", viewer=C1).message)
+    said = related.ask(uow=database, text="x", viewer=C1, semantic_extra=NO_SEMANTIC)
+    reply = as_plain(message=said.message)
     assert "paperclub[semantic]" in reply
 
 
@@ -110,7 +124,8 @@ def test_the_picker_learns_the_groups_taste(
     add_papers(database, history, workspace=C1.workspace_key)
     follow(database)
     # Loved: the language-model papers (b012, b019, b008); disliked: the Earth ones.
-    _post_days(database, chat, days=6, votes={0: 4, 1: -2, 2: 3, 3: -3, 4: 2, 5: -1})
+    extra = SemanticExtra(index=semantic)
+    _post_days(database, chat, extra, days=6, votes={0: 4, 1: -2, 2: 3, 3: -3, 4: 2, 5: -1})
     earth, rag = corpus("b168"), LIKED_TOPIC
     add_papers(database, earth + rag, workspace=C1.workspace_key)  # queue order: Earth first
     embed_all(database, semantic)
@@ -119,7 +134,7 @@ def test_the_picker_learns_the_groups_taste(
         assert channel is not None
         store.set_pick_order(channel=channel, order=PickOrder.TASTE)
     # Queue order would post the Earth paper; taste posts a language-model one.
-    card = _post_days_from(database, chat, start=MONDAY_0900_BERLIN + timedelta(days=10))
+    card = _post_days_from(database, chat, extra, start=MONDAY_0900_BERLIN + timedelta(days=10))
     assert card.paper.title in {p["title"] for p in rag}
     assert card.pick_reason is not None and card.pick_reason.startswith(
         "Picked for this group's taste: close to “"
@@ -128,15 +143,18 @@ def test_the_picker_learns_the_groups_taste(
     liked_titles = {p["title"] for p in corpus("b012", "b019", "b008")}
     assert any(title[:40] in card.pick_reason for title in liked_titles)
     # The reason stays with the post: a redraw shows it again.
-    found = posting.card_of_post(uow=database, post_id=card.post_id)
+    found = post_card.card_of_post(uow=database, post_id=card.post_id, semantic_extra=extra)
     assert found is not None and found[1].pick_reason == card.pick_reason
 
 
-def _post_days_from(database: Database, chat: MemoryChat, *, start: datetime) -> PaperCard:
+def _post_days_from(
+    database: Database, chat: MemoryChat, extra: SemanticExtra, *, start: datetime
+) -> PaperCard:
     """Today's post on the first weekday from `start`."""
     while start.weekday() >= 5:
         start += timedelta(days=1)
-    result = posting.post_today(poster=make_poster(database, chat), channel=C1, now=start)
+    poster = make_poster(database, chat, semantic_extra=extra)
+    result = posting.post_today(poster=poster, channel=C1, now=start)
     assert result.outcome is posting.Outcome.POSTED
     return chat.posts["C1"][-1]
 
@@ -150,7 +168,7 @@ def test_taste_waits_for_enough_votes_and_says_so(
         channel = store.channel(key=C1)
         assert channel is not None
         store.set_pick_order(channel=channel, order=PickOrder.TASTE)
-    card = _post_days(database, chat, days=1)[0]
+    card = _post_days(database, chat, SemanticExtra(index=semantic), days=1)[0]
     assert card.paper.title == corpus("b012")[0]["title"]  # queue order meanwhile
     assert card.pick_reason is not None and "voted on 3 papers" in card.pick_reason
 
@@ -193,18 +211,31 @@ def _paper(paper_id: int, *, added: datetime):  # type: ignore[no-untyped-def]
 
 
 def test_order_command(database: Database, semantic: LazySemantic) -> None:
-    said = taste.set_order(uow=database, channel=C1, args=["taste"]).message
+    extra = SemanticExtra(index=semantic)
+    said = taste.set_order(uow=database, channel=C1, args=["taste"], semantic_extra=extra).message
     assert said == replies.NOT_FOLLOWED
     follow(database)
     assert "queue|taste" in as_plain(
-        message=taste.set_order(uow=database, channel=C1, args=["best"]).message
+        message=taste.set_order(
+            uow=database, channel=C1, args=["best"], semantic_extra=extra
+        ).message
     )
-    on = as_plain(message=taste.set_order(uow=database, channel=C1, args=["TASTE"]).message)
+    on = as_plain(
+        message=taste.set_order(
+            uow=database, channel=C1, args=["TASTE"], semantic_extra=extra
+        ).message
+    )
     assert "picked by the group's taste" in on
     with database(write=False) as store:
         assert store.channel(key=C1).pick_order is PickOrder.TASTE  # type: ignore[union-attr]
-    off = as_plain(message=taste.set_order(uow=database, channel=C1, args=["queue"]).message)
+    off = as_plain(
+        message=taste.set_order(
+            uow=database, channel=C1, args=["queue"], semantic_extra=extra
+        ).message
+    )
     assert "queue order" in off
-    embedding.install(semantic=None)
-    plain = as_plain(message=taste.set_order(uow=database, channel=C1, args=["taste"]).message)
+    unplugged = taste.set_order(
+        uow=database, channel=C1, args=["taste"], semantic_extra=NO_SEMANTIC
+    )
+    plain = as_plain(message=unplugged.message)
     assert "paperclub[semantic]" in plain

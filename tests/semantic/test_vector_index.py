@@ -95,11 +95,12 @@ def test_an_added_paper_gets_its_vector_at_once_once_the_model_is_loaded(
     from bot.runtime.clock import SystemClock
     from bot.semantic.background import Embedder
     from bot.semantic.lazy import LazySemantic
-    from bot.services import adding, embedding
+    from bot.services import adding
 
     semantic = LazySemantic(model=encoder.model, load=lambda: encoder)
     embedder = Embedder(uow=database, semantic=semantic, clock=SystemClock())
-    embedding.install(semantic=semantic, on_write=embedder.written)
+    extra = embedder.semantic_extra  # as the wiring hands it to the club
+    assert extra.index is semantic
     here = ChannelKey(platform="slack", workspace="T1", channel="C1")
     embedder.start()
     try:
@@ -110,6 +111,7 @@ def test_an_added_paper_gets_its_vector_at_once_once_the_model_is_loaded(
             channel=here,
             user="U1",
             now=NOW,
+            semantic_extra=extra,
         )
         # The model is not loaded yet: an add alone does not load it (the sweep's pass will).
         assert not embedder.passed.is_set()
@@ -123,10 +125,10 @@ def test_an_added_paper_gets_its_vector_at_once_once_the_model_is_loaded(
             channel=here,
             user="U1",
             now=NOW,
+            semantic_extra=extra,
         )
         assert embedder.passed.wait(timeout=30)
         with database(write=False) as store:
             assert store.count_to_embed(model=semantic.model) == 0  # both, in that one pass
     finally:
         embedder.close()
-    assert embedding.installed() is None  # closing hands search back to keywords

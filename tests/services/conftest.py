@@ -10,7 +10,9 @@ from bot import ingest
 from bot.db.database import Database
 from bot.domain import ChannelKey, Schedule, WorkspaceKey
 from bot.services import importing
+from bot.services.embedding import NO_SEMANTIC, SemanticExtra
 from bot.services.posting import Poster
+from bot.services.telemetry import Telemetry
 from tests.conftest import SAMPLE
 from tests.services.memory_chat import MemoryChat
 
@@ -47,8 +49,21 @@ def chat() -> MemoryChat:
     return MemoryChat()
 
 
-def make_poster(database: Database, chat: MemoryChat, owner: str = "host:1:a") -> Poster:
-    """A poster whose other owners are all dead unless said otherwise."""
+def make_poster(
+    database: Database,
+    chat: MemoryChat,
+    owner: str = "host:1:a",
+    *,
+    semantic_extra: SemanticExtra = NO_SEMANTIC,
+) -> Poster:
+    """A poster whose other owners are all dead unless said otherwise; no metrics, and the
+    semantic extra only when given."""
     return Poster(
-        uow=database, chat=chat, platform="slack", owner=owner, owner_alive=lambda _o: False
+        uow=database,
+        chat=chat,
+        platform="slack",
+        owner=owner,
+        owner_alive=lambda _o: False,
+        telemetry=Telemetry(),
+        semantic_extra=semantic_extra,
     )

@@ -10,8 +10,10 @@ from bot.db.database import Database
 from bot.domain import ChannelKey, PaperCard, PaperDraft, Post
 from bot.messages import Message, as_plain
 from bot.ports import LookupFailed
-from bot.services import comments, listing, posting
+from bot.services import comments, listing, post_card, posting
 from bot.services.commands import Invocation
+from bot.services.embedding import NO_SEMANTIC, SemanticExtra
+from bot.services.telemetry import Telemetry
 from tests.services.conftest import WEEKDAYS, make_poster
 from tests.services.memory_chat import MemoryChat
 
@@ -80,7 +82,7 @@ def deliver(
         poster=make_poster(database, chat), channel=channel, now=now, force=True
     )
     assert result.outcome is posting.Outcome.POSTED and result.post is not None, result
-    found = posting.card_of_post(uow=database, post_id=result.post.id)
+    found = post_card.card_of_post(uow=database, post_id=result.post.id, semantic_extra=NO_SEMANTIC)
     assert found is not None and found[0].message_id is not None
     return found
 
@@ -108,18 +110,22 @@ def invocation(
     user: str = "U1",
     admins: tuple[str, ...] = ("UADMIN",),
     now: datetime = MONDAY,
+    semantic_extra: SemanticExtra = NO_SEMANTIC,
 ) -> Invocation:
-    """A /paperclub command typed by `user` in `channel`; admins are PAPERCLUB_ADMINS."""
+    """A /paperclub command typed by `user` in `channel`; admins are PAPERCLUB_ADMINS; no
+    metrics, and the semantic extra only when given."""
     return Invocation(
         uow=database,
         chat=chat,
-        poster=make_poster(database, chat),
+        poster=make_poster(database, chat, semantic_extra=semantic_extra),
         channel=channel,
         user=user,
         admins=admins,
         defaults=WEEKDAYS,
         now=now,
         lookup=NoLookup(),
+        telemetry=Telemetry(),
+        semantic_extra=semantic_extra,
     )
 
 
@@ -135,7 +141,7 @@ def thread(database: Database, card: PaperCard, channel: ChannelKey) -> list[str
 
 def votes(database: Database, post: Post) -> tuple[int, int]:
     """The post's 👍 and 👎 as its redrawn card counts them."""
-    found = posting.card_of_post(uow=database, post_id=post.id)
+    found = post_card.card_of_post(uow=database, post_id=post.id, semantic_extra=NO_SEMANTIC)
     assert found is not None
     return found[1].votes.up, found[1].votes.down
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from bot.db.database import Database
 from bot.domain import ChannelKey, PaperDraft
 from bot.ports import PaperLookup
-from bot.services import admin, embedding, listing
+from bot.services import admin, listing
 from bot.services.adding import add
+from bot.services.embedding import NO_SEMANTIC, SemanticExtra
 from bot.wording import replies
 from tests.conftest import SAMPLE_QUEUED
 from tests.services.conftest import follow, key, load_sample
@@ -34,11 +35,22 @@ FOUND = PaperDraft(
 
 
 def _add(
-    database: Database, text: str, *, lookup: PaperLookup | None = None, channel: ChannelKey = C1
+    database: Database,
+    text: str,
+    *,
+    lookup: PaperLookup | None = None,
+    channel: ChannelKey = C1,
+    semantic_extra: SemanticExtra = NO_SEMANTIC,
 ) -> str:
     """`/paperclub add <text>` by U8, as plain text."""
     reply = add(
-        uow=database, lookup=lookup or NoLookup(), text=text, channel=channel, user="U8", now=MONDAY
+        uow=database,
+        lookup=lookup or NoLookup(),
+        text=text,
+        channel=channel,
+        user="U8",
+        now=MONDAY,
+        semantic_extra=semantic_extra,
     )
     return plain(reply.message)
 
@@ -121,13 +133,10 @@ def test_another_workspace_has_its_own_papers(database: Database) -> None:
 def test_hostile_text_is_added_as_text(database: Database) -> None:
     follow(database)
     told: list[str] = []
-    embedding.install(semantic=None, on_write=lambda: told.append("added"))
-    try:
-        for text in HOSTILE:
-            said = _add(database, text)
-            assert said.startswith("Added “") and "position" in said, said[:80]
-    finally:
-        embedding.install(semantic=None)
+    extra = SemanticExtra(on_write=lambda: told.append("added"))
+    for text in HOSTILE:
+        said = _add(database, text, semantic_extra=extra)
+        assert said.startswith("Added “") and "position" in said, said[:80]
     assert told == ["added"] * len(HOSTILE)  # the embedder is told of each, once committed
     # The one with an abstract first: papers without one wait (queued()'s rule).
     long, markup, emoji = _titles(database)

@@ -12,6 +12,7 @@ import pytest
 from bot.db.database import Database
 from bot.domain import PaperCard
 from bot.services import archive_web, comments, voting
+from bot.services.embedding import NO_SEMANTIC
 from bot.services.telemetry import Telemetry
 from bot.services.workspaces import WorkspaceUnknown
 from tests.services.conftest import key, load_sample
@@ -125,11 +126,32 @@ def test_a_paper_page_shows_its_public_posts_and_votes(database: Database, club:
 
 
 def test_search_is_a_public_channels(database: Database, club: Club) -> None:
-    found = archive_web.search(uow=database, workspace=T1, text="quokkas")
+    found = archive_web.search(
+        uow=database,
+        workspace=T1,
+        text="quokkas",
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+    )
     assert found.page.total == 1 and found.page.hits[0].channel == PUBLIC
     for hidden in ("wombats", "numbats"):
-        assert archive_web.search(uow=database, workspace=T1, text=hidden).page.total == 0
-    many = archive_web.search(uow=database, workspace=T1, text="is:queued")
+        assert (
+            archive_web.search(
+                uow=database,
+                workspace=T1,
+                text=hidden,
+                semantic_extra=NO_SEMANTIC,
+                telemetry=Telemetry(),
+            ).page.total
+            == 0
+        )
+    many = archive_web.search(
+        uow=database,
+        workspace=T1,
+        text="is:queued",
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+    )
     assert len(many.page.hits) == archive_web.SEARCH_PAGE_SIZE
 
 

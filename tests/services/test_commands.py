@@ -8,8 +8,10 @@ import json
 import pytest
 
 from bot.db.database import Database
-from bot.services import commands, embedding
+from bot.services import commands
 from bot.services.commands.table import TABLE
+from bot.services.embedding import NO_SEMANTIC, NOT_INSTALLED
+from bot.services.telemetry import Telemetry
 from bot.wording import archive, replies
 from bot.wording import semantic as semantic_words
 from bot.wording import web as web_words
@@ -122,10 +124,25 @@ def test_more_results_carries_the_query_and_the_offset(
     first = commands.handle(call=invocation(database, chat, C1), text="training")
     assert first.text.startswith("Results 1–5 of ")
     value = archive.more_value(text="training", offset=5)
-    more = commands.more_results(uow=database, value=value, viewer=C1)
+    more = commands.more_results(
+        uow=database,
+        value=value,
+        viewer=C1,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+    )
     assert more is not None and more.text.startswith("Results 6–")
     for stale in ("", "not json", json.dumps({"q": "x"}), json.dumps({"q": "x", "o": -1}), None):
-        assert commands.more_results(uow=database, value=stale, viewer=C1) is None
+        assert (
+            commands.more_results(
+                uow=database,
+                value=stale,
+                viewer=C1,
+                semantic_extra=NO_SEMANTIC,
+                telemetry=Telemetry(),
+            )
+            is None
+        )
 
 
 def test_add_top_related_order_and_web_reach_their_services(
@@ -142,9 +159,9 @@ def test_add_top_related_order_and_web_reach_their_services(
         period="all", bounded=False
     )
     assert commands.handle(call=call, text="top decade").message == replies.TOP_USAGE
-    embedding.install(semantic=None)
     related = commands.handle(call=call, text="related wombats")
-    assert related.text == semantic_words.related_unavailable(why=embedding.why_not())
+    assert related.text == semantic_words.related_unavailable(why=call.semantic_extra.reason)
+    assert call.semantic_extra.reason == NOT_INSTALLED
     assert commands.handle(call=call, text="order taste").message == replies.NOT_FOLLOWED
     assert call.signer is None  # sign-in is off
     assert commands.handle(call=call, text="web").message == web_words.WEB_OFF

@@ -10,6 +10,7 @@ import pytest
 from bot.db.database import Database
 from bot.domain import ChannelKey, PaperCard, Post
 from bot.services import comments, search
+from bot.services.embedding import NO_SEMANTIC
 from bot.services.telemetry import Telemetry
 from tests.services.conftest import follow, load_sample
 from tests.services.memory_chat import MemoryChat
@@ -44,7 +45,13 @@ def test_a_reply_is_kept_once_and_found(database: Database, posted: Posted) -> N
         is False
     )
     assert thread(database, card, channel) == ["wombats burrow"]
-    page = search.search(uow=database, text="wombats", viewer=channel).page
+    page = search.search(
+        uow=database,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="wombats",
+        viewer=channel,
+    ).page
     assert page.total == 1 and page.hits[0].from_comment and page.hits[0].comment_user == "U7"
 
 
@@ -80,8 +87,26 @@ def test_an_edit_replaces_the_text_and_search_follows(database: Database, posted
         telemetry=Telemetry(), uow=database, message=in_thread(post, event="e3"), text="quolls"
     )
     assert thread(database, card, channel) == ["quolls"]
-    assert search.search(uow=database, text="numbats", viewer=channel).page.total == 0
-    assert search.search(uow=database, text="quolls", viewer=channel).page.total == 1
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="numbats",
+            viewer=channel,
+        ).page.total
+        == 0
+    )
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="quolls",
+            viewer=channel,
+        ).page.total
+        == 1
+    )
 
 
 def test_a_deleted_reply_leaves_search_and_export(database: Database, posted: Posted) -> None:
@@ -97,7 +122,16 @@ def test_a_deleted_reply_leaves_search_and_export(database: Database, posted: Po
         telemetry=Telemetry(), uow=database, message=in_thread(post, event="e4"), text="bilbies!"
     )
     assert thread(database, card, channel) == []
-    assert search.search(uow=database, text="bilbies", viewer=channel).page.total == 0
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="bilbies",
+            viewer=channel,
+        ).page.total
+        == 0
+    )
 
 
 def test_a_deletion_that_overtook_its_message_wins(database: Database, posted: Posted) -> None:
@@ -107,7 +141,16 @@ def test_a_deletion_that_overtook_its_message_wins(database: Database, posted: P
         telemetry=Telemetry(), uow=database, message=in_thread(post, event="e1"), text="dingo"
     )
     assert thread(database, card, channel) == []
-    assert search.search(uow=database, text="dingo", viewer=channel).page.total == 0
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="dingo",
+            viewer=channel,
+        ).page.total
+        == 0
+    )
 
 
 def test_an_edit_that_overtook_its_message_keeps_the_newer_text(
@@ -129,5 +172,11 @@ def test_hostile_text_is_kept_exactly(database: Database, posted: Posted) -> Non
         message = in_thread(post, message_id=f"9.00{n}", event=f"h{n}")
         assert comments.reply(telemetry=Telemetry(), uow=database, message=message, text=text)
     assert sorted(thread(database, card, channel)) == sorted(HOSTILE)
-    found = search.search(uow=database, text="wombat", viewer=channel).page
+    found = search.search(
+        uow=database,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="wombat",
+        viewer=channel,
+    ).page
     assert found.total == 1 and found.hits[0].from_comment

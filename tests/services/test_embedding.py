@@ -4,11 +4,9 @@ time (with a stand-in encoder: tests/semantic/ runs the real one)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-
-import pytest
 
 from bot.db.database import Database
 from bot.domain import LOCAL, Paper, PaperStatus, WorkspaceKey
@@ -67,34 +65,24 @@ class StandInEncoder:
         raise NotImplementedError
 
 
-@pytest.fixture(autouse=True)
-def nothing_installed() -> Iterator[None]:
-    """Each test starts and ends without an index (the process has one at most)."""
-    embedding.install(semantic=None)
-    yield
-    embedding.install(semantic=None)
-
-
 def _clock() -> datetime:
     """The fixed instant vectors are stamped with."""
     return MONDAY
 
 
-def test_installed_why_not_and_written() -> None:
-    assert embedding.installed() is None and embedding.why_not() == embedding.NOT_INSTALLED
-    embedding.install(semantic=None, why="PAPERCLUB_SEMANTIC=off")
-    assert embedding.why_not() == "PAPERCLUB_SEMANTIC=off"
-    embedding.install(semantic=None, why="")
-    assert embedding.why_not() == embedding.NOT_INSTALLED
+def test_the_extra_its_reason_and_written() -> None:
+    none = embedding.NO_SEMANTIC
+    assert none.index is None and none.reason == embedding.NOT_INSTALLED
+    assert embedding.SemanticExtra(why="PAPERCLUB_SEMANTIC=off").reason == "PAPERCLUB_SEMANTIC=off"
+    assert embedding.SemanticExtra(why="").reason == embedding.NOT_INSTALLED
     told: list[int] = []
     encoder = StandInEncoder()
-    embedding.install(semantic=encoder, on_write=lambda: told.append(1))
-    assert embedding.installed() is encoder
-    embedding.written()
+    extra = embedding.SemanticExtra(index=encoder, on_write=lambda: told.append(1))
+    assert extra.index is encoder
+    extra.written()
     assert told == [1]
-    embedding.install(semantic=None)
-    embedding.written()  # nobody is told any more
-    assert told == [1] and embedding.installed() is None
+    none.written()  # nobody is told without an embedder
+    assert told == [1] and none.index is None
 
 
 def test_a_papers_text_is_its_title_and_abstract_with_spaces_tidied() -> None:

@@ -10,7 +10,9 @@ from bot.db.database import Database
 from bot.domain import PaperDraft
 from bot.services import admin, importing, voting
 from bot.services.delivery import POST_ATTEMPTS
-from bot.services.posting import Outcome, card_of_post, post_due, post_today, resolve_stale_days
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.post_card import card_of_post
+from bot.services.posting import Outcome, post_due, post_today, resolve_stale_days
 from bot.services.telemetry import Telemetry
 from bot.wording import archive
 from tests.services.conftest import follow, key, load_sample, make_poster
@@ -66,16 +68,16 @@ def test_a_cards_counts_are_fresh_and_undelivered_posts_have_none(
         event_id="v",
         now=MONDAY,
     )
-    found = card_of_post(uow=database, post_id=post.id)
+    found = card_of_post(uow=database, post_id=post.id, semantic_extra=NO_SEMANTIC)
     assert found is not None and found[1].votes.up == 1 and found[1].paper == card.paper
-    assert card_of_post(uow=database, post_id=post.id + 100) is None
+    assert card_of_post(uow=database, post_id=post.id + 100, semantic_extra=NO_SEMANTIC) is None
     # Every attempt fails without an answer: claimed, never delivered.
     chat.fail_next(code="connection_error", posted_nothing=False, times=POST_ATTEMPTS)
     pending = post_today(
         poster=make_poster(database, chat), channel=follow(database, "C2"), now=MONDAY
     )
     assert pending.outcome is Outcome.FAILED and pending.post is not None
-    assert card_of_post(uow=database, post_id=pending.post.id) is None
+    assert card_of_post(uow=database, post_id=pending.post.id, semantic_extra=NO_SEMANTIC) is None
 
 
 def test_a_pending_post_of_a_day_that_is_over(database: Database, chat: MemoryChat) -> None:
@@ -91,8 +93,10 @@ def test_a_pending_post_of_a_day_that_is_over(database: Database, chat: MemoryCh
     assert lost is not None and never is not None
     tuesday = MONDAY + timedelta(days=1)
     resolve_stale_days(poster=make_poster(database, chat, owner="host:2:new"), now=tuesday)
-    assert card_of_post(uow=database, post_id=lost.id) is not None  # recorded
-    assert card_of_post(uow=database, post_id=never.id) is None
+    assert (
+        card_of_post(uow=database, post_id=lost.id, semantic_extra=NO_SEMANTIC) is not None
+    )  # recorded
+    assert card_of_post(uow=database, post_id=never.id, semantic_extra=NO_SEMANTIC) is None
     # The never-posted paper is back in the queue; Monday is not posted late.
     results = post_due(poster=make_poster(database, chat, owner="host:2:new"), now=tuesday)
     assert results[c1].outcome is results[c2].outcome is Outcome.POSTED

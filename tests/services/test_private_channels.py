@@ -7,8 +7,9 @@ from datetime import UTC, datetime
 
 from bot.db.database import Database
 from bot.domain import ChannelKey
-from bot.services import comments, posting, search, top
+from bot.services import comments, post_card, posting, search, top
 from bot.services.adding import add
+from bot.services.embedding import NO_SEMANTIC
 from bot.services.telemetry import Telemetry
 from tests.services.conftest import WEEKDAYS, key, load_sample, make_poster
 from tests.services.memory_chat import MemoryChat
@@ -38,7 +39,7 @@ def _post_and_comment(database: Database, chat: MemoryChat, channel: ChannelKey,
         poster=make_poster(database, chat), channel=channel, now=MONDAY_0900_BERLIN
     )
     assert result.outcome is posting.Outcome.POSTED and result.post is not None
-    found = posting.card_of_post(uow=database, post_id=result.post.id)
+    found = post_card.card_of_post(uow=database, post_id=result.post.id, semantic_extra=NO_SEMANTIC)
     assert found is not None and found[0].message_id is not None
     message = comments.ThreadMessage(
         channel=channel,
@@ -66,12 +67,30 @@ def test_a_private_channels_comments_are_found_only_there(
     database: Database, chat: MemoryChat
 ) -> None:
     _setup(database, chat)
-    mine = search.search(uow=database, text="wombats", viewer=SECRET).page
+    mine = search.search(
+        uow=database,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="wombats",
+        viewer=SECRET,
+    ).page
     assert mine.total == 1 and mine.hits[0].from_comment and mine.hits[0].channel == SECRET
     for other in (PUBLIC, ELSEWHERE):
-        page = search.search(uow=database, text="wombats", viewer=other).page
+        page = search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="wombats",
+            viewer=other,
+        ).page
         assert page.total == 0, other
-        listed = search.search(uow=database, text="is:posted", viewer=other).page
+        listed = search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="is:posted",
+            viewer=other,
+        ).page
         assert all(hit.channel is None for hit in listed.hits), other
 
 
@@ -93,10 +112,17 @@ def test_a_private_channels_posts_stay_out_of_top_and_add(
             channel=other,
             user="U8",
             now=MONDAY_0900_BERLIN,
+            semantic_extra=NO_SEMANTIC,
         )
         assert "already read" not in again.text and "G2" not in again.text, other
     own = add(
-        uow=database, lookup=OFFLINE, text=title, channel=SECRET, user="U8", now=MONDAY_0900_BERLIN
+        uow=database,
+        lookup=OFFLINE,
+        text=title,
+        channel=SECRET,
+        user="U8",
+        now=MONDAY_0900_BERLIN,
+        semantic_extra=NO_SEMANTIC,
     )
     assert "already read" in own.text
 
@@ -110,5 +136,23 @@ def test_a_public_channels_talk_is_found_in_its_workspace_only(
         store.save_channel(key=SECRET, schedule=WEEKDAYS, private=True)
         store.save_channel(key=ELSEWHERE, schedule=WEEKDAYS, private=False)
     _post_and_comment(database, chat, PUBLIC, "quokkas everywhere")
-    assert search.search(uow=database, text="quokkas", viewer=SECRET).page.total == 1
-    assert search.search(uow=database, text="quokkas", viewer=ELSEWHERE).page.total == 0
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="quokkas",
+            viewer=SECRET,
+        ).page.total
+        == 1
+    )
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="quokkas",
+            viewer=ELSEWHERE,
+        ).page.total
+        == 0
+    )

@@ -12,7 +12,9 @@ from bot.domain import ChannelKey
 from bot.messages import Message
 from bot.ports import ChatError
 from bot.services import admin, recap
+from bot.services.embedding import NO_SEMANTIC
 from bot.services.posting import Poster
+from bot.services.telemetry import Telemetry
 from bot.wording import replies
 from tests.services.conftest import follow, key, load_sample, make_poster
 from tests.services.memory_chat import MemoryChat
@@ -104,7 +106,13 @@ def test_off_paused_or_another_platform_sends_nothing(database: Database, chat: 
     assert recap.send_due_recaps(poster=poster, now=FRIDAY_1600_BERLIN) == 0
     admin.set_paused(uow=database, channel=C1, paused=False, now=FRIDAY_1600_BERLIN)
     discord = Poster(
-        uow=database, chat=chat, platform="discord", owner="x", owner_alive=lambda _o: False
+        uow=database,
+        chat=chat,
+        platform="discord",
+        owner="x",
+        owner_alive=lambda _o: False,
+        telemetry=Telemetry(),
+        semantic_extra=NO_SEMANTIC,
     )
     assert recap.send_due_recaps(poster=discord, now=FRIDAY_1600_BERLIN) == 0
     assert "C1" not in chat.notices

@@ -3,14 +3,13 @@ it, what the parser ignored, the page as a message, and the operator's view."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from bot.db.database import Database
 from bot.domain import PaperStatus
 from bot.messages import Buttons
-from bot.services import comments, embedding, search
+from bot.services import comments, search
+from bot.services.embedding import NO_SEMANTIC, NOT_INSTALLED
 from bot.services.telemetry import Telemetry
 from bot.services.workspaces import WorkspaceUnknown
 from bot.wording import archive
@@ -24,14 +23,6 @@ C1 = key("C1")
 T1 = C1.workspace_key
 
 
-@pytest.fixture(autouse=True)
-def keywords_alone() -> Iterator[None]:
-    """No semantic index, whatever ran before in this process."""
-    embedding.install(semantic=None)
-    yield
-    embedding.install(semantic=None)
-
-
 @pytest.fixture
 def sample(database: Database) -> Database:
     """C1 follows the sample list."""
@@ -41,26 +32,73 @@ def sample(database: Database) -> Database:
 
 
 def test_words_find_papers_a_page_at_a_time(sample: Database) -> None:
-    first = search.search(uow=sample, text="training", viewer=C1)
-    assert first.engine == words.KEYWORD and first.why == embedding.why_not()
+    first = search.search(
+        uow=sample, semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), text="training", viewer=C1
+    )
+    assert first.engine == words.KEYWORD and first.why == NOT_INSTALLED
     assert len(first.page.hits) == search.PAGE_SIZE and first.next_offset == search.PAGE_SIZE
     assert all("train" in (h.paper.title + h.paper.abstract).lower() for h in first.page.hits)
-    rest = search.search(uow=sample, text="training", viewer=C1, offset=first.page.total - 1)
+    rest = search.search(
+        uow=sample,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="training",
+        viewer=C1,
+        offset=first.page.total - 1,
+    )
     assert len(rest.page.hits) == 1 and rest.next_offset is None
     ids = {h.paper.id for h in first.page.hits}
-    second = search.search(uow=sample, text="training", viewer=C1, offset=search.PAGE_SIZE)
+    second = search.search(
+        uow=sample,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="training",
+        viewer=C1,
+        offset=search.PAGE_SIZE,
+    )
     assert ids.isdisjoint(h.paper.id for h in second.page.hits)
-    assert search.search(uow=sample, text="training", viewer=C1, offset=-3).page.offset == 0
+    assert (
+        search.search(
+            uow=sample,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="training",
+            viewer=C1,
+            offset=-3,
+        ).page.offset
+        == 0
+    )
 
 
 def test_filters_exclusions_and_what_the_parser_ignored(sample: Database) -> None:
-    queued = search.search(uow=sample, text="is:queued", viewer=C1, limit=100)
-    assert queued.page.total == SAMPLE_QUEUED and queued.why == embedding.why_not()
+    queued = search.search(
+        uow=sample,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="is:queued",
+        viewer=C1,
+        limit=100,
+    )
+    assert queued.page.total == SAMPLE_QUEUED and queued.why == NOT_INSTALLED
     assert all(h.paper.status is PaperStatus.QUEUED for h in queued.page.hits)
-    with_gpu = search.search(uow=sample, text="training", viewer=C1).page.total
-    without = search.search(uow=sample, text="training -GPU", viewer=C1).page.total
+    with_gpu = search.search(
+        uow=sample, semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), text="training", viewer=C1
+    ).page.total
+    without = search.search(
+        uow=sample,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="training -GPU",
+        viewer=C1,
+    ).page.total
     assert 0 < without < with_gpu
-    noted = search.search(uow=sample, text="training is:lost after:tomorrow", viewer=C1)
+    noted = search.search(
+        uow=sample,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="training is:lost after:tomorrow",
+        viewer=C1,
+    )
     assert noted.notes == (
         "ignored is:lost: use is:queued, is:posted or is:skipped",
         "ignored after:tomorrow: dates look like 2026-01-31",
@@ -70,9 +108,13 @@ def test_filters_exclusions_and_what_the_parser_ignored(sample: Database) -> Non
 
 def test_hostile_queries_are_text(sample: Database) -> None:
     for text in (*HOSTILE, "' OR 1=1 --", '"unclosed', "-", "*", "%_%"):
-        result = search.search(uow=sample, text=text, viewer=C1)
+        result = search.search(
+            uow=sample, semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), text=text, viewer=C1
+        )
         assert result.page.total >= 0 and result.text == text
-    long = search.search(uow=sample, text="x" * 10_000, viewer=C1)
+    long = search.search(
+        uow=sample, semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), text="x" * 10_000, viewer=C1
+    )
     assert long.notes and "characters of the query" in long.notes[0]
 
 
@@ -81,39 +123,86 @@ def test_comments_are_found_with_who_said_them(sample: Database, chat: MemoryCha
     comments.reply(
         telemetry=Telemetry(), uow=sample, message=in_thread(post), text="<@U999> quokkas 🦘"
     )
-    [hit] = search.search(uow=sample, text="quokkas", viewer=C1).page.hits
+    [hit] = search.search(
+        uow=sample, semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), text="quokkas", viewer=C1
+    ).page.hits
     assert hit.from_comment and hit.comment_user == "U7" and hit.paper.id == card.paper.id
     assert hit.channel == C1 and hit.post_date == card.local_date
 
 
 def test_the_page_as_a_message(sample: Database) -> None:
-    result = search.search(uow=sample, text="training", viewer=C1)
+    result = search.search(
+        uow=sample, semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), text="training", viewer=C1
+    )
     said = search.page_message(result=result)
     assert plain(said).startswith(f"Results 1–5 of {result.page.total} for “training”")
     [more] = next(b for b in said.blocks if isinstance(b, Buttons)).buttons
     assert more.action == archive.SEARCH_MORE
     assert archive.read_more_value(value=more.value) == ("training", 5)
-    nothing = search.page_message(result=search.search(uow=sample, text="zzyzx", viewer=C1))
+    nothing = search.page_message(
+        result=search.search(
+            uow=sample, semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), text="zzyzx", viewer=C1
+        )
+    )
     assert plain(nothing).startswith("No papers or comments match “zzyzx”.")
     assert not any(isinstance(b, Buttons) for b in nothing.blocks)
 
 
 def test_identifiers_and_no_words(sample: Database) -> None:
-    listing = search.search(uow=sample, text="", viewer=C1)
-    assert listing.why == embedding.why_not() and listing.page.total >= SAMPLE_QUEUED
+    listing = search.search(
+        uow=sample, semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), text="", viewer=C1
+    )
+    assert listing.why == NOT_INSTALLED and listing.page.total >= SAMPLE_QUEUED
     shown = [hit.paper.id for hit in listing.page.hits]
     assert shown == sorted(shown, reverse=True)  # no words to rank by: the latest first
-    assert search.search(uow=sample, text="2104.04473", viewer=C1).engine == words.KEYWORD
+    assert (
+        search.search(
+            uow=sample,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="2104.04473",
+            viewer=C1,
+        ).engine
+        == words.KEYWORD
+    )
 
 
 def test_the_operator_sees_the_only_workspace_or_must_name_one(database: Database) -> None:
     load_sample(database)  # the unclaimed archive
-    assert search.search(uow=database, text="training", viewer=None).page.total > 0
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="training",
+            viewer=None,
+        ).page.total
+        > 0
+    )
     follow_key(database, C1)
     follow_key(database, key("C1", workspace="T2"))
     with pytest.raises(WorkspaceUnknown):
-        search.search(uow=database, text="training", viewer=None)
-    named = search.search(uow=database, text="training", viewer=None, workspace=T1)
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="training",
+            viewer=None,
+        )
+    named = search.search(
+        uow=database,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="training",
+        viewer=None,
+        workspace=T1,
+    )
     assert named.page.total > 0
-    other = search.search(uow=database, text="training", viewer=key("C5", workspace="T2"))
+    other = search.search(
+        uow=database,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="training",
+        viewer=key("C5", workspace="T2"),
+    )
     assert other.page.total == 0

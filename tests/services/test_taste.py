@@ -3,17 +3,15 @@ the group liked a paper, and how the ranking weighs predicted interest against w
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
-
-import pytest
 
 from bot.db.database import Database
 from bot.domain import Paper, PaperStatus, VoteCount
 from bot.domain.semantic import ReadPaper
 from bot.messages import message
-from bot.services import embedding, listing, taste
+from bot.services import listing, taste
+from bot.services.embedding import NO_SEMANTIC
 from bot.wording import replies
 from bot.wording import semantic as words
 from tests.services.conftest import follow, key, load_sample
@@ -37,26 +35,18 @@ PAPER = Paper(
 )
 
 
-@pytest.fixture(autouse=True)
-def no_extra() -> Iterator[None]:
-    """No semantic index, whatever ran before in this process."""
-    embedding.install(semantic=None)
-    yield
-    embedding.install(semantic=None)
-
-
 def test_set_order(database: Database) -> None:
     for args in ([], ["random"], ["taste", "queue"]):
-        assert taste.set_order(uow=database, channel=C1, args=args).message == message(
-            words.ORDER_ASK
-        )
-    assert taste.set_order(uow=database, channel=C1, args=["taste"]).message == (
-        replies.NOT_FOLLOWED
-    )
+        assert taste.set_order(
+            uow=database, channel=C1, args=args, semantic_extra=NO_SEMANTIC
+        ).message == message(words.ORDER_ASK)
+    assert taste.set_order(
+        uow=database, channel=C1, args=["taste"], semantic_extra=NO_SEMANTIC
+    ).message == (replies.NOT_FOLLOWED)
     follow(database)
-    chosen = taste.set_order(uow=database, channel=C1, args=["TASTE"])
+    chosen = taste.set_order(uow=database, channel=C1, args=["TASTE"], semantic_extra=NO_SEMANTIC)
     assert chosen.message == message(words.ORDER_TASTE + " " + words.TASTE_UNAVAILABLE + ".")
-    back = taste.set_order(uow=database, channel=C1, args=["queue"])
+    back = taste.set_order(uow=database, channel=C1, args=["queue"], semantic_extra=NO_SEMANTIC)
     assert back.message == message(words.ORDER_QUEUE)
 
 
@@ -75,7 +65,7 @@ def test_pick_is_the_head_of_the_queue_and_says_why_under_taste(
         tasted = taste.pick(store=store, semantic=None, channel=wanted, now=MONDAY)
     assert plain == taste.Pick(paper=view.papers[0])
     assert tasted == taste.Pick(paper=view.papers[0], reason=words.TASTE_UNAVAILABLE)
-    taste.set_order(uow=database, channel=channel, args=["taste"])
+    taste.set_order(uow=database, channel=channel, args=["taste"], semantic_extra=NO_SEMANTIC)
     _, card = deliver(database, chat, channel)
     assert card.paper.id == view.papers[0].id and card.pick_reason == words.TASTE_UNAVAILABLE
 

@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 
 from bot.db.database import Database
 from bot.domain import LOCAL, ChannelKey, PaperDraft
-from bot.services import comments, importing, listing, posting, search, voting
+from bot.services import comments, importing, listing, post_card, posting, search, voting
 from bot.services.adding import add
+from bot.services.embedding import NO_SEMANTIC
 from bot.services.telemetry import Telemetry
 from tests.services.conftest import WEEKDAYS, key, load_sample, make_poster
 from tests.services.memory_chat import MemoryChat
@@ -34,7 +35,9 @@ def _post_and_comment(database: Database, channel: ChannelKey, text: str) -> tup
     poster = make_poster(database, MemoryChat())
     result = posting.post_today(poster=poster, channel=channel, now=MONDAY_0900_BERLIN)
     assert result.outcome is posting.Outcome.POSTED and result.post is not None
-    post, card = posting.card_of_post(uow=database, post_id=result.post.id) or (None, None)
+    post, card = post_card.card_of_post(
+        uow=database, post_id=result.post.id, semantic_extra=NO_SEMANTIC
+    ) or (None, None)
     assert post is not None and card is not None and post.message_id is not None
     voting.click(
         uow=database,
@@ -76,14 +79,40 @@ def test_each_workspace_posts_from_its_own_queue_and_finds_only_its_own(
     _, alpha_title = _post_and_comment(database, ALPHA, "quokkas in alpha")
     _, beta_title = _post_and_comment(database, BETA, "numbats in beta")
     assert beta_title == "Wombat routing" and alpha_title != beta_title
-    assert search.search(uow=database, text="wombat", viewer=BETA).page.total == 1
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="wombat",
+            viewer=BETA,
+        ).page.total
+        == 1
+    )
     for viewer, theirs in ((ALPHA, ("wombat", "numbats")), (BETA, ("quokkas", "parallelism"))):
         for text in theirs:
-            assert search.search(uow=database, text=text, viewer=viewer).page.total == 0, text
-    own = search.search(uow=database, text="quokkas", viewer=ALPHA).page
+            assert (
+                search.search(
+                    uow=database,
+                    semantic_extra=NO_SEMANTIC,
+                    telemetry=Telemetry(),
+                    text=text,
+                    viewer=viewer,
+                ).page.total
+                == 0
+            ), text
+    own = search.search(
+        uow=database,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        text="quokkas",
+        viewer=ALPHA,
+    ).page
     assert own.total == 1 and own.hits[0].from_comment and own.hits[0].votes.up == 1
     # The listing without words: posts of the workspace's own papers only.
-    latest = search.search(uow=database, text="", viewer=BETA).page
+    latest = search.search(
+        uow=database, semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), text="", viewer=BETA
+    ).page
     assert [hit.paper.title for hit in latest.hits] == ["Wombat routing"]
     beta_queue = listing.queues(uow=database, workspace=BETA.workspace_key)
     assert [view.total for view in beta_queue] == [0]  # its one paper is posted
@@ -102,6 +131,7 @@ def test_have_we_read_it_asks_the_own_workspace_only(database: Database) -> None
         channel=BETA,
         user="U8",
         now=MONDAY_0900_BERLIN,
+        semantic_extra=NO_SEMANTIC,
     )
     assert "already read" in ours.text
     theirs = add(
@@ -111,11 +141,30 @@ def test_have_we_read_it_asks_the_own_workspace_only(database: Database) -> None
         channel=ALPHA,
         user="U8",
         now=MONDAY_0900_BERLIN,
+        semantic_extra=NO_SEMANTIC,
     )
     assert "Added" in theirs.text and "already" not in theirs.text
     # The same paper is now a row in each workspace, with its own place in each queue.
-    assert search.search(uow=database, text="wombat", viewer=ALPHA).page.total == 1
-    assert search.search(uow=database, text="numbats", viewer=ALPHA).page.total == 0
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="wombat",
+            viewer=ALPHA,
+        ).page.total
+        == 1
+    )
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="numbats",
+            viewer=ALPHA,
+        ).page.total
+        == 0
+    )
 
 
 def test_an_import_before_the_first_start_goes_to_the_first_workspace(
@@ -129,8 +178,26 @@ def test_an_import_before_the_first_start_goes_to_the_first_workspace(
         store.save_channel(key=BETA, schedule=WEEKDAYS, private=False)
     with database(write=False) as store:
         assert store.workspaces() == [ALPHA.workspace_key, BETA.workspace_key]
-    assert search.search(uow=database, text="parallelism", viewer=ALPHA).page.total > 0
-    assert search.search(uow=database, text="parallelism", viewer=BETA).page.total == 0
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="parallelism",
+            viewer=ALPHA,
+        ).page.total
+        > 0
+    )
+    assert (
+        search.search(
+            uow=database,
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            text="parallelism",
+            viewer=BETA,
+        ).page.total
+        == 0
+    )
     assert (
         posting.post_today(
             poster=make_poster(database, MemoryChat()), channel=BETA, now=MONDAY_0900_BERLIN

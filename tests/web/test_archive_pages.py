@@ -11,6 +11,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from bot.db.database import Database
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.web.archive import archive_app
 from tests.web.archive_data import (
     LONG,
@@ -38,7 +40,12 @@ def archive(any_url: str) -> Iterator[tuple[FlaskClient, Seeded]]:
     ids = seed(url=any_url)
     database = Database(url=any_url)
     try:
-        yield archive_app(uow=database, today=lambda: TODAY).test_client(), ids
+        yield (
+            archive_app(
+                uow=database, today=lambda: TODAY, semantic_extra=NO_SEMANTIC, telemetry=Telemetry()
+            ).test_client(),
+            ids,
+        )
     finally:
         database.dispose()
 

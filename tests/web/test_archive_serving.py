@@ -17,6 +17,8 @@ from bot.config.settings import Settings
 from bot.config.web import WebSettings
 from bot.db.database import Database
 from bot.runtime.clock import SystemClock
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.web.archive_serve import open_archive
 from tests.processes import stop_and_reap
 from tests.web.archive_data import seed
@@ -57,7 +59,13 @@ def test_the_archive_alone_on_its_own_port(sqlite_url: str) -> None:
     settings = Settings(database_url=sqlite_url, web=WebSettings(workspace="slack:T1"))
     database = Database(url=sqlite_url)
     server = open_archive(
-        uow=database, settings=settings, clock=SystemClock(), port=0, host="127.0.0.1"
+        uow=database,
+        settings=settings,
+        clock=SystemClock(),
+        port=0,
+        host="127.0.0.1",
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
     )
     try:
         assert _json(f"http://127.0.0.1:{server.port}/api/")["workspace"] == "slack:T1"

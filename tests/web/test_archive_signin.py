@@ -14,6 +14,8 @@ from bot.db.database import Database
 from bot.domain import ChannelKey, WorkspaceKey
 from bot.messages import Link
 from bot.services import web_links
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.services.web_links import Signer
 from bot.web.archive import archive_app
 from tests.web.archive_data import TODAY, seed
@@ -42,7 +44,14 @@ def signed(sqlite_url: str) -> Iterator[tuple[FlaskClient, Signer, Clock]]:
     seed(url=sqlite_url)
     database = Database(url=sqlite_url)
     signer, clock = Signer(key=KEY, base="http://127.0.0.1/archive", minutes=60), Clock()
-    app = archive_app(uow=database, today=lambda: TODAY, signer=signer, now=clock.now)
+    app = archive_app(
+        uow=database,
+        today=lambda: TODAY,
+        signer=signer,
+        now=clock.now,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+    )
     try:
         yield app.test_client(), signer, clock
     finally:

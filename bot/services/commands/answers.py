@@ -16,7 +16,9 @@ from bot.ports import (
 )
 from bot.services import search
 from bot.services.commands.invocation import Invocation
+from bot.services.embedding import SemanticExtra
 from bot.services.reply import Reply
+from bot.services.telemetry import Telemetry
 from bot.wording import archive, replies
 
 
@@ -36,11 +38,23 @@ def search_words(*, call: Invocation, query: str) -> Reply:
     """The first page for what was typed; a nudge with the syntax when nothing was."""
     if not query:
         return Reply(message=archive.ASK_WHAT)
-    return search_reply(result=search.search(uow=call.uow, text=query, viewer=call.channel))
+    found = search.search(
+        uow=call.uow,
+        text=query,
+        viewer=call.channel,
+        semantic_extra=call.semantic_extra,
+        telemetry=call.telemetry,
+    )
+    return search_reply(result=found)
 
 
 def more_results(
-    *, uow: UnitOfWork[Needs], value: object, viewer: ChannelKey | None
+    *,
+    uow: UnitOfWork[Needs],
+    value: object,
+    viewer: ChannelKey | None,
+    semantic_extra: SemanticExtra,
+    telemetry: Telemetry,
 ) -> Reply | None:
     """The page a 'More results' button asks for, as the viewer's channel sees it; None for a
     button too old or malformed to read."""
@@ -48,7 +62,15 @@ def more_results(
     if carried is None:
         return None
     text, offset = carried
-    return search_reply(result=search.search(uow=uow, text=text, offset=offset, viewer=viewer))
+    found = search.search(
+        uow=uow,
+        text=text,
+        offset=offset,
+        viewer=viewer,
+        semantic_extra=semantic_extra,
+        telemetry=telemetry,
+    )
+    return search_reply(result=found)
 
 
 def timezone(*, call: Invocation) -> str:

@@ -7,7 +7,9 @@ from datetime import datetime
 
 from bot.domain import ChannelKey, Schedule
 from bot.ports import Chat, PaperLookup, Store, UnitOfWork
+from bot.services.embedding import SemanticExtra
 from bot.services.posting import Poster
+from bot.services.telemetry import Telemetry
 from bot.services.web_links import Signer
 
 
@@ -24,5 +26,9 @@ class Invocation:
     defaults: Schedule
     now: datetime
     lookup: PaperLookup
+    # Whoever keeps the numbers (a search's time), and the semantic extra (search, related,
+    # the taste order, an added paper's vector).
+    telemetry: Telemetry
+    semantic_extra: SemanticExtra
     # Sign-in links to the web archive (`/paperclub web`); None: sign-in is off.
     signer: Signer | None = None

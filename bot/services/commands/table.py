@@ -83,6 +83,7 @@ def _add(*, call: Invocation, args: list[str]) -> Reply:
         channel=call.channel,
         user=call.user,
         now=call.now,
+        semantic_extra=call.semantic_extra,
     )
 
 
@@ -91,7 +92,12 @@ def _queue(*, call: Invocation, args: list[str]) -> Reply:
 
 
 def _related(*, call: Invocation, args: list[str]) -> Reply:
-    return related.ask(uow=call.uow, text=" ".join(args), viewer=call.channel)
+    return related.ask(
+        uow=call.uow,
+        text=" ".join(args),
+        viewer=call.channel,
+        semantic_extra=call.semantic_extra,
+    )
 
 
 def _top(*, call: Invocation, args: list[str]) -> Reply:
@@ -141,7 +147,9 @@ def _recap(*, call: Invocation, args: list[str]) -> Reply:
 
 
 def _order(*, call: Invocation, args: list[str]) -> Reply:
-    return taste.set_order(uow=call.uow, channel=call.channel, args=args)
+    return taste.set_order(
+        uow=call.uow, channel=call.channel, args=args, semantic_extra=call.semantic_extra
+    )
 
 
 # Anyone's subcommands first, then the admins', each in the order the help lists them.

@@ -10,8 +10,8 @@ from typing import Any
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
 
-from bot.services import telemetry
-from bot.slack.deps import PLATFORM
+from bot.services.telemetry import Telemetry
+from bot.slack.deps import PLATFORM, SlackDeps
 
 
 def stamped_at(*, body: dict[str, Any]) -> float | None:
@@ -38,8 +38,10 @@ def stamped_at(*, body: dict[str, Any]) -> float | None:
 class EventLag(Middleware):
     """A global middleware, right after the guard: it times our own requests only."""
 
-    def __init__(self, *, now: Callable[[], float] = time.time) -> None:
-        """Slack's stamps are Unix times, so the lag is read on the wall clock."""
+    def __init__(self, *, telemetry: Telemetry, now: Callable[[], float] = time.time) -> None:
+        """Report to `telemetry` (the club's); Slack's stamps are Unix times, so the lag is
+        read on the wall clock."""
+        self._telemetry = telemetry
         self._now = now
 
     def process(
@@ -48,10 +50,10 @@ class EventLag(Middleware):
         """Report the lag of a stamped request, then pass it on."""
         stamp = stamped_at(body=req.body)
         if stamp is not None:
-            telemetry.current().event_lag(platform=PLATFORM, seconds=self._now() - stamp)
+            self._telemetry.event_lag(platform=PLATFORM, seconds=self._now() - stamp)
         return next()
 
 
-def register(*, app: App) -> None:
+def register(*, app: App, deps: SlackDeps) -> None:
     """The lag middleware; registered after the guard, so another team's requests are not timed."""
-    app.middleware(EventLag())
+    app.middleware(EventLag(telemetry=deps.room.telemetry))

@@ -16,6 +16,8 @@ from bot.config.web import WebSettings
 from bot.db.database import Database
 from bot.db.migrate import upgrade_url
 from bot.runtime.clock import SystemClock
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.web.archive_serve import archive_wsgi
 from bot.web.server import HttpService
 from tests.web.archive_data import Seeded, seed
@@ -62,7 +64,13 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, See
 
             return datetime.combine(TODAY, time(12), tzinfo=UTC)
 
-    app = archive_wsgi(uow=database, settings=settings, clock=Fixed())
+    app = archive_wsgi(
+        uow=database,
+        settings=settings,
+        clock=Fixed(),
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+    )
     server = HttpService(routes={"/": app}, host="127.0.0.1", port=0)
     server.start()
     try:
