@@ -44,7 +44,9 @@ from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.db.migrate import upgrade_url
 from bot.domain import ChannelKey
-from bot.services import importing, posting
+from bot.services import importing, post_card, posting
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.slack import ids
 from bot.slack.chat import make_client
 from bot.slack.listeners.commands import COMMAND
@@ -70,7 +72,7 @@ class FixedClock:
 
 def bare_app(*, fake: slack.FakeSlack) -> App:
     """A Bolt app built like ours whose listeners, for the same requests, only ack."""
-    client = make_client(token=fake.bot_token, base_url=fake.base_url)
+    client = make_client(token=fake.bot_token, base_url=fake.base_url, telemetry=Telemetry())
     app = App(
         client=client,
         signing_secret="",
@@ -185,7 +187,9 @@ def one_run(*, mix: list[Action], warmup: int, database: Database) -> tuple[floa
             key = ChannelKey(platform="slack", workspace=bot.team_id, channel=CHANNEL)
             made = posting.post_due(poster=bot.poster, now=MONDAY_9)[key].post
             # The result holds the claim; the message id is recorded once Slack has the message.
-            found = made and posting.card_of_post(uow=database, post_id=made.id)
+            found = made and post_card.card_of_post(
+                uow=database, post_id=made.id, semantic_extra=NO_SEMANTIC
+            )
             post = found[0] if found else None
             if post is None or post.message_id is None:
                 raise RuntimeError("the daily post was not made; nothing to vote on")

@@ -242,6 +242,7 @@ def test_a_person_picks_one_of_an_unclear_matchs_records(world: World) -> None:
 def test_a_title_typed_into_paperclub_add_is_kept(world: World) -> None:
     from bot.domain import ChannelKey
     from bot.services.adding import add
+    from bot.services.embedding import NO_SEMANTIC
 
     class Offline:
         """No by-id lookups: the paper is added as typed."""
@@ -256,7 +257,15 @@ def test_a_title_typed_into_paperclub_add_is_kept(world: World) -> None:
     world.scholar.add(Record(**{**QUILL.__dict__, "title": long_title}))
     key = ChannelKey(platform="slack", workspace="T1", channel="C1")
     typed = "Quill: Slicing Convolutional Networks for Multicore…"
-    add(uow=world.database, lookup=Offline(), text=typed, channel=key, user="U1", now=NOW)
+    add(
+        uow=world.database,
+        lookup=Offline(),
+        text=typed,
+        channel=key,
+        user="U1",
+        now=NOW,
+        semantic_extra=NO_SEMANTIC,
+    )
     [outcome] = enrich(uow=world.database, sources=world.sources, now=NOW)
     assert outcome.result is Result.FOUND
     paper = _paper(world)

@@ -16,6 +16,7 @@ from bot.lookup import HttpLookup
 from bot.messages import ChannelRef, Link
 from bot.ports import LookupFailed
 from bot.services.adding import add
+from bot.services.embedding import NO_SEMANTIC
 from bot.services.reply import Reply
 from bot.wording.replies import ADD_USAGE
 from tests.lookup.fakes import metadata_server
@@ -47,7 +48,15 @@ def _offline() -> HttpLookup:
 
 def _reply(database: Database, lookup: HttpLookup, text: str) -> Reply:
     channel = ChannelKey(platform="slack", workspace="T", channel="C1")
-    return add(uow=database, lookup=lookup, text=text, channel=channel, user="U1", now=NOW)
+    return add(
+        uow=database,
+        lookup=lookup,
+        text=text,
+        channel=channel,
+        user="U1",
+        now=NOW,
+        semantic_extra=NO_SEMANTIC,
+    )
 
 
 def _add(database: Database, lookup: HttpLookup, text: str) -> str:
