@@ -6,6 +6,8 @@ import io
 import logging
 from collections.abc import Callable
 
+import pytest
+
 from bot.runtime.logs import RedactingFormatter, RedactSecrets, redact
 
 DISCORD_TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhT4xk.q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9"
@@ -95,3 +97,34 @@ def test_short_values_are_not_treated_as_secrets() -> None:
 def test_a_dotted_host_name_is_not_taken_for_a_discord_token() -> None:
     host = "connecting to my-service-name-long-1234.abcde.internal-cluster-domain-local-svc"
     assert _filtered(host) == host
+
+
+LEAKS = {
+    "an xoxc- token": ("cookie token xoxc-1234-5678-abcdefSECRET", "abcdefSECRET"),
+    "an xoxd- token": ("d=xoxd-AbCd%2FSECRET%3D", "SECRET"),
+    "Bearer_xoxb-": ("auth Bearer_xoxb-1-2-SECRETpart", "SECRETpart"),
+    "a Bearer header": ("{'Authorization': 'Bearer ya29.SECRET-opaque'}", "ya29.SECRET"),
+    "a GovSlack hook": ("https://hooks.slack-gov.com/commands/T1/2/SECRETgov", "SECRETgov"),
+    "an enterprise hook": ("https://hooks.enterprise.slack.com/actions/T1/2/SECRET", "T1/2"),
+    "an encoded hook": ("url=https%3A%2F%2Fhooks.slack.com%2Factions%2FSECRET", "SECRET"),
+    "the OAuth code in a URL": ("GET /slack/oauth_redirect?code=123.456.SECRET&state=s", "SECRET"),
+    "the OAuth code in a form": ("code=123.456.SECRET&client_id=1.2", "SECRET"),
+    "the OAuth code in a dict": ("body_params: {'code': '123.456.SECRET'}", "SECRET"),
+    "a Discord webhook URL": (
+        "PATCH /api/v10/webhooks/1100/aW50ZXJhY3Rpb246SECRET/messages",
+        "SECRET",
+    ),
+    "a Discord callback URL": ("POST /interactions/77/aW50ZXJhY3Rpb246SECRET/callback", "SECRET"),
+    "a payload token": ('{"id": "77", "token": "aW50ZXJhY3Rpb246SECRET"}', "SECRET"),
+    "an access token field": ("{'access_token': 'opaqueSECRET'}", "SECRET"),
+}
+
+
+@pytest.mark.parametrize(("line", "secret"), LEAKS.values(), ids=LEAKS.keys())
+def test_every_credential_shape_is_redacted(line: str, secret: str) -> None:
+    assert secret not in _filtered(line)
+
+
+def test_words_that_only_look_like_fields_pass_unchanged() -> None:
+    text = "error_code=42 postcode=1010 tokens=3 unicode=yes Bearers of news"
+    assert _filtered(text) == text

@@ -1,11 +1,21 @@
-"""Liveness: the scheduler's heartbeat and what /healthz reports from it and the database."""
+"""Liveness: the scheduler's heartbeat and what /healthz reports from it and the database.
+
+/healthz is public, so it says what kind of failure it found in a fixed word (unreachable,
+disk full, read-only, locked...) and never the driver's message, which names the host, the
+port or the file; the message goes to the log instead.
+"""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from bot.runtime.db_probe import kind_of
+
+log = logging.getLogger(__name__)
 
 # The sweep beats every minute and the heartbeat job every 10 s on the scheduler's one worker;
 # a post in flight (Slack's retries included) may hold that worker well under this.
@@ -45,7 +55,9 @@ class Health:
 def check(
     *, ping: Callable[[], None], heartbeat: Heartbeat, stale_after: float = STALE_AFTER_SECONDS
 ) -> Health:
-    """The database answers `ping` and the heartbeat is fresh: healthy; else what is wrong."""
+    """The database passes `ping` (bot.runtime.db_probe.probe_database: it takes a write)
+    and the heartbeat is fresh: healthy; else what is wrong, in words that name no host, port
+    or path (the details are logged)."""
     checks: dict[str, str] = {}
     healthy = True
     try:
@@ -53,7 +65,13 @@ def check(
         checks["database"] = "ok"
     except Exception as exc:  # any failure of the database is the answer, not a crash
         healthy = False
-        checks["database"] = f"not answering: {type(exc).__name__}: {str(exc)[:200]}"
+        checks["database"] = kind_of(exc)
+        log.warning(
+            "health check: the database is %s: %s: %s",
+            checks["database"],
+            type(exc).__name__,
+            str(exc)[:300],
+        )
     role, age = heartbeat.read()
     if age is None:
         healthy = False

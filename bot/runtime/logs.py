@@ -6,28 +6,47 @@ import logging
 import re
 from collections.abc import Iterable
 
-# Tokens (xoxb-, xoxp-, xapp-, xoxe-...) never reach a log, whoever logs them.
-_SECRET = re.compile(r"\b(xox[abepr]|xapp)-[A-Za-z0-9-]+")
+# Slack tokens (xoxb-, xoxp-, xoxc-, xoxd-, xoxe-, xapp-...) never reach a log, whoever logs
+# them. Not \b: "_" is a word character, so "Bearer_xoxb-..." had no boundary before the token.
+_SECRET = re.compile(r"(?<![A-Za-z0-9])(xox[a-z]|xapp)-[A-Za-z0-9%.-]+")
+# Whatever follows "Bearer" (a space, "_", "=" or ":"), in a header or a library's repr of one.
+_BEARER = re.compile(r"(?i)(\bBearer[\s_=:]+)[A-Za-z0-9._~+/=%-]+")
 # A Discord bot token: the bot's id (digits) in base64, so it starts M, N or O, then a
 # timestamp and an HMAC, dot-separated. A host name like my-service-1234.abcde.cluster-local
 # is not one (our own token is redacted by its value anyway).
 _DISCORD_TOKEN = re.compile(
     r"\b[MNO][A-Za-z0-9_-]{19,29}\.[A-Za-z0-9_-]{5,8}\.[A-Za-z0-9_-]{25,}(?![.\w-])"
 )
+# An interaction's token answers it for 15 minutes: in webhook and callback URLs
+# (/webhooks/<app id>/<token>, /interactions/<id>/<token>/callback).
+_DISCORD_ROUTE = re.compile(r"(/(?:webhooks|interactions)/\d+/)[A-Za-z0-9._-]+")
 # A response_url lets anyone holding it post into the channel for 30 minutes: never logged,
-# whether as Slack's hooks URL, a JSON field or a form field.
-_HOOK = re.compile(r"https://hooks\.slack\.com/\S+")
+# whether as a hooks URL of any Slack host (GovSlack's hooks.slack-gov.com too), plain or
+# percent-encoded, a JSON field or a form field.
+_HOOK = re.compile(
+    r"""https?(?::|%3A)(?://|%2F%2F)hooks\.(?:[a-z0-9-]+\.)*slack(?:-gov)?\.com[^\s"'&<>]*"""
+)
 _RESPONSE_URL = re.compile(r"""(response_url["']?\s*[:=]\s*["']?)[^"'&\s,}]+""")
+# Fields that carry a credential, as a form or query field (`code=...`) or a JSON or dict
+# field (`"token": "..."`): the OAuth one-time code, Slack's verification token, Discord's
+# interaction token, access and refresh tokens, the client secret.
+_FIELDS = r"code|(?:[a-z]+_)?token|client_secret"
+_FORM_FIELD = re.compile(rf"(?<![A-Za-z0-9_])((?:{_FIELDS})=)[^&\s\"'#,]+")
+_JSON_FIELD = re.compile(rf"""(["'](?:{_FIELDS})["']\s*:\s*["'])[^"']+""")
 
 
 def redact(*, text: str, secrets: Iterable[str] = ()) -> str:
-    """The text with tokens, response URLs and the given secrets replaced by markers."""
+    """The text with tokens, codes, response URLs and the given secrets replaced by markers."""
     for secret in secrets:
         text = text.replace(secret, "[secret]")
+    text = _BEARER.sub(r"\1[secret]", text)
     text = _SECRET.sub(lambda m: m.group(1) + "-***", text)
     text = _DISCORD_TOKEN.sub("[discord token]", text)
+    text = _DISCORD_ROUTE.sub(r"\1[token]", text)
     text = _HOOK.sub("[response_url]", text)
-    return _RESPONSE_URL.sub(r"\1[response_url]", text)
+    text = _RESPONSE_URL.sub(r"\1[response_url]", text)
+    text = _FORM_FIELD.sub(r"\1[secret]", text)
+    return _JSON_FIELD.sub(r"\1[secret]", text)
 
 
 class RedactSecrets(logging.Filter):

@@ -14,6 +14,7 @@ from bot.domain import Channel, ChannelKey
 from bot.enrich.background import Enricher
 from bot.runtime import metrics
 from bot.runtime.coalesce import Coalescer
+from bot.runtime.db_probe import probe_database
 from bot.runtime.health import Health, Heartbeat, check
 
 if TYPE_CHECKING:
@@ -158,9 +159,8 @@ class Wiring:
         return check(ping=self._ping, heartbeat=self.heartbeat)
 
     def _ping(self) -> None:
-        """A round trip to the database (raises when it does not answer)."""
-        with self.database.read_engine.connect() as connection:
-            connection.exec_driver_sql("SELECT 1")
+        """The database takes a write now (raises when it cannot: bot.runtime.db_probe)."""
+        probe_database(engine=self.database.engine)
 
     def routes(self, *, archive: bool | None = None, host: str | None = None) -> dict[str, WsgiApp]:
         """Every path the process's server (on `host`, default PAPERCLUB_HTTP_HOST) answers:

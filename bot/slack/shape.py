@@ -50,16 +50,32 @@ _ENVELOPE: Schema = {
     "event": _EVENT,
 }
 _ID: Schema = {"id": str}
+_STATE: Schema = {"values": dict}
+# A modal or the App Home, as block_actions, view_submission and view_closed carry it.
+_VIEW: Schema = {
+    "id": str,
+    "type": str,
+    "callback_id": str,
+    "private_metadata": str,
+    "hash": str,
+    "team_id": str,
+    "app_installed_team_id": str,
+    "blocks": list,
+    "state": _STATE,
+}
 # Interactivity payloads: block_actions and the rest.
 _INTERACTION: Schema = {
     "type": str,
     "api_app_id": str,
-    "team": _ID,
-    "user": _ID,
+    "team": {"id": str, "enterprise_id": str},
+    "user": {"id": str, "team_id": str},
     "channel": _ID,
     "actions": [{"action_id": str, "value": str, "action_ts": str, "block_id": str}],
     "response_url": str,
     "trigger_id": str,
+    "container": dict,
+    "state": _STATE,
+    "view": _VIEW,
     "message": _MESSAGE,
 }
 

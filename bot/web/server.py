@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import resource
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from waitress import wasyncore
-from waitress.server import create_server
+
+from bot.web.guard import GuardedServer
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -20,10 +22,17 @@ WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 # (waitress refuses a body of its limit or more, hence MAX_BODY + 1 below).
 MAX_BODY = 1_000_000
 # waitress buffers a request until it is complete, so a slow client holds a connection, not a
-# thread; its default of 100 connections let 110 slow ones shut out /healthz.
+# thread; its default of 100 connections let 110 slow ones shut out /healthz. Over a cap, the
+# oldest connection not being served is closed to make room (bot.web.guard). The total is
+# lowered to fit the process's open-file limit, keeping some files for the rest of the bot.
 CONNECTION_LIMIT = 1000
+PER_ADDRESS_LIMIT = 100
+FILES_KEPT = 200
 # A connection that sends nothing for this long is closed (waitress's default is 120 s).
 IDLE_SECONDS = 15
+# A request's head and body must arrive within this, however steadily its bytes trickle in
+# (Slack's bodies are small and it gives up after 3 s; a browser sends a page request at once).
+REQUEST_SECONDS = 10
 REASONS = {
     200: "OK",
     301: "Moved Permanently",
@@ -34,6 +43,15 @@ REASONS = {
     413: "Payload Too Large",
     503: "Service Unavailable",
 }
+
+
+def connection_limit() -> int:
+    """CONNECTION_LIMIT, or fewer when the open-file limit would not hold that many (an
+    accept that fails for want of a file leaves the listener readable: a busy loop)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return CONNECTION_LIMIT
+    return max(16, min(CONNECTION_LIMIT, soft - FILES_KEPT))
 
 
 class PortTaken(OSError):
@@ -80,18 +98,31 @@ class HttpService:
     make the loop fail on a closed socket and leave the connections it still held unclosed).
     Port 0 picks a free one; `port` says which."""
 
-    def __init__(self, *, routes: Mapping[str, WsgiApp], host: str, port: int) -> None:
+    def __init__(
+        self,
+        *,
+        routes: Mapping[str, WsgiApp],
+        host: str,
+        port: int,
+        request_seconds: float = REQUEST_SECONDS,
+        per_address: int = PER_ADDRESS_LIMIT,
+    ) -> None:
         """Bind now, so `port` is known before serving (PortTaken when it cannot)."""
         try:
-            self.server: Any = create_server(
+            self.server: Any = GuardedServer(
                 router(routes=routes),
+                request_seconds=request_seconds,
+                per_address=per_address,
+                total=connection_limit(),
                 host=host,
                 port=port,
                 threads=8,
                 max_request_body_size=MAX_BODY + 1,
-                connection_limit=CONNECTION_LIMIT,
                 channel_timeout=IDLE_SECONDS,
-                cleanup_interval=5,
+                cleanup_interval=1,  # how often the deadline is checked, in whole seconds
+                # poll(), not select(): select() fails on a file number over 1,023, which a
+                # thousand connections reach.
+                asyncore_use_poll=True,
                 ident="paperclub",
             )
         except OSError as exc:

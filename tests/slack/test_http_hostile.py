@@ -1,10 +1,14 @@
 """Requests that once gave a 500 and a traceback, sent as they were: unsigned requests with odd
-header bytes get 401; signed bodies Slack would never send (a JSON array, 10,000-deep nesting,
-fields of the wrong type) get 400, and nothing of them is stored."""
+header bytes or a 5,000-digit timestamp get 401; signed bodies Slack would never send (a JSON
+array, 10,000-deep nesting, fields of the wrong type, a view that is a string) get 400, nothing
+of them is stored and no traceback is logged."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import logging
 import socket
 import time
 from urllib.parse import urlencode
@@ -12,7 +16,7 @@ from urllib.parse import urlencode
 import pytest
 from sqlalchemy import inspect, text
 
-from tests.slack.conftest import Harness
+from tests.slack.conftest import SECRET, Harness
 
 
 def _raw_post(*, port: int, headers: bytes, body: bytes) -> bytes:
@@ -61,6 +65,26 @@ def test_odd_header_bytes_get_401(http_harness: Harness, headers: bytes) -> None
     assert answer.startswith(b"HTTP/1.1 401"), answer[:200]
 
 
+def _no_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    """Nothing was logged with an exception, by us or by waitress."""
+    assert not [r for r in caplog.records if r.exc_info], caplog.text
+    assert "Traceback" not in caplog.text
+
+
+@pytest.mark.parametrize("signed", [False, True], ids=["unsigned", "signed"])
+def test_a_5000_digit_timestamp_gets_401_without_a_traceback(
+    http_harness: Harness, caplog: pytest.LogCaptureFixture, signed: bool
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    stamp, body = b"9" * 5000, b'{"type": "url_verification", "challenge": "c1"}'
+    digest = hmac.new(SECRET.encode(), b"v0:" + stamp + b":" + body, hashlib.sha256)
+    signature = b"v0=" + (digest.hexdigest().encode() if signed else b"00")
+    headers = b"X-Slack-Request-Timestamp: " + stamp + b"\r\nX-Slack-Signature: " + signature
+    answer = _raw_post(port=http_harness.settings.http_port, headers=headers + b"\r\n", body=body)
+    assert answer.startswith(b"HTTP/1.1 401"), answer[:200]
+    _no_traceback(caplog)
+
+
 NESTED = '{"type": "event_callback", "event": ' + '{"a": ' * 10_000 + "1" + "}" * 10_001
 MALFORMED_JSON = {
     "a JSON array": json.dumps([{"type": "event_callback"}]),
@@ -101,18 +125,26 @@ MALFORMED_PAYLOADS = {
     "user as a string": {"type": "block_actions", "user": "U1", "actions": []},
     "an action as a number": {"type": "block_actions", "user": {"id": "U1"}, "actions": [3]},
     "a payload that is a list": [],
+    "a view that is a string": {"type": "block_actions", "user": {"id": "U1"}, "view": "home"},
+    "view state that is a list": {"type": "view_submission", "view": {"id": "V1", "state": []}},
+    "a view id that is a number": {"type": "view_closed", "view": {"id": 7}},
+    "team as a list": {"type": "block_actions", "team": ["T0001"], "actions": []},
+    "channel as a string": {"type": "block_actions", "channel": "C0001", "actions": []},
+    "a user's team id as an object": {"type": "block_actions", "user": {"team_id": {}}},
 }
 
 
 @pytest.mark.parametrize("payload", MALFORMED_PAYLOADS.values(), ids=MALFORMED_PAYLOADS.keys())
 def test_signed_malformed_interactions_get_400_and_store_nothing(
-    http_harness: Harness, payload: object
+    http_harness: Harness, payload: object, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     before = _rows(http_harness)
     body = urlencode({"payload": json.dumps(payload)})
     status, answer = http_harness.post(body, content_type="application/x-www-form-urlencoded")
     assert (status, answer.split(b":")[0]) == (400, b"malformed request")
     assert _rows(http_harness) == before
+    _no_traceback(caplog)
 
 
 def test_events_whose_channel_or_user_is_an_object_are_not_refused(http_harness: Harness) -> None:

@@ -1,11 +1,14 @@
-"""/healthz says 200 only when the database answers and the scheduler's heartbeat is fresh, and
-says what is wrong otherwise; /metrics speaks Prometheus' format."""
+"""/healthz says 200 only when the database takes a write and the scheduler's heartbeat is fresh,
+and says what is wrong otherwise (never where the database is); /metrics speaks Prometheus'
+format. The database's unwritable states: tests/web/test_health_writes.py."""
 
 from __future__ import annotations
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.db.database import Database
+from bot.runtime.db_probe import probe_database
 from bot.runtime.health import Heartbeat, check
 from bot.runtime.metrics import exposition
 from tests.faults.support import wait_until
@@ -37,23 +40,22 @@ def test_a_stale_heartbeat_is_unhealthy_and_says_for_how_long() -> None:
     assert stale.checks["scheduler"] == "leader: no heartbeat for 100 s (limit 90 s)"
 
 
-def test_a_database_that_does_not_answer_is_unhealthy() -> None:
-    # A real PostgreSQL URL on a closed loopback port: the ping fails at once.
+def test_a_database_that_does_not_answer_is_unhealthy_and_its_address_is_not_shown(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # A real PostgreSQL URL on a closed loopback port: the probe fails at once.
     database = Database(url="postgresql+psycopg://paperclub@127.0.0.1:9/none")
     heartbeat = Heartbeat()
     heartbeat.beat(role="leader")
     try:
-
-        def ping() -> None:
-            with database.engine.connect() as connection:
-                connection.exec_driver_sql("SELECT 1")
-
-        health = check(ping=ping, heartbeat=heartbeat)
+        health = check(ping=lambda: probe_database(engine=database.engine), heartbeat=heartbeat)
     finally:
         database.dispose()
     assert not health.healthy
-    assert health.checks["database"].startswith("not answering: OperationalError")
+    assert health.checks["database"] == "unreachable"  # a fixed word: no host, port, driver
     assert health.checks["scheduler"].startswith("leader: heartbeat")
+    # The details are the operator's, in the log.
+    assert "127.0.0.1" in caplog.text and "unreachable" in caplog.text
 
 
 def test_only_exact_paths_are_served(served: Served) -> None:
