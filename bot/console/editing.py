@@ -92,6 +92,10 @@ class EditingReader:
         import readline
 
         readline.set_auto_history(False)
+        if "libedit" not in (readline.__doc__ or ""):  # libedit's bind syntax is its own
+            # A pasted block is read line by line, as from a pipe: each line a comment or a
+            # command of its own, never one line with the rest glued on.
+            readline.parse_and_bind("set enable-bracketed-paste off")
         hook = getattr(readline, "set_pre_input_hook", None) or readline.set_startup_hook
         hook(self._started)
         self._readline = readline

@@ -24,10 +24,13 @@ _SEQUENCE = re.compile(
 
 
 def _kept(*, char: str) -> str:
-    """A tab as a space; any other control character (C0, DEL, C1) as nothing."""
-    if char == "\t":
-        return " "
-    return "" if unicodedata.category(char) == "Cc" else char
+    """Whitespace controls (tab, a newline pasted inside the line) as a space; any other control
+    character (C0, DEL, C1) as nothing; a lone surrogate (a byte that was no UTF-8, as Python
+    decodes it in the C locale) as U+FFFD, since no database or JSON can carry it."""
+    category = unicodedata.category(char)
+    if category == "Cc":
+        return " " if char.isspace() else ""
+    return "\ufffd" if category == "Cs" else char
 
 
 def cleaned(*, line: str) -> str:

@@ -33,6 +33,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
         "PYTHONPATH": str(ROOT),
         "PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'paperclub.db'}",
         "NO_COLOR": "1",
+        "LC_ALL": "C.UTF-8",  # what the person types is UTF-8, and readline reads it so
         "TERM": "dumb",
         "COLUMNS": "100",
         # No test touches the internet: metadata look-ups fail fast on a closed local port.
@@ -172,7 +173,7 @@ def test_keys_edit_the_line_and_never_reach_a_comment(tmp_path: Path) -> None:
     bot.send(f"{CTRL_V}\x1b[A\r")  # an arrow's bytes typed into the line itself
     bot.expect("Nothing saved: that line held only control keys")
     bot.expect("you> ")
-    bot.send(f"{CTRL_V}\x1b]0;title{CTRL_V}\x07{CTRL_V}\x1b[31mred alert\r")
+    bot.send(f"{CTRL_V}\x1b]0;title{CTRL_V}\x07{CTRL_V}\x1b[31mred alert ☃é{LEFT}👍🏽\r")
     bot.expect("Saved your comment")
     bot.expect("you> ")
     _quit(bot)
@@ -183,7 +184,7 @@ def test_keys_edit_the_line_and_never_reach_a_comment(tmp_path: Path) -> None:
     assert [c["text"] for c in post["comments"]] == [
         "hello world!",
         "Re: hello world?!.",
-        "red alert",
+        "red alert ☃👍🏽é",  # the cursor moves by characters, not bytes
     ]
 
 

@@ -24,7 +24,9 @@ ESC = "\x1b"
         ("\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\", "link"),  # a hyperlink
         ("\x1bPdevice\x1b\\ok", "ok"),  # a device control string
         ("\x1b]52;c;cGFzdGU=", ""),  # a clipboard write cut off at the end of the line
-        ("a\tb\x00c\x7fd\x85e", "a bcde"),  # tab, NUL, DEL, NEL
+        ("a\tb\x00c\x7fd\x85e", "a bcd e"),  # tab, NUL, DEL, NEL (a line break)
+        ("one\r\ntwo\x0bthree", "one  two three"),  # a pasted break inside the line
+        ("caf\udcc3\udca9", "caf\ufffd\ufffd"),  # bytes no UTF-8, as the C locale reads them
         ("\x1b", ""),
         ("/paperclub search x\x1b[2K", "/paperclub search x"),
     ],
