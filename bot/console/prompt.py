@@ -11,6 +11,7 @@ second; bytes are decoded incrementally, so a pasted block of lines is read line
 from __future__ import annotations
 
 import codecs
+import importlib.util
 import logging
 import os
 import select
@@ -71,9 +72,12 @@ class Reader(Protocol):
 @contextmanager
 def opened_reader(*, terminal: RichConsole) -> Iterator[Reader]:
     """Line editing when both ends are a terminal; lines as they come otherwise (a pipe, a
-    test). While lines are edited, the terminal's output and the log's go through a Screen, so
-    that another thread's line is written above the prompt, not through the line being typed."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    test, `paperclub run | tee`). While lines are edited, the terminal's output and the log's
+    go through a Screen, so that another thread's line is written above the prompt, not
+    through the line being typed."""
+    # A Python built without readline reads lines as they come, too.
+    editing = importlib.util.find_spec("readline") is not None
+    if not (editing and sys.stdin.isatty() and sys.stdout.isatty()):
         yield LineReader(fd=sys.stdin.fileno())
         return
     screen = Screen()
