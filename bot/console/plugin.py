@@ -15,7 +15,7 @@ from rich.console import Console as RichConsole
 from bot import ingest
 from bot.config.settings import Settings
 from bot.console.chat import CHANNEL, KEY, PLATFORM, USER, ConsoleChat
-from bot.console.prompt import LineReader
+from bot.console.prompt import opened_reader
 from bot.console.render import paper_panel, to_rich
 from bot.console.repl import Console, handle_line, todays_post
 from bot.messages import Message
@@ -67,12 +67,12 @@ class ConsolePlatform:
         """Read lines until Ctrl-D, Ctrl-C or SIGTERM, then say goodbye."""
         signal.signal(signal.SIGTERM, _stop)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        reader = LineReader(fd=sys.stdin.fileno())
-        try:
-            while True:
-                handle_line(app=self.app, line=reader.read_line(prompt="you> ", stop=stop))
-        except (EOFError, KeyboardInterrupt):
-            print(file=sys.stderr)
+        with opened_reader(terminal=self.terminal) as reader:
+            try:
+                while True:
+                    handle_line(app=self.app, line=reader.read_line(prompt="you> ", stop=stop))
+            except (EOFError, KeyboardInterrupt):
+                print(file=sys.stderr)
         where = "today's thread" if todays_post(app=self.app) else "the archive"
         self.chat.say(message=words.goodbye(where=where))
 

@@ -2,8 +2,8 @@
 
 `/paperclub ...` runs a command, `+1` / `-1` votes on today's post (the same again
 withdraws), `more` shows the next page of search results, and any other line is a reply in
-today's thread. Everything goes through the
-same services as every platform, so export and search see it.
+today's thread. Everything goes through the same services as every platform, so export and
+search see it.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot.console.chat import KEY, PLATFORM, USER, ConsoleChat
+from bot.console.typed import cleaned
 from bot.domain import Post
 from bot.services.room import Room, ThreadEvent
 from bot.wording import archive
@@ -44,9 +45,12 @@ def todays_post(*, app: Console) -> Post | None:
 
 
 def handle_line(*, app: Console, line: str) -> None:
-    """Act on one typed line."""
-    text = line.strip()
+    """Act on one typed line, cleaned first: no escape sequence or control character of it is
+    ever stored, run or voted with; a line that held nothing else is ignored, and said so."""
+    text = cleaned(line=line)
     if not text:
+        if line.strip():
+            app.chat.say(message=words.CONTROL_ONLY)
         return
     if text.startswith("/"):
         _command(app=app, text=text)

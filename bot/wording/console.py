@@ -10,6 +10,9 @@ NO_PAPER_YET = message(
     line("There is no paper today yet. ", Code("/paperclub next"), " posts one now.")
 )
 COMMENT_SAVED = message("💬 Saved your comment in today's thread.")
+CONTROL_ONLY = message(
+    "Nothing saved: that line held only control keys (an arrow or a function key, say)."
+)
 ALREADY_POSTED = "Today's paper (already posted):"
 NOTHING_MORE = message("There is nothing more to show; search again for more results.")
 

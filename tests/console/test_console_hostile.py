@@ -78,7 +78,12 @@ def console(sqlite_url: str, terminal: Terminal) -> Iterator[tuple[Wiring, Conso
         build=build,
     )
     wiring = Wiring(
-        settings=Settings(database_url=sqlite_url),
+        # No test touches the internet: look-ups fail fast on a closed local port.
+        settings=Settings(
+            database_url=sqlite_url,
+            arxiv_api_url="http://127.0.0.1:9/api/query",
+            crossref_api_url="http://127.0.0.1:9",
+        ),
         database=database,
         clock=FakeClock(MONDAY_9),
         plugins=[plugin],
@@ -153,3 +158,21 @@ def test_more_pages_only_the_last_answer(
     assert text.count("There is nothing more to show") == 2
     assert "Results 6–7 of 7 for “wombat”" in text
     assert "Saved your comment" not in text  # "more" is never a comment
+
+
+def test_control_sequences_never_reach_a_comment_command_or_vote(
+    console: tuple[Wiring, ConsolePlatform], terminal: Terminal
+) -> None:
+    _, platform = console
+    _type(platform, "\x1b[A")  # Up then Enter, read without line editing
+    _type(platform, "\x1b[A\x1b[B\x07")
+    _type(platform, "   ")  # an empty line is simply nothing, not a control key
+    assert terminal.text().count("Nothing saved: that line held only control keys") == 2
+    _type(platform, "+1\x1b[D")
+    _type(platform, "\x1b]0;pwned\x07\x1b[31mred alert\x1b[0m")
+    _type(platform, "/paperclub search red\x1b[C")
+    text = terminal.text()
+    assert "👍 1 · 👎 0" in text
+    assert text.count("Saved your comment") == 1
+    # The comment as stored, found by search: cleaned, with no title or colour left in it.
+    assert "“you: red alert”\n" in text and "pwned" not in text
