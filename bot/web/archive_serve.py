@@ -47,6 +47,7 @@ def archive_wsgi(*, uow: UnitOfWork[Store], settings: Settings, clock: Clock) ->
         workspace=settings.web.workspace,
         signer=signer(settings=settings),
         now=clock.now,
+        trust_proxy=settings.web.trust_proxy,
     )
     return app
 
