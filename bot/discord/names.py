@@ -4,20 +4,32 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import discord
 
-from bot.discord.bridge import BridgeClosed
+from bot.discord.bridge import Bridge, BridgeClosed
 from bot.discord.errors import FAILURES
 from bot.domain import ChannelKey
 from bot.ports import ChatError
 from bot.ports.platform import ChannelNames
 
-if TYPE_CHECKING:
-    from bot.discord.chat import DiscordChat
-
 log = logging.getLogger(__name__)
+
+
+class Asks(Protocol):
+    """What of bot.discord.chat.DiscordChat the names need (named here: no import circle)."""
+
+    client: discord.Client
+    bridge: Bridge
+
+    def channel_info(self, *, channel_id: str) -> dict[str, Any]:
+        """A channel's payload (GET /channels/{id})."""
+        ...
+
+    def display_name(self, *, user: str) -> str:
+        """A user's display name (GET /users/{id}, cached); the id when Discord cannot say."""
+        ...
 
 
 async def cached_names(
@@ -36,7 +48,7 @@ async def cached_names(
     return (str(name) if name else None), named
 
 
-def names_of(*, chat: DiscordChat, channel: ChannelKey, people: Sequence[str]) -> ChannelNames:
+def names_of(*, chat: Asks, channel: ChannelKey, people: Sequence[str]) -> ChannelNames:
     """The cache's names, then GET /channels/{id} for a channel it lacks and GET /users/{id}
     (the chat's hour-long cache) for people it lacks; whoever cannot be named is left out."""
     try:
