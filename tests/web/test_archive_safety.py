@@ -132,3 +132,14 @@ def test_the_cookie_is_secure_behind_a_trusted_tls_proxy(sqlite_url: str) -> Non
         assert "Secure" in direct.headers["Set-Cookie"]
     finally:
         database.dispose()
+
+
+@pytest.mark.parametrize(("text", "trusted"), [(None, False), ("1", True), ("off", False)])
+def test_trust_proxy_is_read_as_a_yes_or_no(text: str | None, trusted: bool) -> None:
+    """PAPERCLUB_TRUST_PROXY: 1/true/yes/on or 0/false/no/off; anything else names itself."""
+    from bot.config.web import web_settings
+
+    values = {} if text is None else {"PAPERCLUB_TRUST_PROXY": text}
+    assert web_settings(get=values.get, error=ValueError).trust_proxy is trusted
+    with pytest.raises(ValueError, match="PAPERCLUB_TRUST_PROXY"):
+        web_settings(get={"PAPERCLUB_TRUST_PROXY": "maybe"}.get, error=ValueError)
