@@ -13,8 +13,10 @@ WEB_VARIABLES: dict[str, str] = {
     "PAPERCLUB_WEB_WORKSPACE": "Workspace shown, e.g. slack:T0123 (default: the only one).",
     "PAPERCLUB_WEB_SIGNIN_KEY": "Key signing /paperclub web links; set: the archive needs one.",
     "PAPERCLUB_WEB_URL": "Public address of the archive, for signed links (https://host/archive).",
+    "PAPERCLUB_TRUST_PROXY": "1: believe X-Forwarded-Proto (a TLS proxy in front sets it).",
 }
 _GetFn = Callable[[str], "str | None"]
+_YES, _NO = frozenset({"1", "true", "yes", "on"}), frozenset({"0", "false", "no", "off", ""})
 MIN_KEY = 16  # shorter keys are guessable; a sign-in link must not be forged
 
 
@@ -29,6 +31,9 @@ class WebSettings:
     # How long a signed link works: long enough for a reading session, short enough that a
     # forwarded link soon stops working.
     link_minutes: int = 60
+    # A TLS-terminating proxy sets X-Forwarded-Proto: believed only when the operator says one
+    # is in front (anyone else could send the header); it makes the sign-in cookie Secure.
+    trust_proxy: bool = False
 
 
 def web_settings(*, get: _GetFn, error: type[ValueError]) -> WebSettings:
@@ -43,9 +48,13 @@ def web_settings(*, get: _GetFn, error: type[ValueError]) -> WebSettings:
     url = (get("PAPERCLUB_WEB_URL") or "").rstrip("/")
     if url and not re.match(r"^https?://[^\s/]+", url):
         raise error(f"PAPERCLUB_WEB_URL must be an http(s) URL, got {url!r}.")
+    trust_text = (get("PAPERCLUB_TRUST_PROXY") or "0").strip().lower()
+    if trust_text not in _YES | _NO:
+        raise error(f"PAPERCLUB_TRUST_PROXY must be 1 or 0, got {trust_text!r}.")
     return WebSettings(
         port=None if port_text is None else int(port_text),
         workspace=get("PAPERCLUB_WEB_WORKSPACE"),
         signin_key=key.encode() if key else None,
         url=url,
+        trust_proxy=trust_text in _YES,
     )

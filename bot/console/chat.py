@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections.abc import Sequence
 from datetime import datetime
 
 from rich.console import Console
@@ -12,7 +13,7 @@ from rich.console import Console
 from bot.console.render import paper_panel, runs_text, to_rich
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Buttons, Message, message
-from bot.ports.platform import PostAttempt, Posted
+from bot.ports.platform import ChannelNames, PostAttempt, Posted
 from bot.wording import post as words
 
 PLATFORM = "console"
@@ -84,6 +85,10 @@ class ConsoleChat:
     def is_private(self, *, channel: ChannelKey) -> bool:
         """The terminal is one person's: what is said here is found only here."""
         return True
+
+    def names_of(self, *, channel: ChannelKey, people: Sequence[str]) -> ChannelNames:
+        """The terminal's one channel and one person go by their ids."""
+        return ChannelNames(channel=channel.channel, people={p: p for p in people})
 
     def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
         """Votes changed: show the new counts."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, func, or_, select
+from sqlalchemy import ColumnElement, and_, case, false, func, or_, select, true
 
 from bot.db.convert import channel_key, to_channel, to_paper, utc
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
@@ -20,14 +20,15 @@ from bot.db.unit import UnitBound
 from bot.db.workspaces import in_workspace
 from bot.domain import Channel, Paper, PostState, VoteCount, WorkspaceKey
 from bot.domain.archive import ArchivePost, PostList, VoteMoment, WeekActivity
+from bot.ports.archive_pages import one_person
 
 
 def _public(*, workspace: WorkspaceKey) -> ColumnElement[bool]:
-    """The channel rows of the workspace that are not private."""
+    """The channel rows of the workspace that are not private (all of one person's)."""
     return and_(
         ChannelRow.platform == workspace.platform,
         ChannelRow.workspace == workspace.id,
-        ChannelRow.private.is_(False),
+        true() if one_person(workspace=workspace) else ChannelRow.private.is_(False),
     )
 
 
@@ -70,17 +71,45 @@ class SqlArchivePages(UnitBound):
             base = base.where(PostRow.local_date >= since)
         total = int(self.session.scalar(select(func.count()).select_from(base.subquery())) or 0)
         if by_votes:
-            up = func.coalesce(func.sum(case((VoteRow.value > 0, 1), else_=0)), 0)
-            net = func.coalesce(func.sum(VoteRow.value), 0)
-            ordered = (
-                base.outerjoin(VoteRow, VoteRow.post_id == PostRow.id)
-                .group_by(PostRow.id, PostRow.local_date)
-                .order_by(net.desc(), up.desc(), PostRow.local_date.desc(), PostRow.id.desc())
-            )
+            ordered = self._by_score(base=base)
         else:
             ordered = base.order_by(PostRow.local_date.desc(), PostRow.id.desc())
         ids = list(self.session.scalars(ordered.limit(limit).offset(offset)))
         return PostList(posts=tuple(self._archive_posts(post_ids=ids)), total=total, offset=offset)
+
+    @staticmethod
+    def _by_score(*, base: Any) -> Any:
+        """Posts by score (👍 minus 👎), then 👍, then live comments, then newest: a post
+        with one 👎 ranks below one nobody voted on."""
+        votes = (
+            select(
+                VoteRow.post_id.label("post_id"),
+                func.sum(case((VoteRow.value > 0, 1), else_=0)).label("up"),
+                func.sum(case((VoteRow.value < 0, 1), else_=0)).label("down"),
+            )
+            .group_by(VoteRow.post_id)
+            .subquery()
+        )
+        talk = (
+            select(CommentRow.post_id.label("post_id"), func.count().label("n"))
+            .where(CommentRow.deleted.is_(False))
+            .group_by(CommentRow.post_id)
+            .subquery()
+        )
+        up = func.coalesce(votes.c.up, 0)
+        down = func.coalesce(votes.c.down, 0)
+        comments = func.coalesce(talk.c.n, 0)
+        return (
+            base.outerjoin(votes, votes.c.post_id == PostRow.id)
+            .outerjoin(talk, talk.c.post_id == PostRow.id)
+            .order_by(
+                (up - down).desc(),
+                up.desc(),
+                comments.desc(),
+                PostRow.local_date.desc(),
+                PostRow.id.desc(),
+            )
+        )
 
     def _archive_posts(self, *, post_ids: Sequence[int]) -> list[ArchivePost]:
         """These posts with their titles, votes and live comment counts, in the given order."""
@@ -123,13 +152,16 @@ class SqlArchivePages(UnitBound):
                 permalink=post.permalink,
                 votes=votes.get(post.id, VoteCount()),
                 comments=int(talk.get(post.id, 0)),
+                abstract=paper.abstract or "",
             )
             for post, paper, channel in (rows[pid] for pid in post_ids if pid in rows)
         ]
 
     def public_paper(self, *, workspace: WorkspaceKey, paper_id: int) -> Paper | None:
         """A paper of the workspace, unless it waits in a private channel's own queue."""
-        private_queue = select(ChannelRow.id).where(ChannelRow.private.is_(True))
+        private_queue = select(ChannelRow.id).where(
+            ChannelRow.private.is_(True), false() if one_person(workspace=workspace) else true()
+        )
         row = self.session.scalar(
             select(PaperRow).where(
                 PaperRow.id == paper_id,

@@ -254,6 +254,26 @@ class EmbeddingRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class NameRow(Base):
+    """What the platform calls a channel or a person of a workspace, for the web archive (it
+    shows #general and display names, not ids); `name` "" when the platform could not say.
+    Keyed like channel rows, with no link to them: a person has no row of their own."""
+
+    __tablename__ = "names"
+    __table_args__ = (
+        UniqueConstraint("platform", "workspace", "kind", "external_id", name="uq_names_key"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    workspace: Mapped[str] = mapped_column(String(64), default="")
+    kind: Mapped[str] = mapped_column(String(8))  # "channel" or "person"
+    external_id: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(200))
+    # When the platform was last asked: a name is refreshed at most daily.
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class ProcessedEventRow(Base):
     """An event id already applied: Slack delivers at least once, we apply once."""
 

@@ -20,6 +20,7 @@ from bot.db.enrichment import SqlEnrichment
 from bot.db.group_commit import WriteScope
 from bot.db.home import SqlHome
 from bot.db.lists import SqlLists
+from bot.db.names import SqlNames
 from bot.db.papers import SqlPapers
 from bot.db.posts import SqlPosts
 from bot.db.ranking import SqlRanking
@@ -129,6 +130,9 @@ class SqlStore:
     public_weeks = Offer(SqlArchivePages, SqlArchivePages.public_weeks)
     public_vote_moments = Offer(SqlArchivePages, SqlArchivePages.public_vote_moments)
     public_post_days = Offer(SqlArchivePages, SqlArchivePages.public_post_days)
+    record_names = Offer(SqlNames, SqlNames.record_names)
+    names_in = Offer(SqlNames, SqlNames.names_in)
+    names_wanted = Offer(SqlNames, SqlNames.names_wanted)
     search_run = Offer(SqlSemantic, SqlSemantic.search_run)
     vector_version = Offer(SqlSemantic, SqlSemantic.vector_version)
     newest_vector = Offer(SqlSemantic, SqlSemantic.newest_vector)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -19,14 +19,14 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.discord import embeds, render
+from bot.discord import embeds, names, render
 from bot.discord.bridge import Bridge
 from bot.discord.errors import FAILURES, chat_error
 from bot.discord.keys import ButtonKeys
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
-from bot.ports.platform import PostAttempt, Posted, failed_attempt
+from bot.ports.platform import ChannelNames, PostAttempt, Posted, failed_attempt
 
 log = logging.getLogger(__name__)
 
@@ -254,6 +254,10 @@ class DiscordChat:
             ):
                 return True
         return False
+
+    def names_of(self, *, channel: ChannelKey, people: Sequence[str]) -> ChannelNames:
+        """From the guild cache, else GET /channels and /users (bot.discord.names)."""
+        return names.names_of(chat=self, channel=channel, people=people)
 
     def is_admin(self, *, channel: ChannelKey, user: str) -> bool:
         """Members with Manage Server (or Administrator, or the owner) in the channel's guild."""

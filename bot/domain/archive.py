@@ -20,6 +20,7 @@ class ArchivePost:
     permalink: str | None
     votes: VoteCount
     comments: int
+    abstract: str = ""
 
 
 @dataclass(frozen=True, slots=True)

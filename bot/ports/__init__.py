@@ -3,6 +3,7 @@
 from bot.ports.activity import ActivityStore, HomeStore
 from bot.ports.archive_pages import ArchivePagesStore
 from bot.ports.enrichment import EnrichmentStore
+from bot.ports.names import NamesStore
 from bot.ports.papers import ListsStore, PapersStore
 from bot.ports.platform import (
     Chat,
@@ -33,6 +34,7 @@ __all__ = [
     "HomeStore",
     "ListsStore",
     "LookupFailed",
+    "NamesStore",
     "PaperLookup",
     "PapersStore",
     "Platform",

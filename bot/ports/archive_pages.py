@@ -9,8 +9,16 @@ from bot.domain import Channel, Paper, WorkspaceKey
 from bot.domain.archive import PostList, VoteMoment, WeekActivity
 
 
+def one_person(*, workspace: WorkspaceKey) -> bool:
+    """A platform with no workspaces, one person at a terminal (the console): its channel is
+    private from nobody else, so its own web archive shows it (a console trial's archive would
+    be empty otherwise)."""
+    return workspace.platform != "" and workspace.id == ""
+
+
 class ArchivePagesStore(Protocol):
-    """Read-only, one workspace at a time; private channels' rows never leave these methods."""
+    """Read-only, one workspace at a time; private channels' rows never leave these methods
+    (but see one_person)."""
 
     def public_posts(
         self,

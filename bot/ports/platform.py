@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from threading import Event
@@ -64,6 +64,15 @@ def failed_attempt(*, error: ChatError) -> PostedNothing | MaybePosted:
     return PostedNothing(error=error) if error.posted_nothing else MaybePosted(error=error)
 
 
+@dataclass(frozen=True, slots=True)
+class ChannelNames:
+    """What the platform calls a channel and some people in it (shown by the web archive);
+    `channel` None, or a person left out, where the platform cannot say."""
+
+    channel: str | None
+    people: Mapping[str, str]
+
+
 class Chat(Protocol):
     """What the core asks of a chat platform; each platform renders and escapes the values.
     How often to try a daily post and when to look for it is the core's (services/delivery.py):
@@ -107,6 +116,12 @@ class Chat(Protocol):
     def is_private(self, *, channel: ChannelKey) -> bool:
         """Whether the channel is private (a private channel, a DM, a private thread);
         True when the platform cannot say, so nothing leaks by default."""
+        ...
+
+    def names_of(self, *, channel: ChannelKey, people: Sequence[str]) -> ChannelNames:
+        """The channel's name and these people's display names, as the platform shows them
+        (asked by the minute sweep for names the archive lacks, at most daily each); never
+        raises: what cannot be asked is left out."""
         ...
 
 

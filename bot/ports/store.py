@@ -12,6 +12,7 @@ from typing import Protocol, TypeVar
 from bot.ports.activity import ActivityStore, HomeStore
 from bot.ports.archive_pages import ArchivePagesStore
 from bot.ports.enrichment import EnrichmentStore
+from bot.ports.names import NamesStore
 from bot.ports.papers import ListsStore, PapersStore
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
 from bot.ports.search import SearchStore
@@ -31,6 +32,7 @@ class Store(
     SearchStore,
     EnrichmentStore,
     ArchivePagesStore,
+    NamesStore,
     SemanticStore,
     Protocol,
 ):

@@ -7,7 +7,8 @@ rule as `/paperclub search` run in a public channel (a private channel's content
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Protocol
 
@@ -15,19 +16,30 @@ from bot.domain import Channel, ChannelKey, Paper, PostView, WorkspaceKey
 from bot.domain.archive import PostList, VoteMoment, WeekActivity
 from bot.ports import (
     ArchivePagesStore,
+    NamesStore,
     PapersStore,
     SearchStore,
     SemanticStore,
     UnitOfWork,
     WorkspacesStore,
 )
+from bot.ports.archive_pages import one_person
+from bot.ports.names import CHANNEL, PERSON
 from bot.services import search as search_service
 from bot.services.embedding import SemanticExtra
 from bot.services.telemetry import Telemetry
 from bot.services.workspaces import resolve
 
 
-class Needs(WorkspacesStore, PapersStore, SearchStore, ArchivePagesStore, SemanticStore, Protocol):
+class Needs(
+    WorkspacesStore,
+    PapersStore,
+    SearchStore,
+    ArchivePagesStore,
+    SemanticStore,
+    NamesStore,
+    Protocol,
+):
     """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
@@ -47,9 +59,45 @@ class PaperPage:
     votes: tuple[VoteMoment, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Names:
+    """What the platform calls the workspace's public channels and its people, by id (as the
+    running bot last learnt them: bot.services.names); an id stands in for an unknown name."""
+
+    channels: Mapping[str, str] = field(default_factory=dict)
+    people: Mapping[str, str] = field(default_factory=dict)
+
+    def channel(self, key: ChannelKey | None) -> str:
+        """A channel's name without the #, e.g. "general"."""
+        return "" if key is None else self.channels.get(key.channel, key.channel)
+
+    def person(self, user: str | None) -> str:
+        """A person's display name."""
+        return "" if not user else self.people.get(user, user)
+
+
+def names(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey) -> Names:
+    """The names of the workspace's public channels and of its people."""
+    with uow(write=False) as store:
+        public = {c.key.channel for c in store.public_channels(workspace=workspace)}
+        channels = store.names_in(workspace=workspace, kind=CHANNEL)
+        people = store.names_in(workspace=workspace, kind=PERSON)
+    return Names(channels={k: v for k, v in channels.items() if k in public}, people=people)
+
+
 def public_viewer(*, workspace: WorkspaceKey) -> ChannelKey:
     """A viewer in the workspace that is in no channel: it sees public channels only."""
     return ChannelKey(platform=workspace.platform, workspace=workspace.id, channel=NOBODY)
+
+
+def _viewer(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey) -> ChannelKey:
+    """Who the archive reads as: nobody's channel, or one person's own (one_person)."""
+    if one_person(workspace=workspace):
+        with uow(write=False) as store:
+            own = store.public_channels(workspace=workspace)
+        if own:
+            return own[0].key
+    return public_viewer(workspace=workspace)
 
 
 def workspace_of(*, uow: UnitOfWork[Needs], named: str | None) -> WorkspaceKey:
@@ -85,9 +133,14 @@ def channels(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey) -> list[Channel
 def channel_posts(
     *, uow: UnitOfWork[Needs], workspace: WorkspaceKey, name: str, offset: int = 0
 ) -> tuple[Channel, PostList] | None:
-    """A public channel (by its platform id) and its posts; None when no public one has it."""
+    """A public channel (by its name, or its platform id) and its posts; None when no public
+    one has it."""
     with uow(write=False) as store:
-        found = [c for c in store.public_channels(workspace=workspace) if c.key.channel == name]
+        named = store.names_in(workspace=workspace, kind=CHANNEL)
+        public = store.public_channels(workspace=workspace)
+        found = [c for c in public if c.key.channel == name] or [
+            c for c in public if named.get(c.key.channel) == name
+        ]
         if not found:
             return None
         posts = store.public_posts(
@@ -121,16 +174,16 @@ def top(
 
 def paper(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey, paper_id: int) -> PaperPage | None:
     """A paper page, or None when the workspace holds no such paper for the public to see."""
-    viewer = public_viewer(workspace=workspace)
+    viewer = _viewer(uow=uow, workspace=workspace)
     with uow(write=False) as store:
         found = store.public_paper(workspace=workspace, paper_id=paper_id)
         if found is None:
             return None
         posts = store.post_views(paper_id=paper_id, viewer=viewer)
         moments = store.public_vote_moments(workspace=workspace, paper_id=paper_id)
-    return PaperPage(
-        paper=found, posts=tuple(p for p in posts if not p.private), votes=tuple(moments)
-    )
+    everything = one_person(workspace=workspace)
+    shown = tuple(p for p in posts if everything or not p.private)
+    return PaperPage(paper=found, posts=shown, votes=tuple(moments))
 
 
 def search(
@@ -146,7 +199,7 @@ def search(
     return search_service.search(
         uow=uow,
         text=text,
-        viewer=public_viewer(workspace=workspace),
+        viewer=_viewer(uow=uow, workspace=workspace),
         semantic_extra=semantic_extra,
         telemetry=telemetry,
         offset=offset,

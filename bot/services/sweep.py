@@ -12,7 +12,7 @@ from typing import Protocol
 
 from bot.domain import ChannelKey
 from bot.ports import Clock, Store, UnitOfWork
-from bot.services import housekeeping, posting, recap
+from bot.services import housekeeping, names, posting, recap
 from bot.services.posting import Poster
 
 log = logging.getLogger("paperclub")
@@ -74,6 +74,10 @@ class Sweep:
         for poster in self.posters.values():
             results.update(posting.post_due(poster=poster, now=self.clock.now()))
             recap.send_due_recaps(poster=poster, now=self.clock.now())
+            # Names for the web archive: after the posts, so a slow platform delays none.
+            names.learn(
+                uow=self.uow, chat=poster.chat, platform=poster.platform, now=self.clock.now()
+            )
             self.beat()  # a long sweep is the worker at work, not a stuck one
         housekeeping.forget_old_events(uow=self.uow, now=self.clock.now())
         self.enrichment.kick()  # papers never tried (an add, an import), on its own thread

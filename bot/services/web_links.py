@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from urllib.parse import quote
 
 from bot.domain import ChannelKey, WorkspaceKey
+from bot.ports.archive_pages import one_person
 from bot.services.reply import Reply
 from bot.services.workspaces import WorkspaceUnknown, parse_workspace
 from bot.wording import web as wording
@@ -73,6 +74,8 @@ def reply(*, channel: ChannelKey, now: datetime, signer: Signer | None) -> Reply
     """`/paperclub web`: a link to the archive of the asker's workspace, or why there is none
     (`signer` None: sign-in is off)."""
     if signer is None:
-        return Reply(message=wording.WEB_OFF)
+        # The console's person runs Paper Club: nobody else to ask for the address.
+        here = one_person(workspace=channel.workspace_key)
+        return Reply(message=wording.WEB_HERE if here else wording.WEB_OFF)
     url = signer.link(workspace=channel.workspace_key, now=now)
     return Reply(message=wording.link(url=url, minutes=signer.minutes))

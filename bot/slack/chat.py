@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -23,7 +23,7 @@ from slack_sdk.web import SlackResponse
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
-from bot.ports.platform import PostAttempt, Posted, failed_attempt
+from bot.ports.platform import ChannelNames, PostAttempt, Posted, failed_attempt
 from bot.services.reply import Reply
 from bot.services.telemetry import Telemetry
 from bot.slack import blocks, ids, render
@@ -254,6 +254,18 @@ class SlackChat:
             log.warning("conversations.info failed for %s: %s", channel, exc)
             return True
         return bool(info.get("is_private") or info.get("is_im") or info.get("is_mpim"))
+
+    def names_of(self, *, channel: ChannelKey, people: Sequence[str]) -> ChannelNames:
+        """The channel's name per conversations.info, people's per users.info (cached);
+        whoever Slack cannot name is left out."""
+        try:
+            info = self.client.conversations_info(channel=channel.channel)["channel"]
+            name = str(info.get("name") or "") or None
+        except (SlackApiError, URLError, OSError) as exc:
+            log.warning("conversations.info failed for %s: %s", channel, exc)
+            name = None
+        named = {user: self.display_name(user=user) for user in people if USER_ID.match(user)}
+        return ChannelNames(channel=name, people={u: n for u, n in named.items() if n != u})
 
     def is_admin(self, *, channel: ChannelKey, user: str) -> bool:
         """Workspace admins and owners, per users.info; anyone unknown is not."""

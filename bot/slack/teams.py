@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -16,7 +16,7 @@ from slack_sdk.oauth.installation_store import Bot, InstallationStore
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
-from bot.ports.platform import PostAttempt, failed_attempt
+from bot.ports.platform import ChannelNames, PostAttempt, failed_attempt
 from bot.services.posting import Poster
 from bot.slack.chat import SlackChat
 
@@ -145,3 +145,10 @@ class TeamChat:
             return self._chat(channel=channel).is_private(channel=channel)
         except ChatError:
             return True
+
+    def names_of(self, *, channel: ChannelKey, people: Sequence[str]) -> ChannelNames:
+        """As the channel's workspace says; nothing for an uninstalled one."""
+        try:
+            return self._chat(channel=channel).names_of(channel=channel, people=people)
+        except ChatError:
+            return ChannelNames(channel=None, people={})

@@ -23,10 +23,16 @@ from bot.services.web_links import BadLink, Signer
 from bot.services.workspaces import WorkspaceUnknown
 from bot.web import archive_json as twin
 from bot.web.archive_charts import add_charts
+from bot.web.archive_headers import add_headers, over_tls
+from bot.web.mentions import plain_names
 from bot.wording import web as wording
 
 Today = Callable[[], date]
 COOKIE = "paperclub_archive"  # holds the sign-in token itself: signed, and expiring
+# The deepest ?offset= served: past it every page is empty anyway, and the database's integers
+# end at 2^63 (a larger one would fail the query).
+MAX_OFFSET = 1_000_000
+CLIP = 400  # characters of an abstract on a list page (the paper page has it whole)
 
 
 def _utc_now() -> datetime:
@@ -47,7 +53,7 @@ def _denied(*, title: str, text: str) -> Response:
     return answer
 
 
-def _signed_in(*, signer: Signer, now: datetime) -> BaseResponse | None:
+def _signed_in(*, signer: Signer, now: datetime, secure: bool) -> BaseResponse | None:
     """Let a visitor with a genuine, unexpired token through (its workspace in g); /signin
     keeps the link's token in a cookie and goes home; otherwise a 401 that says why."""
     signing_in = request.path == "/signin"
@@ -69,7 +75,7 @@ def _signed_in(*, signer: Signer, now: datetime) -> BaseResponse | None:
         max_age=signer.minutes * 60,
         httponly=True,
         samesite="Lax",
-        secure=request.is_secure,
+        secure=secure,
         path=request.script_root or "/",
     )
     return answer
@@ -82,8 +88,33 @@ def _highlight(snippet: str) -> Markup:
 
 
 def _offset() -> int:
-    """The ?offset= of a paged view (0 when absent or not a number)."""
-    return max(0, request.args.get("offset", 0, type=int) or 0)
+    """The ?offset= of a paged view: 0 when absent, negative or not a number, at most
+    MAX_OFFSET."""
+    text = request.args.get("offset", "")
+    if not (text.isascii() and text.isdigit()):
+        return 0
+    # Never int() a long one: Python refuses over 4,300 digits, and all of them clamp anyway.
+    return MAX_OFFSET if len(text) > len(str(MAX_OFFSET)) else min(int(text), MAX_OFFSET)
+
+
+def _names() -> views.Names:
+    """The names of this request's workspace, read once per request."""
+    found: views.Names | None = g.get("names")
+    return found if found is not None else views.Names()
+
+
+def _mentions(text: str) -> str:
+    """A comment's mention markup as plain names (escaped by the template like any text)."""
+    names = _names()
+    return plain_names(text=text, people=names.people, channels=names.channels)
+
+
+def _clip(text: str) -> str:
+    """An abstract's opening, cut at a word near CLIP characters."""
+    text = " ".join(text.split())
+    if len(text) <= CLIP:
+        return text
+    return text[:CLIP].rsplit(" ", 1)[0].rstrip(",.;:") + " …"
 
 
 def _link(endpoint: str, **values: Any) -> str:
@@ -103,20 +134,34 @@ def archive_app(
     now: Callable[[], datetime] = _utc_now,
     semantic_extra: SemanticExtra,
     telemetry: Telemetry,
+    trust_proxy: bool = False,
 ) -> Flask:
     """The archive as a WSGI app; `workspace`: the one shown when the visitor names none
     (None: the only one there is); with a `signer`, only visitors with a sign-in link get
     in, and see the workspace their link names. Its search is the club's: `semantic_extra`
-    ranks it, `telemetry` times it."""
+    ranks it, `telemetry` times it; `trust_proxy`: believe X-Forwarded-Proto."""
     app = Flask(__name__, template_folder="templates")
     app.jinja_env.filters["highlight"] = _highlight
+    app.jinja_env.filters["mentions"] = _mentions
+    app.jinja_env.filters["clip"] = _clip
     app.jinja_env.globals["link"] = _link
+    app.jinja_env.globals["names"] = _names
+    add_headers(app=app, signed_in=signer is not None)
 
     @app.before_request
     def choose_workspace() -> Any:
-        """Pick the workspace of this request, or answer with the choice when it is unclear."""
+        """Pick the workspace of this request (and its names), or answer with the choice
+        when it is unclear."""
+        answer = _choose()
+        if answer is None:
+            g.names = views.names(uow=uow, workspace=g.workspace)
+        return answer
+
+    def _choose() -> Any:
+        """The workspace of this request in g, or the answer when it is unclear."""
         if signer is not None:
-            return _signed_in(signer=signer, now=now())
+            secure = over_tls(request=request, trust_proxy=trust_proxy)
+            return _signed_in(signer=signer, now=now(), secure=secure)
         try:
             g.workspace = views.workspace_of(
                 uow=uow, named=request.args.get("workspace") or workspace
@@ -143,19 +188,21 @@ def archive_app(
     def home() -> str:
         """The latest posts."""
         page = views.latest(uow=uow, workspace=ws(), offset=_offset())
+        shown = views.channels(uow=uow, workspace=ws())
         return render_template(
             "posts.html",
             page=page,
             heading="Latest posts",
             here="home",
-            channels=views.channels(uow=uow, workspace=ws()),
+            channels=shown,
+            empty_note=None if shown else wording.NO_PUBLIC_CHANNEL,
         )
 
     @app.get("/api/")
     def api_home() -> Response:
         """The latest posts, as JSON."""
         page = views.latest(uow=uow, workspace=ws(), offset=_offset())
-        return jsonify(twin.post_list(page=page, workspace=str(ws())))
+        return jsonify(twin.post_list(page=page, names=_names(), workspace=str(ws())))
 
     @app.get("/paper/<int:paper_id>")
     def paper(paper_id: int) -> str:
@@ -167,7 +214,7 @@ def archive_app(
     def api_paper(paper_id: int) -> Response:
         """A paper, as JSON."""
         page = views.paper(uow=uow, workspace=ws(), paper_id=paper_id) or abort(404)
-        return jsonify(twin.paper_page(page=page))
+        return jsonify(twin.paper_page(page=page, names=_names()))
 
     @app.get("/search")
     def search() -> str:
@@ -198,7 +245,7 @@ def archive_app(
             semantic_extra=semantic_extra,
             telemetry=telemetry,
         )
-        return jsonify(twin.search(result=result))
+        return jsonify(twin.search(result=result, names=_names()))
 
     @app.get("/channel/<name>")
     def channel(name: str) -> str:
@@ -209,7 +256,7 @@ def archive_app(
         return render_template(
             "posts.html",
             page=found[1],
-            heading=f"#{found[0].key.channel}",
+            heading=f"#{_names().channel(found[0].key)}",
             here="channel",
             name=name,
             channels=[],
@@ -221,7 +268,10 @@ def archive_app(
         found = views.channel_posts(uow=uow, workspace=ws(), name=name, offset=_offset())
         if found is None:
             abort(404)
-        return jsonify(twin.post_list(page=found[1], channel=found[0].key.channel))
+        named = _names().channel(found[0].key)
+        return jsonify(
+            twin.post_list(page=found[1], names=_names(), channel=found[0].key.channel, name=named)
+        )
 
     @app.get("/top/<period>")
     def top(period: str) -> str:
@@ -240,7 +290,7 @@ def archive_app(
     def api_top(period: str) -> Response:
         """The most voted papers of a period, as JSON."""
         page = views.top(uow=uow, workspace=ws(), period=period, today=today()) or abort(404)
-        return jsonify(twin.post_list(page=page, period=period))
+        return jsonify(twin.post_list(page=page, names=_names(), period=period))
 
     @app.get("/feed.atom")
     def feed() -> Response:

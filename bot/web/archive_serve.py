@@ -59,6 +59,7 @@ def archive_wsgi(
         now=clock.now,
         semantic_extra=semantic_extra,
         telemetry=telemetry,
+        trust_proxy=settings.web.trust_proxy,
     )
     return app
 

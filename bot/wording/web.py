@@ -8,6 +8,15 @@ WEB_OFF = message(
     "The web archive hands out no sign-in links here: it is served on its machine only. "
     "Ask whoever runs Paper Club for its address."
 )
+WEB_HERE = message(
+    "On the console the web archive is yours alone: run `paperclub web` in another terminal "
+    "and open the address it prints (or set PAPERCLUB_WEB_PORT before `paperclub run`)."
+)
+NO_PUBLIC_CHANNEL = (
+    "This archive shows public channels only, and this workspace follows none yet: what is "
+    "said in a private channel stays there. Invite Paper Club to a public channel (or follow "
+    "one) and its posts, votes and comments appear here."
+)
 INVALID_TITLE = "This link does not work"
 INVALID = "The link was changed or cut short. Ask for a new one with /paperclub web."
 EXPIRED_TITLE = "This link has expired"

@@ -11,7 +11,7 @@ from datetime import datetime
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message, as_plain
 from bot.ports import ChatError
-from bot.ports.platform import PostAttempt, Posted, failed_attempt
+from bot.ports.platform import ChannelNames, PostAttempt, Posted, failed_attempt
 
 
 @dataclass
@@ -95,6 +95,12 @@ class MemoryChat:
     def is_private(self, *, channel: ChannelKey) -> bool:
         """Private channels are whichever the test says."""
         return channel.channel in self.private
+
+    def names_of(self, *, channel: ChannelKey, people: list[str]) -> ChannelNames:
+        """A channel is named after its id, a person "Name of <id>"."""
+        return ChannelNames(
+            channel=f"name-{channel.channel}", people={p: f"Name of {p}" for p in people}
+        )
 
     def count(self, channel: str) -> int:
         """How many daily posts a channel got."""
