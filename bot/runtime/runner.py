@@ -85,6 +85,17 @@ def _open_web(*, wiring: Wiring, settings: Settings, console: bool) -> HttpServi
 
 def run(*, settings: Settings, mode: str) -> int:
     """Migrate, then serve every platform the settings (or the mode) call for; the exit status."""
+    if settings.incomplete and mode != "console":
+        # Never a console in place of a platform set up by halves: in a container a quiet
+        # console exits at once and the restart policy loops without a word.
+        for problem in settings.incomplete:
+            print(f"paperclub: configuration: {problem}.", file=sys.stderr)
+        print(
+            "paperclub: see the README's 'Connect to Slack' and 'Connect to Discord', or "
+            "start the console alone with `paperclub run --mode console`.",
+            file=sys.stderr,
+        )
+        return 2
     names = chosen(settings=settings, mode=mode)
     plugins = [plugin(name=name) for name in names]
     missing = [v for p in plugins for v in p.missing(settings=settings, mode=mode)]
