@@ -22,6 +22,8 @@ from bot.cli.semantic import add_parser as add_semantic
 from bot.cli.semantic import cmd_embed, cmd_related
 from bot.cli.web import add_parser as add_web
 from bot.cli.web import cmd_web
+from bot.cli.workspaces import add_parser as add_workspaces
+from bot.cli.workspaces import cmd_workspaces
 from bot.config.settings import ConfigError, Settings, load_settings
 from bot.db.migrate import MigrationsNotFound
 from bot.export_formats import EXPORT_FORMATS
@@ -82,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_semantic(sub=sub, workspace_help=WORKSPACE_HELP)
     add_secrets(sub=sub)
     add_web(sub=sub)
+    add_workspaces(sub=sub)
     return parser
 
 
@@ -138,6 +141,7 @@ COMMANDS = {
     "web": cmd_web,
     "embed": cmd_embed,
     "related": cmd_related,
+    "workspaces": cmd_workspaces,
 }
 
 
