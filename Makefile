@@ -6,19 +6,33 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install run test lint bench clean
 
-$(STAMP): pyproject.toml
+# `make run` installs the runtime alone (pip install -e .); `make test` adds the dev toolchain
+# (pytest, ruff, mypy, playwright, the semantic extra). Each has its stamp, so a run after a
+# test installs nothing more, and pip's own progress shows on the long step.
+DEV_STAMP := $(VENV)/.installed-dev-stamp
+
+$(VENV)/bin/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Paper Club needs Python 3.11 or newer")'
+	@echo "Creating $(VENV) ..."
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+
+$(STAMP): pyproject.toml $(VENV)/bin/python
+	@echo "Installing Paper Club and what it needs to run (about a minute the first time) ..."
+	$(PY) -m pip install --progress-bar on -e .
 	@touch $(STAMP)
+
+$(DEV_STAMP): pyproject.toml $(STAMP)
+	@echo "Installing the development tools (pytest, ruff, mypy, playwright, the semantic extra) ..."
+	$(PY) -m pip install --progress-bar on -e '.[dev]'
+	@touch $(DEV_STAMP)
 
 install: $(STAMP)
 
 run: install
 	$(VENV)/bin/paperclub run
 
-lint: install
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
@@ -31,7 +45,7 @@ WORKERS ?= $(shell expr $$(nproc 2>/dev/null || echo 1) + 1)
 test: lint
 	$(VENV)/bin/pytest -n $(WORKERS) --dist loadfile
 
-bench: install
+bench: $(DEV_STAMP)
 	$(PY) -m bench
 
 clean:

@@ -87,11 +87,13 @@ def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
     bar = None if args.json else progress_bar(total=len(drafts), label="importing")
     try:
         if bar is None:
-            report = _run_import(database=database, drafts=drafts, rejected=rejected, args=args)
+            report, into = _run_import(
+                database=database, drafts=drafts, rejected=rejected, args=args
+            )
         else:
             with bar:
                 task = bar.add_task("import", total=len(drafts))
-                report = _run_import(
+                report, into = _run_import(
                     database=database,
                     drafts=drafts,
                     rejected=rejected,
@@ -104,7 +106,7 @@ def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
             unembedded = store.count_to_embed(model=semantic.model) if semantic else 0
     finally:
         database.dispose()
-    _print_report(report=report, as_json=args.json, verbose=args.verbose)
+    _print_report(report=report, as_json=args.json, verbose=args.verbose, into=into)
     if partial and not args.json:
         print(
             f"{partial} papers are known only in part (no id, a cut abstract or a title made "
@@ -117,7 +119,8 @@ def cmd_import(*, args: argparse.Namespace, settings: Settings) -> int:
             "semantic search yet: the running bot makes them in the background, or run "
             "`paperclub embed`."
         )
-    return 0
+    # Nothing taken and something refused: a script (or CI) must see that the file was wrong.
+    return 1 if report.rejected and not report.added and not report.known else 0
 
 
 def _run_import(
@@ -127,9 +130,10 @@ def _run_import(
     rejected: list[Rejection],
     args: argparse.Namespace,
     tick: importing.Progress | None = None,
-) -> ImportReport:
+) -> tuple[ImportReport, WorkspaceKey]:
     """Call the import service with the CLI's clock and options: into the workspace of the
-    --channel given, else the one --workspace names (or the only one)."""
+    --channel given, else the one --workspace names (or the only one); the report and that
+    workspace."""
     channel = _channel(database=database, name=args.channel)
     if channel is None:
         workspace = chosen_workspace(database=database, named=args.workspace, new=True)
@@ -140,7 +144,7 @@ def _run_import(
             and chosen_workspace(database=database, named=args.workspace) != workspace
         ):
             raise CliError(f"--channel {args.channel} is not in the workspace {args.workspace}")
-    return importing.import_drafts(
+    report = importing.import_drafts(
         uow=database,
         drafts=drafts,
         rejected=rejected,
@@ -150,6 +154,7 @@ def _run_import(
         progress=tick,
         workspace=workspace,
     )
+    return report, workspace
 
 
 def _channel(*, database: Database, name: str | None) -> Channel | None:
@@ -162,11 +167,19 @@ def _channel(*, database: Database, name: str | None) -> Channel | None:
         raise CliError(f"--channel: {exc}") from None
 
 
-def _print_report(*, report: ImportReport, as_json: bool, verbose: bool) -> None:
-    """Say what the import did; every rejection with file:line and why."""
+def _print_report(
+    *, report: ImportReport, as_json: bool, verbose: bool, into: WorkspaceKey
+) -> None:
+    """Say what the import did and into which workspace; every rejection with file:line and
+    why."""
     if as_json:
         rejections = [{"origin": r.origin, "reason": r.reason} for r in report.rejected]
-        payload = {"added": report.added, "known": report.known, "rejected": rejections}
+        payload = {
+            "workspace": str(into),
+            "added": report.added,
+            "known": report.known,
+            "rejected": rejections,
+        }
         print(json.dumps(payload, indent=2))
         return
     noun = "paper" if report.added == 1 else "papers"
@@ -174,6 +187,7 @@ def _print_report(*, report: ImportReport, as_json: bool, verbose: bool) -> None
         f"Added {report.added} {noun}; {report.known} already known; "
         f"{len(report.rejected)} rejected."
     )
+    print(workspaces.into_words(workspace=into))
     if report.added == 0 and report.known and not report.rejected:
         print("Nothing new: every entry is already in the archive.")
     for rejection in report.rejected:

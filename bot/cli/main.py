@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +22,8 @@ from bot.cli.semantic import add_parser as add_semantic
 from bot.cli.semantic import cmd_embed, cmd_related
 from bot.cli.web import add_parser as add_web
 from bot.cli.web import cmd_web
+from bot.cli.workspaces import add_parser as add_workspaces
+from bot.cli.workspaces import cmd_workspaces
 from bot.config.settings import ConfigError, Settings, load_settings
 from bot.db.migrate import MigrationsNotFound
 from bot.export_formats import EXPORT_FORMATS
@@ -30,6 +33,8 @@ from bot.semantic.encoder import SemanticUnavailable
 log = logging.getLogger("paperclub")
 
 
+# The PostgreSQL drivers SQLAlchemy may ask for; the postgres extra installs psycopg.
+_DRIVERS = ("psycopg", "psycopg2")
 WORKSPACE_HELP = "slack:TEAM, discord:GUILD, console or local; default: the only one"
 
 
@@ -39,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="paperclub",
         description="Paper Club: one paper a day, votes and threads kept, everything searchable.",
     )
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run = sub.add_parser("run", help="migrate, then run the bot (Slack, or the console)")
     run.add_argument("--mode", choices=("auto", "socket", "http", "console"), default="auto")
@@ -78,7 +84,28 @@ def build_parser() -> argparse.ArgumentParser:
     add_semantic(sub=sub, workspace_help=WORKSPACE_HELP)
     add_secrets(sub=sub)
     add_web(sub=sub)
+    add_workspaces(sub=sub)
     return parser
+
+
+class _Version(argparse.Action):
+    """`--version`: the installed distribution's version, read only when asked (importing
+    importlib.metadata on every start would slow `paperclub run`)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        """A flag taking no value."""
+        super().__init__(option_strings, dest, nargs=0, help=str(kwargs.get("help", "")))
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
+        """Print `paperclub X.Y.Z` and exit 0."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("paperclub")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            number = "unknown (not installed)"
+        print(f"paperclub {number}")
+        parser.exit(0)
 
 
 def cmd_migrate(*, args: argparse.Namespace, settings: Settings) -> int:
@@ -114,6 +141,7 @@ COMMANDS = {
     "web": cmd_web,
     "embed": cmd_embed,
     "related": cmd_related,
+    "workspaces": cmd_workspaces,
 }
 
 
@@ -122,8 +150,27 @@ def _safe_url(*, url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
+# What a shell reports for a command ended by SIGPIPE (128 + 13): `paperclub queue | head`.
+BROKEN_PIPE = 141
+
+
 def main(*, argv: Sequence[str]) -> int:
-    """Parse, load settings once, dispatch; turn every expected failure into one clear line."""
+    """Parse, load settings once, dispatch; a reader that closed the pipe early (`| head`)
+    ends the command quietly, as Python's docs on SIGPIPE recommend."""
+    try:
+        code = _dispatch(argv=argv)
+        sys.stdout.flush()  # inside: a closed pipe shows on the last write, or here
+    except BrokenPipeError:
+        # Further writes (the interpreter's own flush at exit) go nowhere instead of raising.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return BROKEN_PIPE
+    return code
+
+
+def _dispatch(*, argv: Sequence[str]) -> int:
+    """Turn every expected failure into one clear line."""
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings()
@@ -131,8 +178,19 @@ def main(*, argv: Sequence[str]) -> int:
         print(f"paperclub: configuration: {exc}", file=sys.stderr)
         return 2
     configure_logging(level=settings.log_level, secrets=settings.secrets)
+    for warning in settings.unknown:
+        log.warning("%s", warning)
     try:
         return COMMANDS[args.command](args=args, settings=settings)
+    except ModuleNotFoundError as exc:
+        if exc.name not in _DRIVERS:
+            raise
+        print(
+            f"paperclub: PAPERCLUB_DATABASE_URL names PostgreSQL, whose driver ({exc.name}) is "
+            "not installed: pip install 'paperclub[postgres]'",
+            file=sys.stderr,
+        )
+        return 1
     except CliError as exc:
         print(f"paperclub: {exc}", file=sys.stderr)
         return 1

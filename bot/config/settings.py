@@ -6,13 +6,14 @@ import ipaddress
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import time
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
 
+from bot.config.checks import PREFIXES, half_configured, unknown_variables
 from bot.config.discord import (
     DEFAULT_DISCORD_API_URL,
     DEFAULT_DISCORD_GATEWAY_URL,
@@ -108,6 +109,10 @@ class Settings:
     # The semantic extra, when installed: load_settings turns it on unless PAPERCLUB_SEMANTIC=off;
     # off for settings made in code (tests), which ask for it where they test it.
     semantic: bool = False
+    # Found by load_settings, for `paperclub` to warn about (unknown) or `run` to refuse
+    # (incomplete): one sentence each, naming the variables (bot.config.checks).
+    unknown: tuple[str, ...] = ()
+    incomplete: tuple[str, ...] = ()
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -145,7 +150,15 @@ def load_settings(
     if path.is_file():
         merged.update({k: v for k, v in dotenv_values(path).items() if v is not None})
     merged.update(source)
-    return _validate(values={k: v.strip() for k, v in merged.items() if k in VARIABLES})
+    ours = {k: v.strip() for k, v in merged.items() if k.upper().startswith(PREFIXES)}
+    settings = _validate(values={k: v for k, v in ours.items() if k in VARIABLES})
+    return replace(
+        settings,
+        unknown=tuple(unknown_variables(names=ours, known=VARIABLES)),
+        incomplete=tuple(
+            half_configured(values={k: v for k, v in ours.items() if v}, known=VARIABLES)
+        ),
+    )
 
 
 def _validate(*, values: Mapping[str, str]) -> Settings:

@@ -64,6 +64,8 @@ class SqlStore:
     # Workspaces (ports.WorkspacesStore).
     workspaces = Offer(SqlWorkspaces, SqlWorkspaces.workspaces)
     workspace_id = Offer(SqlWorkspaces, SqlWorkspaces.workspace_id)
+    move_papers = Offer(SqlWorkspaces, SqlWorkspaces.move_papers)
+    queued_by_workspace = Offer(SqlWorkspaces, SqlWorkspaces.queued_by_workspace)
     # Papers, their queue and records (ports.PapersStore: paper_by_title is SqlTitles',
     # paper and set_paper_status SqlPosts'); reading lists (ports.ListsStore).
     known_keys = Offer(SqlPapers, SqlPapers.known_keys)

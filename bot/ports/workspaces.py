@@ -21,3 +21,12 @@ class WorkspacesStore(Protocol):
         """The row id of a workspace, made when new (`claim`: a platform's own workspace,
         which takes over the unclaimed archive when that is the only one)."""
         ...
+
+    def move_papers(self, *, source: WorkspaceKey, target: WorkspaceKey) -> tuple[int, int]:
+        """Move a workspace's papers to the end of another's list (made when new); papers the
+        target already holds stay. (moved, left behind)."""
+        ...
+
+    def queued_by_workspace(self) -> dict[WorkspaceKey, int]:
+        """How many papers wait in each workspace that has any."""
+        ...

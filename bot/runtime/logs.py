@@ -81,6 +81,25 @@ class RedactingFormatter(logging.Formatter):
         return redact(text=super().format(record), secrets=self.secrets)
 
 
+# slack_sdk's Web client logs every refused connection and each retry of it (an ERROR and two
+# INFO lines a call) before raising; our callers say it once in words (which setting, what to
+# do), so outside DEBUG those lines are dropped. Its other lines stay.
+_SLACK_CLIENT = "slack_sdk.web.base_client"
+_SLACK_RETRY_LINES = (
+    "Failed to send a request to Slack API server",
+    "A retry handler found",
+    "Going to retry the same request",
+)
+
+
+class QuietSlackRetries(logging.Filter):
+    """Drop slack_sdk's connection-failure and retry lines (see _SLACK_RETRY_LINES)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for a retry line; every other record passes."""
+        return not str(record.msg).startswith(_SLACK_RETRY_LINES)
+
+
 def configure_logging(*, level: str, secrets: Iterable[str] = ()) -> None:
     """Log to stderr at the level asked, with secrets redacted from messages and tracebacks."""
     known = tuple(secrets)
@@ -97,3 +116,7 @@ def configure_logging(*, level: str, secrets: Iterable[str] = ()) -> None:
     # A line per migration step and per scheduler run drowns what matters, unless debugging.
     for chatty in ("alembic", "apscheduler"):
         logging.getLogger(chatty).setLevel(level if level == "DEBUG" else "WARNING")
+    slack = logging.getLogger(_SLACK_CLIENT)
+    slack.filters[:] = [f for f in slack.filters if not isinstance(f, QuietSlackRetries)]
+    if level != "DEBUG":
+        slack.addFilter(QuietSlackRetries())

@@ -11,11 +11,15 @@ from typing import TYPE_CHECKING
 from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.db.migrate import upgrade
+from bot.domain import WorkspaceKey
 from bot.ports import PlatformStartError
 from bot.runtime.clock import SystemClock
 from bot.runtime.platforms import FALLBACK, chosen, plugin
 from bot.runtime.process import signals_held
+from bot.runtime.scheduler import channel_trigger
 from bot.runtime.wiring import Wiring
+from bot.schedule_text import describe_days
+from bot.services import workspaces
 
 if TYPE_CHECKING:
     from bot.web.server import HttpService
@@ -88,8 +92,68 @@ def _open_web(*, wiring: Wiring, settings: Settings, console: bool) -> HttpServi
     return web
 
 
+def announce_channels(*, wiring: Wiring) -> None:
+    """One line per followed channel: its schedule, its next post in its own zone and its
+    queue; a channel with nothing to post says so at WARNING, with where papers are waiting
+    (another workspace, such as an import before the platform first started) and the one
+    command that moves them."""
+    now = wiring.clock.now()
+    for channel in wiring.channels():
+        workspace = channel.key.workspace_key
+        with wiring.database(write=False) as store:
+            queued = store.count_queued(workspace=workspace, channel=channel)
+        schedule = channel.schedule
+        when = f"{describe_days(days=schedule.weekdays)} at {schedule.post_time:%H:%M}"
+        upcoming = channel_trigger(channel=channel).get_next_fire_time(None, now)
+        if channel.paused:
+            following = "paused"
+        elif upcoming is None:
+            following = "no post day ahead"
+        else:
+            following = f"next post {upcoming:%a %Y-%m-%d %H:%M %Z}"
+        log.info(
+            "channel %s on %s: %s %s; %s; %d %s queued",
+            channel.key,
+            channel.key.platform,
+            when,
+            schedule.timezone,
+            following,
+            queued,
+            "paper" if queued == 1 else "papers",
+        )
+        if not queued:
+            hint = _empty_queue_hint(wiring=wiring, at=workspace)
+            log.warning("channel %s: %s", channel.key, hint)
+
+
+def _empty_queue_hint(*, wiring: Wiring, at: WorkspaceKey) -> str:
+    """What an empty queue means here and the one command that fills it."""
+    elsewhere = workspaces.papers_elsewhere(uow=wiring.database, workspace=at)
+    if elsewhere:
+        source, count = max(elsewhere.items(), key=lambda item: item[1])
+        return (
+            f"the queue is empty, but {count} papers wait in the workspace {source}; move them "
+            f"with `{workspaces.move_command(source=source, target=at)}`"
+        )
+    return (
+        "the queue is empty, so nothing will be posted; add papers with "
+        f"`paperclub import FILE --workspace {at}` or /paperclub add"
+    )
+
+
 def run(*, settings: Settings, mode: str) -> int:
     """Migrate, then serve every platform the settings (or the mode) call for; the exit status."""
+    if settings.incomplete and mode != "console":
+        # Never a console in place of a platform set up by halves: in a container a quiet
+        # console exits at once and the restart policy loops without a word.
+        for problem in settings.incomplete:
+            print(f"paperclub: configuration: {problem}.", file=sys.stderr)
+        print(
+            "paperclub: see the README's 'Connect to Slack' and 'Connect to Discord', or "
+            "start the console alone with `paperclub run --mode console`.",
+            file=sys.stderr,
+        )
+        return 2
     names = chosen(settings=settings, mode=mode)
     plugins = [plugin(name=name) for name in names]
     missing = [v for p in plugins for v in p.missing(settings=settings, mode=mode)]
@@ -127,6 +191,7 @@ def run(*, settings: Settings, mode: str) -> int:
             web = _open_web(wiring=wiring, settings=settings, console=console)
             with signals_held():
                 wiring.start()
+            announce_channels(wiring=wiring)
             log.info("Paper Club is running on %s", ", ".join(wiring.platforms))
             wiring.serve(stop=stop)
         finally:

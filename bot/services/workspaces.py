@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.domain import LOCAL, WorkspaceKey
@@ -55,3 +56,53 @@ def _choices(*, known: list[WorkspaceKey]) -> str:
     if not known:
         return "The archive has none yet."
     return "Choose one of: " + ", ".join(str(key) for key in known) + "."
+
+
+# Where a platform's papers wait before one of its workspaces starts (bot/db/workspaces.py).
+_TRIAL = frozenset({LOCAL, WorkspaceKey(platform="console", id="")})
+
+
+def into_words(*, workspace: WorkspaceKey) -> str:
+    """Which workspace a command wrote to, and for `local` or `console`, what becomes of it."""
+    if workspace in _TRIAL:
+        return (
+            f"Workspace: {workspace}. The first Slack or Discord workspace to start takes these "
+            "papers over (see the README's Workspaces)."
+        )
+    return f"Workspace: {workspace}."
+
+
+def move_command(*, source: WorkspaceKey, target: WorkspaceKey) -> str:
+    """The one command that moves a workspace's papers to another."""
+    return f"paperclub workspaces move --from {source} --to {target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """What `paperclub workspaces move` did: papers moved, and those the target held already."""
+
+    source: WorkspaceKey
+    target: WorkspaceKey
+    moved: int
+    left: int
+
+
+def move(*, uow: UnitOfWork[Needs], source: str, target: str) -> Moved:
+    """Move every paper of one workspace (one the archive holds) to another (made when new)."""
+    src, dst = parse_workspace(text=source), parse_workspace(text=target)
+    if src == dst:
+        raise WorkspaceUnknown(f"--from and --to are both {src}.")
+    with uow() as store:
+        known = store.workspaces()
+        if src not in known:
+            raise WorkspaceUnknown(f"There is no workspace {src}. {_choices(known=known)}")
+        moved, left = store.move_papers(source=src, target=dst)
+    return Moved(source=src, target=dst, moved=moved, left=left)
+
+
+def papers_elsewhere(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey) -> dict[WorkspaceKey, int]:
+    """The other workspaces with queued papers, and how many: where an empty channel's papers
+    may have gone (an import before the platform started, a console trial)."""
+    with uow(write=False) as store:
+        counts = store.queued_by_workspace()
+    return {key: n for key, n in counts.items() if key != workspace and n}

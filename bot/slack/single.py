@@ -109,7 +109,7 @@ class SlackPlatform:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
         try:
             if wait_open(opened=opened, stop=stop):
-                log.info("Socket Mode connected; Paper Club is running on Slack")
+                log.info("Socket Mode connected")
                 stop.wait()
         finally:
             close_fast(handler=handler)

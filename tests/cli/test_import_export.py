@@ -15,7 +15,7 @@ from tests.conftest import SAMPLE, SAMPLE_ENTRIES, SAMPLE_QUEUED
 
 def test_sample_list_imports_once(paperclub: Runner) -> None:
     first = json.loads(paperclub("import", str(SAMPLE), "--json").stdout)
-    assert first == {"added": SAMPLE_ENTRIES, "known": 0, "rejected": []}
+    assert first == {"workspace": "local", "added": SAMPLE_ENTRIES, "known": 0, "rejected": []}
     second = paperclub("import", str(SAMPLE))
     assert f"Added 0 papers; {SAMPLE_ENTRIES} already known; 0 rejected." in second.stdout
     assert "Nothing new" in second.stdout
@@ -118,10 +118,12 @@ def test_bad_input_gets_a_message_not_a_traceback(paperclub: Runner, tmp_path: P
     assert folder.returncode == 1 and "is a folder" in folder.stderr
     junk = tmp_path / "junk.bin"
     junk.write_bytes(bytes(range(256)) * 4)
-    paperclub("import", str(junk))  # read as Latin-1 text, nothing crashes
+    # Read as Latin-1 text, nothing crashes; every entry rejected is a failed import (issue 30).
+    assert paperclub("import", str(junk), check=False).returncode == 1
     broken = tmp_path / "broken.json"
     broken.write_text('[{"title": "x",')
-    out = paperclub("import", str(broken))
+    out = paperclub("import", str(broken), check=False)
+    assert out.returncode == 1
     assert "rejected" in out.stdout and "broken.json:1" in out.stdout
     nowhere = paperclub("export", "-o", str(tmp_path / "no" / "dir.json"), check=False)
     assert nowhere.returncode == 2 and "does not exist" in nowhere.stderr  # a usage error

@@ -35,7 +35,7 @@ def test_a_csv_with_a_byte_order_mark_imports(
     listing = tmp_path / "papers.csv"
     listing.write_bytes(ENCODINGS[encoding] + CSV.encode(encoding))
     report = json.loads(paperclub("import", str(listing), "--json").stdout)
-    assert report == {"added": 1, "known": 0, "rejected": []}
+    assert report == {"workspace": "local", "added": 1, "known": 0, "rejected": []}
     [paper] = json.loads(paperclub("export").stdout)
     assert (paper["title"], paper["authors"]) == ("Pipelines of bubbles", ["Ana Silva", "Bo Li"])
 

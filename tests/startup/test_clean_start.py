@@ -4,6 +4,7 @@ at once on SIGTERM; the console loads no Slack, BibTeX, Atom or HTTP-server libr
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -18,6 +19,14 @@ READY = "Socket Mode connected"
 RUNNING = "Paper Club is running on slack"
 # Libraries only other commands, formats or modes need.
 # waitress serves /healthz and /metrics in Socket Mode too; the console serves no HTTP.
+COMPLETE = {
+    "title": "Attention Is All You Need",
+    "authors": ["Ashish Vaswani", "Noam Shazeer"],
+    "abstract": "The dominant sequence transduction models are based on recurrent networks.",
+    "arxiv_id": "1706.03762",
+    "doi": "10.48550/arXiv.1706.03762",
+    "url": "https://arxiv.org/abs/1706.03762",
+}
 NOT_FOR_SOCKET_MODE = ("rich", "bibtexparser", "feedparser", "discord", "aiohttp")
 NOT_FOR_CONSOLE = ("slack_bolt", "slack_sdk", "bibtexparser", "feedparser", "waitress", "discord")
 
@@ -86,6 +95,19 @@ def test_a_clean_socket_mode_start_warns_nothing_and_asks_auth_test_once(tmp_pat
     with FakeSlack() as fake:
         fake.add_channel("C0001", "general")
         db = tmp_path / "club.db"
+        # A paper imported before the first start (an empty queue is warned about, issue 30),
+        # complete, so that enrichment has nothing to ask an offline arXiv.
+        listing = tmp_path / "list.json"
+        listing.write_text(json.dumps([COMPLETE]))
+        imported = subprocess.run(
+            [sys.executable, "-m", "bot", "import", str(listing)],
+            env=_env(db=db, fake=None),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert imported.returncode == 0, imported.stderr
         for start in (1, 2):  # a fresh database (migrated), then a plain restart
             stderr = _socket_mode_run(fake=fake, db=db)
             logged = [line for line in stderr.splitlines() if not line.startswith("import time:")]
