@@ -19,16 +19,16 @@ from bot.ports import Store, UnitOfWork
 from bot.services import archive_web as views
 from bot.services.embedding import SemanticExtra
 from bot.services.telemetry import Telemetry
-from bot.services.web_links import BadLink, Signer
+from bot.services.web_links import Signer
 from bot.services.workspaces import WorkspaceUnknown
 from bot.web import archive_json as twin
 from bot.web.archive_charts import add_charts
 from bot.web.archive_headers import add_headers, over_tls
+from bot.web.archive_signin import signed_in
 from bot.web.mentions import plain_names
 from bot.wording import web as wording
 
 Today = Callable[[], date]
-COOKIE = "paperclub_archive"  # holds the sign-in token itself: signed, and expiring
 # The deepest ?offset= served: past it every page is empty anyway, and the database's integers
 # end at 2^63 (a larger one would fail the query).
 MAX_OFFSET = 1_000_000
@@ -38,47 +38,6 @@ CLIP = 400  # characters of an abstract on a list page (the paper page has it wh
 def _utc_now() -> datetime:
     """The time a sign-in token is checked against."""
     return datetime.now(UTC)
-
-
-def _denied(*, title: str, text: str) -> Response:
-    """A 401: a page a person can read, or JSON for the API."""
-    if request.path.startswith("/api/"):
-        answer = jsonify(error=text)
-    else:
-        answer = Response(
-            render_template("message.html", title=title, text=text),
-            content_type="text/html; charset=utf-8",
-        )
-    answer.status_code = 401
-    return answer
-
-
-def _signed_in(*, signer: Signer, now: datetime, secure: bool) -> BaseResponse | None:
-    """Let a visitor with a genuine, unexpired token through (its workspace in g); /signin
-    keeps the link's token in a cookie and goes home; otherwise a 401 that says why."""
-    signing_in = request.path == "/signin"
-    token = request.args.get("token") if signing_in else request.cookies.get(COOKIE)
-    if not token:
-        return _denied(title=wording.MISSING_TITLE, text=wording.MISSING)
-    try:
-        g.workspace = signer.check(token=token, now=now)
-    except BadLink as exc:
-        if exc.expired:
-            return _denied(title=wording.EXPIRED_TITLE, text=wording.EXPIRED)
-        return _denied(title=wording.INVALID_TITLE, text=wording.INVALID)
-    if not signing_in:
-        return None
-    answer = redirect(url_for("home"))
-    answer.set_cookie(
-        COOKIE,
-        token,
-        max_age=signer.minutes * 60,
-        httponly=True,
-        samesite="Lax",
-        secure=secure,
-        path=request.script_root or "/",
-    )
-    return answer
 
 
 def _highlight(snippet: str) -> Markup:
@@ -161,7 +120,7 @@ def archive_app(
         """The workspace of this request in g, or the answer when it is unclear."""
         if signer is not None:
             secure = over_tls(request=request, trust_proxy=trust_proxy)
-            return _signed_in(signer=signer, now=now(), secure=secure)
+            return signed_in(signer=signer, now=now(), secure=secure)
         try:
             g.workspace = views.workspace_of(
                 uow=uow, named=request.args.get("workspace") or workspace
