@@ -31,6 +31,8 @@ from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
 from bot.domain import WorkspaceKey
 from bot.ports.names import CHANNEL, PERSON
 from bot.services import importing
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.web.archive_serve import archive_wsgi
 from bot.web.server import HttpService
 
@@ -164,7 +166,15 @@ def shoot(*, url: str, out: Path, width: int = 900, height: int = 1000) -> None:
     database = Database(url=url)
     settings = Settings(database_url=url, web=WebSettings(workspace=str(WORKSPACE)))
     server = HttpService(
-        routes={"/": archive_wsgi(uow=database, settings=settings, clock=Fixed())},
+        routes={
+            "/": archive_wsgi(
+                semantic_extra=NO_SEMANTIC,
+                telemetry=Telemetry(),
+                uow=database,
+                settings=settings,
+                clock=Fixed(),
+            )
+        },
         host="127.0.0.1",
         port=0,
     )

@@ -21,6 +21,8 @@ from bench import search
 from bench.stats import figure
 from bot.db.database import Database
 from bot.services import archive_web as views
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.web.archive import archive_app
 
 TARGET_MS = 50.0
@@ -67,8 +69,12 @@ def run(*, size: int, repeat: int) -> list[dict[str, Any]]:
     path = search.build(size=size)
     database = Database(url=f"sqlite:///{path}")
     try:
-        app = archive_app(uow=database, today=lambda: LAST_DAY)
-        bare = archive_app(uow=database, today=lambda: LAST_DAY)
+        app = archive_app(
+            semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), uow=database, today=lambda: LAST_DAY
+        )
+        bare = archive_app(
+            semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), uow=database, today=lambda: LAST_DAY
+        )
         page = views.latest(uow=database, workspace=views.workspace_of(uow=database, named=None))
         bare.before_request_funcs = {}  # no workspace look-up: no query at all
 

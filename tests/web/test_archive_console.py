@@ -12,6 +12,8 @@ from bot.db.database import Database
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, WorkspaceRow
 from bot.domain import ChannelKey
 from bot.services import web_links
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.web.archive import archive_app
 from bot.wording import web as words
 
@@ -78,7 +80,9 @@ def test_the_console_archive_shows_the_console_channel(sqlite_url: str) -> None:
     _console_archive(url=sqlite_url)
     database = Database(url=sqlite_url)
     try:
-        client = archive_app(uow=database, today=lambda: DAY).test_client()
+        client = archive_app(
+            semantic_extra=NO_SEMANTIC, telemetry=Telemetry(), uow=database, today=lambda: DAY
+        ).test_client()
         home = client.get("/").get_data(as_text=True)
         assert "Attention is all you need" in home and "#console" in home
         assert words.NO_PUBLIC_CHANNEL not in home

@@ -13,6 +13,8 @@ from bot.db.database import Database
 from bot.domain import ChannelKey, WorkspaceKey
 from bot.ports.names import CHANNEL, PERSON
 from bot.services import names
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.web.archive import archive_app
 from tests.services.memory_chat import MemoryChat
 from tests.web.archive_data import SCRIPT, TODAY, seed
@@ -36,7 +38,13 @@ def named(any_url: str) -> Iterator[FlaskClient]:
         )
         store.record_names(workspace=T1, kind=PERSON, names=PEOPLE, now=NOW)
     try:
-        yield archive_app(uow=database, today=lambda: TODAY, workspace="slack:T1").test_client()
+        yield archive_app(
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            uow=database,
+            today=lambda: TODAY,
+            workspace="slack:T1",
+        ).test_client()
     finally:
         database.dispose()
 

@@ -15,6 +15,8 @@ from flask.testing import FlaskClient
 
 from bot.db.database import Database
 from bot.domain import WorkspaceKey
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.services.web_links import Signer
 from bot.web.archive import archive_app
 from tests.web.archive_data import LONG, TODAY, seed
@@ -28,7 +30,13 @@ def client(sqlite_url: str) -> Iterator[FlaskClient]:
     seed(url=sqlite_url)
     database = Database(url=sqlite_url)
     try:
-        yield archive_app(uow=database, today=lambda: TODAY, workspace="slack:T1").test_client()
+        yield archive_app(
+            semantic_extra=NO_SEMANTIC,
+            telemetry=Telemetry(),
+            uow=database,
+            today=lambda: TODAY,
+            workspace="slack:T1",
+        ).test_client()
     finally:
         database.dispose()
 
@@ -118,6 +126,8 @@ def test_the_cookie_is_secure_behind_a_trusted_tls_proxy(sqlite_url: str) -> Non
     try:
         for trusted, expected in ((True, True), (False, False)):
             app = archive_app(
+                semantic_extra=NO_SEMANTIC,
+                telemetry=Telemetry(),
                 uow=database,
                 today=lambda: TODAY,
                 signer=signer,

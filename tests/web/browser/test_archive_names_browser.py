@@ -17,6 +17,8 @@ from bot.config.settings import Settings
 from bot.config.web import WebSettings
 from bot.db.database import Database
 from bot.runtime.clock import SystemClock
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.telemetry import Telemetry
 from bot.web.archive_serve import archive_wsgi
 from bot.web.server import HttpService
 
@@ -38,7 +40,13 @@ def month(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]
 
             return datetime.combine(screenshot.TODAY, time(12), tzinfo=UTC)
 
-    app = archive_wsgi(uow=database, settings=settings, clock=Fixed())
+    app = archive_wsgi(
+        semantic_extra=NO_SEMANTIC,
+        telemetry=Telemetry(),
+        uow=database,
+        settings=settings,
+        clock=Fixed(),
+    )
     server = HttpService(routes={"/": app}, host="127.0.0.1", port=0)
     server.start()
     try:
