@@ -23,6 +23,7 @@ from bot.ports import ArchiveUnavailable
 
 log = logging.getLogger(__name__)
 
+
 class CommitLost(ArchiveUnavailable, GroupCommitFailed):
     """A group commit kept none of the unit's writes: ArchiveUnavailable to the core, and
     still the GroupCommitFailed that bot/db's own callers know."""

@@ -100,8 +100,9 @@ def _not_stored_signal() -> Iterator[_Signal]:
 
 
 def _deliver(harness: Harness, payload: dict[str, Any], *, retry: int = 0) -> bool:
-    """Deliver an event envelope as this mode does; whether Slack would count it handled
-    (HTTP: a 2xx; Socket Mode: an ack, waited for; or the edge's "not stored" line)."""
+    """Deliver an event envelope as this mode does; whether Slack would count it handled.
+    HTTP: a 2xx (a 503 is not). Socket Mode: an ack, waited for, unless the edge's "not
+    stored" line comes first (the envelope is then never acked: the retry test checks)."""
     if harness.mode == "socket":
         with _not_stored_signal() as refused:
             envelope = harness.fake.push(
@@ -110,15 +111,21 @@ def _deliver(harness: Harness, payload: dict[str, Any], *, retry: int = 0) -> bo
             acked = threading.Event()
 
             def wait_ack() -> None:
+                """Sets `acked` on the ack; either way wakes the wait below."""
                 try:
                     harness.fake.wait_ack(envelope, timeout=10)
                     acked.set()
+                except TimeoutError:
+                    pass  # no ack: the edge's line has said why, or the assert below fails
                 finally:
-                    refused.seen.set()  # wakes the wait below either way
+                    refused.seen.set()
 
             threading.Thread(target=wait_ack, daemon=True).start()
             assert refused.seen.wait(15)
-            return acked.is_set() and not refused.lines
+            if refused.lines:
+                return False
+            assert acked.is_set()
+            return True
     retry_fields: dict[str, Any] = {"retry_num": retry, "retry_reason": "http_timeout"}
     # Slack retries seconds to minutes later: a new timestamp, so a new signature.
     stamp = int(time.time()) + retry
