@@ -27,6 +27,7 @@ from bot.cli.workspaces import cmd_workspaces
 from bot.config.settings import ConfigError, Settings, load_settings
 from bot.db.migrate import MigrationsNotFound
 from bot.export_formats import EXPORT_FORMATS
+from bot.ports import ArchiveUnavailable
 from bot.runtime.logs import configure_logging
 from bot.semantic.encoder import SemanticUnavailable
 
@@ -202,6 +203,13 @@ def _dispatch(*, argv: Sequence[str]) -> int:
         print(
             f"paperclub: cannot use the database PAPERCLUB_DATABASE_URL="
             f"{_safe_url(url=settings.database_url)}: {reason}",
+            file=sys.stderr,
+        )
+        return 1
+    except ArchiveUnavailable as exc:  # a unit of work's own word for the same (bot/db/outage.py)
+        print(
+            f"paperclub: cannot use the database PAPERCLUB_DATABASE_URL="
+            f"{_safe_url(url=settings.database_url)}: {exc}",
             file=sys.stderr,
         )
         return 1

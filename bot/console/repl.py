@@ -65,7 +65,11 @@ def handle_line(*, app: Console, line: str) -> None:
     token = uuid.uuid4().hex  # nothing at a terminal is delivered twice: any unique token
     if text in VOTES:
         # Typed, not clicked: the metrics count it as the console's own source of votes.
-        app.room.click(post_id=post.id, user=USER, value=VOTES[text], token=token, via=PLATFORM)
+        outcome = app.room.click(
+            channel=KEY, post_id=post.id, user=USER, value=VOTES[text], token=token, via=PLATFORM
+        )
+        if outcome.answer is not None:  # not saved: the counts printed stay as they were
+            app.chat.say(message=outcome.answer)
         return
     about = ThreadEvent(
         channel=KEY,

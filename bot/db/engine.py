@@ -9,7 +9,11 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
+# How long SQLite waits for another writer's lock (the scheduler's writes; a person's wait is
+# shorter, see bot.db.database.REQUEST_WAIT_SECONDS).
 BUSY_TIMEOUT_MS = 10_000
+# PostgreSQL: how long a connect may take (libpq's connect_timeout, whole seconds, at least 2).
+CONNECT_SECONDS = 2
 
 
 def dialect_insert(*, dialect: str, table: Table) -> postgresql.Insert | sqlite.Insert:
@@ -37,10 +41,11 @@ def make_engine(*, url: str, write: bool = True) -> Engine:
     """An engine for the URL; on SQLite, WAL, foreign keys, a busy timeout and, for writers,
     BEGIN IMMEDIATE."""
     if not is_sqlite(url=url):
-        # A server that drops packets fails a connect in 5 s, not the OS's minutes: a start,
-        # a /healthz ping or a write says so instead of hanging.
+        # A server that drops packets fails a connect in 2 s, not the OS's minutes: a start,
+        # a /healthz ping or a write says so instead of hanging, and a click still hears
+        # "not saved" within Slack's 3 s.
         return create_engine(
-            url, pool_pre_ping=True, future=True, connect_args={"connect_timeout": 5}
+            url, pool_pre_ping=True, future=True, connect_args={"connect_timeout": CONNECT_SECONDS}
         )
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
 

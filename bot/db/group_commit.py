@@ -17,6 +17,7 @@ bookkeeping used to cost a vote more than its statements.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, RootTransaction
 from sqlalchemy.orm import Session
 
-from bot.db.engine import sqlite_driver
+from bot.db.engine import BUSY_TIMEOUT_MS, sqlite_driver
 
 # A steady stream of writers would otherwise keep one group open, and its first unit waiting
 # for its commit, for as long as the stream lasts.
@@ -35,24 +36,48 @@ class GroupCommitFailed(RuntimeError):
     """The shared commit failed: none of the group's writes were kept."""
 
 
+class TurnTimeout(GroupCommitFailed):
+    """A unit's bounded wait for its turn ended first (another writer of this process held the
+    write lock, itself waiting for it or slow): nothing of the unit was written."""
+
+
 class WriteScope:
     """One open transaction and the units of work inside it: what a unit writes through."""
 
-    def __init__(self, *, engine: Engine) -> None:
-        """Check a connection out and begin (on SQLite: BEGIN IMMEDIATE, see bot/db/engine.py)."""
+    def __init__(self, *, engine: Engine, wait: float | None = None) -> None:
+        """Check a connection out and begin (on SQLite: BEGIN IMMEDIATE, see bot/db/engine.py);
+        `wait`: the seconds the write lock may be waited for (else the engine's own ~10 s)."""
         self.connection: Connection = engine.connect()
+        self.raw: Any = sqlite_driver(connection=self.connection)  # None but on SQLite
         try:
-            self.transaction: RootTransaction = self.connection.begin()
+            self.transaction: RootTransaction = self._begin(wait=wait)
         except BaseException:
             self.connection.close()
             raise
-        self.raw: Any = sqlite_driver(connection=self.connection)  # None but on SQLite
         self._session: Session | None = None
         self.units = 0  # units done so far
         self.broken = False  # roll back, not commit: a unit's failure could not be undone alone
         self.error: BaseException | None = None
         self.done = threading.Event()
         self._after_commit: list[Callable[[], None]] = []
+
+    def _begin(self, *, wait: float | None) -> RootTransaction:
+        """Begin, waiting at most `wait` seconds for the lock. SQLite: busy_timeout bounds the
+        BEGIN IMMEDIATE (the one statement of a group that waits for it) and is set back for
+        the pooled connection's next user. PostgreSQL: lock_timeout bounds every row lock of
+        the group's transaction (SET LOCAL ends with it)."""
+        if wait is None:
+            return self.connection.begin()
+        millis = max(1, int(wait * 1000))
+        if self.raw is None:
+            transaction = self.connection.begin()
+            self.connection.exec_driver_sql(f"SET LOCAL lock_timeout = {millis}")
+            return transaction
+        self.raw.execute(f"PRAGMA busy_timeout={millis}")
+        try:
+            return self.connection.begin()
+        finally:
+            self.raw.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Run `callback` once the group's transaction is committed (never if it is not)."""
@@ -130,20 +155,31 @@ class GroupCommit:
             return self._queued
 
     @contextmanager
-    def __call__(self) -> Iterator[WriteScope]:
-        """One unit of work: its turn on the group's transaction; returns once committed."""
+    def __call__(self, *, wait: float | None = None) -> Iterator[WriteScope]:
+        """One unit of work: its turn on the group's transaction; returns once committed.
+        `wait`: how many seconds the unit may wait for its turn and the write lock together
+        (a person's click must be answered within Slack's 3 s); None waits as long as the
+        engine does. Past it: TurnTimeout, or the driver's "database is locked"."""
         if getattr(self._inside, "active", False):
             # The turn is not re-entrant: a nested write would wait for itself for ever.
             raise RuntimeError("a write unit of work was opened inside another on this thread")
+        deadline = None if wait is None else time.monotonic() + wait
         with self._queue:
             self._queued += 1
-        self._turn.acquire()
+        got = self._turn.acquire(timeout=-1 if wait is None else wait)
         with self._queue:
             self._queued -= 1
+            # A unit that found us queued left its group open for us and let the turn go just
+            # as the wait ended: take it after all, or that group would wait for ever. Under
+            # _queue, as the holder's own choice is (see _pass_on), so one of the two sees it.
+            got = got or self._turn.acquire(blocking=False)
+        if not got:
+            raise TurnTimeout(f"no turn on the write transaction within {wait} s")
         try:
             group = self._group
             if group is None:
-                group = self._group = WriteScope(engine=self._engine)
+                left = None if deadline is None else max(0.05, deadline - time.monotonic())
+                group = self._group = WriteScope(engine=self._engine, wait=left)
         except BaseException:
             self._turn.release()
             raise
@@ -152,18 +188,25 @@ class GroupCommit:
             yield from self._unit(group=group)
         finally:
             self._inside.active = False
-            try:
-                group.units += 1
-                with self._queue:
-                    alone = self._queued == 0
-                if alone or group.broken or group.units >= MAX_UNITS:
-                    self._group = None
-                    group.finish()
-            finally:
-                self._turn.release()
+            self._pass_on(group=group)
         group.done.wait()
         if group.error is not None:
             raise GroupCommitFailed("the write was not committed") from group.error
+
+    def _pass_on(self, *, group: WriteScope) -> None:
+        """After a unit: hand the open group to the next unit queued, else commit it (or roll
+        it back) and let the turn go. Whether anyone is queued is decided under _queue
+        together with the hand-over, so a waiter giving up meanwhile is seen by one side."""
+        group.units += 1
+        with self._queue:
+            if self._queued and not group.broken and group.units < MAX_UNITS:
+                self._turn.release()
+                return
+            self._group = None
+        try:
+            group.finish()
+        finally:
+            self._turn.release()
 
     @staticmethod
     def _unit(*, group: WriteScope) -> Iterator[WriteScope]:

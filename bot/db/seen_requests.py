@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy import Engine, Table, delete, update
 
 from bot.db.engine import dialect_insert
+from bot.db.outage import translated
 from bot.db.schema import SeenRequestRow
 
 # Slack's own tolerance is five minutes either way: a signature stays refused for ten.
@@ -32,10 +33,12 @@ class SharedSeenRequests:
         self._calls = 0
 
     def first_time(self, *, signature: str, now: float) -> bool:
-        """Record a signature; False when any replica saw it within the window."""
+        """Record a signature; False when any replica saw it within the window.
+        ArchiveUnavailable when the record cannot be read or written (the caller falls back
+        on its own memory: bot.slack.http)."""
         until = now + WINDOW_SECONDS
         self._calls += 1
-        with self.engine.begin() as connection:
+        with translated(what="a signature", logged=False), self.engine.begin() as connection:
             if self._calls % PURGE_EVERY == 0:
                 connection.execute(delete(_TABLE).where(_TABLE.c.expires_at < now))
             added = connection.execute(self._insert, {"signature": signature, "expires_at": until})

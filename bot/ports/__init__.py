@@ -20,12 +20,13 @@ from bot.ports.platform import (
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SearchRun, Semantic, SemanticStore
-from bot.ports.store import Store, UnitOfWork
+from bot.ports.store import ArchiveUnavailable, Store, UnitOfWork
 from bot.ports.workspaces import WorkspacesStore
 
 __all__ = [
     "ActivityStore",
     "ArchivePagesStore",
+    "ArchiveUnavailable",
     "ChannelsStore",
     "Chat",
     "ChatError",

@@ -20,6 +20,14 @@ from bot.ports.semantic import SemanticStore
 from bot.ports.workspaces import WorkspacesStore
 
 
+class ArchiveUnavailable(Exception):
+    """The archive cannot take this unit of work now: it cannot be read or written (a disk
+    full, a read-only file, a write lock held too long, a server that does not answer). Nothing
+    of the unit was kept; the person is told "not saved, try again", an event is left for the
+    platform to deliver again. The database's own error is in the log and the cause chain,
+    never in an answer."""
+
+
 class Store(
     WorkspacesStore,
     PapersStore,

@@ -79,6 +79,7 @@ class Wiring:
             seen_requests=parts.seen_requests(database=database) if self.replicated else None,
             telemetry=metrics.PrometheusTelemetry(),  # the counts GET /metrics shows
             signer=web_signer(settings=settings),  # /paperclub web's links
+            requests=database.requests,  # people's writes give up within Slack's 3 s
         )
         self.enricher = Enricher(
             uow=database,

@@ -51,6 +51,9 @@ class Club:
     telemetry: Telemetry = field(default_factory=Telemetry)
     # Sign-in links to the web archive (`/paperclub web`); None: no key, no sign-in.
     signer: Signer | None = None
+    # The archive as what people do sees it: a click's, a command's or a form's write gives up
+    # in time for Slack's and Discord's 3 s (bot.db.database.Requests); None: `uow` itself.
+    requests: UnitOfWork[Store] | None = None
 
     def poster(self, *, chat: Chat, platform: str) -> Poster:
         """The posting service's inputs for one Chat of this process."""
@@ -80,7 +83,7 @@ class Club:
         once instead of queueing it (a terminal has no rate limit, and the person waits for
         the new counts before the next prompt)."""
         return Room(
-            uow=self.uow,
+            uow=self.uow if self.requests is None else self.requests,
             clock=self.clock,
             lookup=self.lookup,
             defaults=self.defaults,

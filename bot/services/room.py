@@ -2,17 +2,21 @@
 values it read off a payload, after which it only renders the answer.
 
 Rebuilding the scheduler after a command changed a schedule, and redrawing a post after its
-votes changed, happen here, so no edge has to remember either.
+votes changed, happen here, so no edge has to remember either. So does the answer when the
+archive cannot take a click, a command or a form (ArchiveUnavailable: "not saved, try
+again"). Reactions and thread messages let it through: the edge leaves such an event
+unacknowledged, so that the platform delivers it again (Slack), or logs it (Discord).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from bot.domain import ChannelKey, Schedule
 from bot.messages import Message
-from bot.ports import Chat, Clock, PaperLookup, Store, UnitOfWork
+from bot.ports import ArchiveUnavailable, Chat, Clock, PaperLookup, Store, UnitOfWork
 from bot.services import commands, comments, event_ids, home, post_card, posting, voting
 from bot.services.embedding import SemanticExtra
 from bot.services.home import HomeView, ScheduleForm, Viewer
@@ -20,6 +24,9 @@ from bot.services.posting import Poster
 from bot.services.reply import Reply
 from bot.services.telemetry import Telemetry
 from bot.services.web_links import Signer
+from bot.wording import replies
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +89,19 @@ class Room:
             self.reschedule()
         return reply
 
+    @staticmethod
+    def _saved(make: Callable[[], T]) -> T | Reply:
+        """What `make` answers; "not saved, try again" when the archive could not take it
+        (the cause is logged where it was raised, in bot/db)."""
+        try:
+            return make()
+        except ArchiveUnavailable:
+            return Reply(message=replies.NOT_SAVED)
+
     def command(self, *, channel: ChannelKey, user: str, text: str) -> Reply:
         """/paperclub `text`, typed by `user` in `channel`."""
         call = self.invocation(channel=channel, user=user)
-        return self._done(commands.handle(call=call, text=text))
+        return self._done(self._saved(lambda: commands.handle(call=call, text=text)))
 
     def more_results(self, *, value: object, viewer: ChannelKey | None) -> Reply | None:
         """The next page a 'More results' button's value asks for, as `viewer` sees it; None
@@ -115,13 +131,23 @@ class Room:
         return outcome
 
     def click(
-        self, *, post_id: int, user: str, value: int, token: str, via: str = voting.BUTTON
+        self,
+        *,
+        channel: ChannelKey,
+        post_id: int,
+        user: str,
+        value: int,
+        token: str,
+        via: str = voting.BUTTON,
     ) -> voting.VoteOutcome:
-        """A vote button (+1 or -1) pressed; `token` is unique per click on the platform (a
-        redelivered click carries the same one); `via` names how, for the metrics."""
-        return self._voted(
-            voting.click(
+        """A vote button (+1 or -1) pressed in `channel` (the platform's word for where, not
+        the button's); `token` is unique per click on the platform (a redelivered click carries
+        the same one); `via` names how, for the metrics. A click the archive could not take
+        changes nothing and carries the "not saved" answer for the person."""
+        try:
+            outcome = voting.click(
                 uow=self.uow,
+                channel=channel,
                 post_id=post_id,
                 user=user,
                 value=value,
@@ -130,7 +156,9 @@ class Room:
                 telemetry=self.telemetry,
                 via=via,
             )
-        )
+        except ArchiveUnavailable:  # logged where it was raised (bot/db)
+            return voting.VoteOutcome(post_id=None, changed=False, answer=replies.VOTE_NOT_SAVED)
+        return self._voted(outcome)
 
     def react(
         self,
@@ -217,7 +245,8 @@ class Room:
 
     def home_action(self, *, channel: ChannelKey, user: str, action: str) -> Reply | None:
         """A Home button's subcommand; None for an action that is no Home button."""
-        reply = home.act(call=self.invocation(channel=channel, user=user), action=action)
+        call = self.invocation(channel=channel, user=user)
+        reply = self._saved(lambda: home.act(call=call, action=action))
         return None if reply is None else self._done(reply)
 
     def schedule_form(self, *, channel: ChannelKey, user: str) -> ScheduleForm | Reply:
@@ -240,7 +269,7 @@ class Room:
     def save_schedule(self, *, channel: ChannelKey, user: str, command: str) -> Reply:
         """Apply a valid form (what read_form returned), shown on the Home."""
         call = self.invocation(channel=channel, user=user)
-        return self._done(home.save_schedule(call=call, command=command))
+        return self._done(self._saved(lambda: home.save_schedule(call=call, command=command)))
 
     # -- posts ---------------------------------------------------------------------------------
 

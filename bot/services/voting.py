@@ -7,8 +7,10 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.domain import ChannelKey
+from bot.messages import Message
 from bot.ports import ActivityStore, UnitOfWork
 from bot.services.telemetry import Telemetry
+from bot.wording import replies
 
 
 class Needs(ActivityStore, Protocol):
@@ -24,13 +26,17 @@ DOWN_REACTIONS = frozenset({"-1", "thumbsdown"})
 @dataclass(frozen=True, slots=True)
 class VoteOutcome:
     """What a vote action did: the post's id (None when it was no post) and whether it changed.
-    No counts: the coalesced redraw reads them afresh, so a vote does not pay for them."""
+    No counts: the coalesced redraw reads them afresh, so a vote does not pay for them.
+    `answer`: what only the person who clicked is told (a vote not saved, a button of another
+    channel); None when the post's redrawn counts say it all."""
 
     post_id: int | None
     changed: bool
+    answer: Message | None = None
 
 
 NOTHING = VoteOutcome(post_id=None, changed=False)
+NOT_HERE = VoteOutcome(post_id=None, changed=False, answer=replies.BUTTON_NOT_HERE)
 
 
 def reaction_value(
@@ -51,6 +57,7 @@ def reaction_value(
 def click(
     *,
     uow: UnitOfWork[Needs],
+    channel: ChannelKey,
     post_id: int,
     user: str,
     value: int,
@@ -60,8 +67,11 @@ def click(
     via: str = BUTTON,
 ) -> VoteOutcome:
     """A vote button: the other button changes the vote, the same one again withdraws it.
-    `via` names how it was pressed, for the metrics only (the console's typed +1 is stored as
-    a button vote too)."""
+    `channel`: where it was clicked; a button carrying a post of another channel (or another
+    workspace) stores nothing: its value is the clicker's to write, the channel is the
+    platform's word (a private post's id must not take votes from a public channel). `via`
+    names how it was pressed, for the metrics only (the console's typed +1 is stored as a
+    button vote too)."""
     with uow() as store:
         # The event id first: a redelivery costs one statement and changes nothing.
         if not store.mark_event(event_id=event_id, now=now):
@@ -69,6 +79,8 @@ def click(
         post = store.post_by_id(post_id=post_id)
         if post is None:
             return NOTHING
+        if post.channel != channel:
+            return NOT_HERE
         current = store.vote_of(post_id=post_id, user=user)
         if current is not None and current.value == value:
             store.clear_vote(post_id=post_id, user=user)

@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl
 from slack_bolt import BoltRequest, BoltResponse
 from slack_bolt.request.internals import build_context
 
-from bot.ports import SeenRequests
+from bot.ports import ArchiveUnavailable, SeenRequests
 from bot.slack.shape import Malformed, check_body
 
 log = logging.getLogger(__name__)
@@ -108,6 +108,42 @@ class ReplayGuard:
             return True
 
 
+class FallingBack:
+    """The replicas' shared record of signatures, with this process's own memory beside it: a
+    database outage must not turn every signed request into a 401 or a 500. Every signature
+    goes into the memory; while the shared record cannot be read or written the memory alone
+    answers (a replay this process saw is still refused), with one WARNING per outage."""
+
+    def __init__(self, *, shared: SeenRequests) -> None:
+        """Ask `shared` first."""
+        self._shared = shared
+        self._own = ReplayGuard()
+        self._lock = threading.Lock()
+        self._down = False
+
+    def first_time(self, *, signature: str, now: float) -> bool:
+        """Record a signature; False when this process, or any replica while the shared record
+        answers, saw it within the window."""
+        if not self._own.first_time(signature=signature, now=now):
+            return False
+        try:
+            fresh = self._shared.first_time(signature=signature, now=now)
+        except ArchiveUnavailable as error:
+            self._outage(error=error)
+            return True
+        self._outage(error=None)
+        return fresh
+
+    def _outage(self, *, error: ArchiveUnavailable | None) -> None:
+        """Log the start and the end of an outage, once each."""
+        with self._lock:
+            was, self._down = self._down, error is not None
+        if error is not None and not was:
+            log.warning("replay check on this process's memory only: %s", error)
+        elif error is None and was:
+            log.info("replay check shared by the replicas again: the archive answers")
+
+
 def headers_of(*, environ: dict[str, Any]) -> dict[str, str]:
     """Request headers from a WSGI environ."""
     headers = {
@@ -149,7 +185,7 @@ def make_wsgi_app(
 ) -> WsgiApp:
     """The WSGI callable for Slack's requests (POST only; the server routes the path here)."""
     key = signing_secret.encode()
-    seen = replays or ReplayGuard()
+    seen: SeenRequests = ReplayGuard() if replays is None else FallingBack(shared=replays)
 
     def wsgi(environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
         """Check one request, then hand it to Bolt."""

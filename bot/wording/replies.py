@@ -223,3 +223,13 @@ SERVER_ONLY = message("Paper Club works in a server's channels, not in direct me
 FAILED = message(
     "Something went wrong on Paper Club's side; the bot's log says what. Please try again."
 )
+# The archive could not be written (a disk full, a lock held too long, a server down): said
+# in time instead of a silent failure; nothing was kept, so trying again is safe.
+VOTE_NOT_SAVED = message(
+    "Your vote was not saved: the archive is unavailable right now. Try again in a minute."
+)
+NOT_SAVED = message(
+    "That was not saved: the archive is unavailable right now. Try again in a minute."
+)
+# A vote button whose post belongs to another channel (a copied or forged button).
+BUTTON_NOT_HERE = message("That button does not belong to this channel: no vote was stored.")

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from typing import Any
 
 from bot.discord.embeds import vote_custom_id
+from bot.discord.render import render
 from bot.domain import VoteCount
+from bot.wording import replies
 from tests.discord.conftest import DiscordHarness
 
 DEFERRED_UPDATE = 6
+CHANNEL_MESSAGE = 4  # an interaction answered with a message at once
+EPHEMERAL = 1 << 6  # only the person who clicked sees it
 
 
 def _votes(harness: DiscordHarness, message: dict[str, Any]) -> VoteCount:
@@ -100,3 +106,23 @@ def test_a_burst_of_clicks_ends_right_with_few_redraws(harness: DiscordHarness) 
     # Coalesced: a leading redraw and a trailing one per second, not one per click.
     redraws = fake.requests("PATCH", f"/channels/{fake.channel_id}/messages/{message['id']}")
     assert 1 <= len(redraws) <= 5
+
+
+def test_a_click_while_the_archive_is_locked_is_answered_not_saved(
+    harness: DiscordHarness,
+) -> None:
+    message = harness.daily_post()
+    up = vote_custom_id(post_id=_post_id(harness, message), up=True)
+    holder = sqlite3.connect(harness.database.url.removeprefix("sqlite:///"), isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        started = time.monotonic()
+        answer = harness.fake.wait_callback(harness.fake.click(message["id"], up).id)
+        assert time.monotonic() - started < 3.0  # Discord's deadline for the first answer
+        holder.execute("ROLLBACK")
+    finally:
+        holder.close()
+    assert answer["type"] == CHANNEL_MESSAGE
+    assert answer["data"]["flags"] & EPHEMERAL
+    assert answer["data"]["content"] == render(message=replies.VOTE_NOT_SAVED)
+    assert _votes(harness, message) == VoteCount(up=0, down=0)

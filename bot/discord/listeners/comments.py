@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 import discord
 
 from bot.discord.deps import DiscordDeps
+from bot.discord.listeners.outage import lost
 from bot.discord.text import typed
 from bot.domain import ChannelKey
+from bot.ports import ArchiveUnavailable
 from bot.services.room import ThreadEvent
 
 # Message types that are a person's words: a plain message and a reply.
@@ -30,6 +33,17 @@ def _channel(*, deps: DiscordDeps, guild_id: int | None, thread_id: int) -> Chan
     return deps.channel(guild_id=guild_id, channel_id=parent)
 
 
+async def _store(
+    *, deps: DiscordDeps, what: str, about: ThreadEvent, call: Callable[[], object]
+) -> None:
+    """Run one comment's change on a worker, in its message's lane; one the archive could not
+    take is logged with its ids (Discord does not deliver an event again)."""
+    try:
+        await deps.bridge.blocking(call, lane=f"comment:{about.message_id}")
+    except ArchiveUnavailable:
+        lost(what=what, channel=about.channel, message_id=about.message_id, user=about.user)
+
+
 def _by_a_person(*, message: discord.Message) -> bool:
     """People's own words: no bot (ours included), no webhook, no system message."""
     return not message.author.bot and message.webhook_id is None and message.type in WORDS
@@ -49,9 +63,8 @@ async def created(*, deps: DiscordDeps, message: discord.Message) -> None:
             message_id=str(message.id),
             user=str(message.author.id),
         )
-        await deps.bridge.blocking(
-            lambda: room.reply(about=about, text=text),
-            lane=f"comment:{message.id}",
+        await _store(
+            deps=deps, what="reply", about=about, call=lambda: room.reply(about=about, text=text)
         )
 
 
@@ -71,9 +84,8 @@ async def edited(*, deps: DiscordDeps, payload: discord.RawMessageUpdateEvent) -
             user=str(message.author.id),
             stamp=stamp,
         )
-        await deps.bridge.blocking(
-            lambda: room.edit(about=about, text=text),
-            lane=f"comment:{payload.message_id}",
+        await _store(
+            deps=deps, what="edit", about=about, call=lambda: room.edit(about=about, text=text)
         )
 
 
@@ -85,12 +97,7 @@ async def deleted(
     if channel is None:
         return
     for message_id in sorted(message_ids):
-        await deps.bridge.blocking(
-            partial(
-                deps.room.delete,
-                about=ThreadEvent(
-                    channel=channel, thread_id=str(channel_id), message_id=str(message_id)
-                ),
-            ),
-            lane=f"comment:{message_id}",
+        about = ThreadEvent(channel=channel, thread_id=str(channel_id), message_id=str(message_id))
+        await _store(
+            deps=deps, what="delete", about=about, call=partial(deps.room.delete, about=about)
         )

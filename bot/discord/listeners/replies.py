@@ -32,6 +32,19 @@ async def acknowledge(
     return True
 
 
+async def tell(*, interaction: discord.Interaction[Any], message: Message) -> None:
+    """Answer an interaction at once with a message only its person sees (a click that stored
+    nothing); nothing when Discord says it was answered already (delivered twice)."""
+    try:
+        await interaction.response.send_message(
+            content=render.render(message=message), ephemeral=True, allowed_mentions=NOBODY
+        )
+    except discord.HTTPException as exc:
+        if exc.code != ALREADY_ACKNOWLEDGED:
+            raise
+        log.info("interaction %s came twice; it was answered the first time", interaction.id)
+
+
 async def follow_up(
     *, deps: DiscordDeps, interaction: discord.Interaction[Any], message: Message
 ) -> None:

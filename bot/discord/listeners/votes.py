@@ -9,9 +9,11 @@ import discord
 from bot.discord.deps import DiscordDeps
 from bot.discord.embeds import read_vote
 from bot.discord.listeners.buttons import Dynamic, dynamic_button
-from bot.discord.listeners.replies import acknowledge
+from bot.discord.listeners.outage import lost
+from bot.discord.listeners.replies import acknowledge, tell
 from bot.discord.render import read_custom_id
 from bot.discord.text import reaction_name
+from bot.ports import ArchiveUnavailable
 
 TEMPLATE = r"paperclub:vote:(?:up|down):[0-9]{1,19}"
 
@@ -29,18 +31,31 @@ def vote_button(*, deps: DiscordDeps) -> Dynamic:
 async def click(
     *, deps: DiscordDeps, interaction: discord.Interaction[Any], custom_id: str
 ) -> None:
-    """A click: the other button changes the vote, the same one again withdraws it."""
+    """A click: the other button changes the vote, the same one again withdraws it. One that
+    stored nothing (the archive unavailable, a button of another channel) is answered with a
+    message only the clicker sees; otherwise the redraw shows the counts."""
     read = read_custom_id(custom_id=custom_id)
     vote = read_vote(value=read[1]) if read else None
+    answer = None
     if vote is not None:
         value, post_id = vote
         user, token, room = str(interaction.user.id), str(interaction.id), deps.room
+        # Where Discord says it was clicked: the custom id is the clicker's to write.
+        channel = deps.channel(
+            guild_id=interaction.guild_id or "", channel_id=interaction.channel_id or ""
+        )
         # The interaction id is unique per click: a redelivered click changes nothing.
-        await deps.bridge.blocking(
-            lambda: room.click(post_id=post_id, user=user, value=value, token=token),
+        outcome = await deps.bridge.blocking(
+            lambda: room.click(
+                channel=channel, post_id=post_id, user=user, value=value, token=token
+            ),
             lane=f"vote:{user}",  # one person's clicks and reactions, in the order made
         )
-    await acknowledge(interaction=interaction)  # the redraw shows the counts
+        answer = outcome.answer
+    if answer is None:
+        await acknowledge(interaction=interaction)
+    else:
+        await tell(interaction=interaction, message=answer)
 
 
 async def reaction(
@@ -53,14 +68,23 @@ async def reaction(
     channel = deps.channel(guild_id=payload.guild_id, channel_id=payload.channel_id)
     name = reaction_name(emoji=payload.emoji)
     # Discord's reaction events carry no id: the club keys them by the reaction's presence.
-    await deps.bridge.blocking(
-        lambda: room.react(
+    try:
+        await deps.bridge.blocking(
+            lambda: room.react(
+                channel=channel,
+                message_id=str(payload.message_id),
+                user=str(payload.user_id),
+                reaction=name,
+                added=added,
+                emoji=str(payload.emoji),
+            ),
+            lane=f"vote:{payload.user_id}",
+        )
+    except ArchiveUnavailable:
+        # Discord delivers a gateway event once: the ids say what to read back later.
+        lost(
+            what="reaction added" if added else "reaction removed",
             channel=channel,
-            message_id=str(payload.message_id),
-            user=str(payload.user_id),
-            reaction=name,
-            added=added,
-            emoji=str(payload.emoji),
-        ),
-        lane=f"vote:{payload.user_id}",
-    )
+            message_id=payload.message_id,
+            user=payload.user_id,
+        )

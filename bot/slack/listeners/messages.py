@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt import Ack, App
+from slack_bolt import Ack, App, BoltResponse
 
+from bot.ports import ArchiveUnavailable
 from bot.services.room import ThreadEvent
 from bot.slack.deps import SlackDeps
+from bot.slack.listeners.outage import not_stored
 from bot.slack.text import typed
 
 # Subtypes that are a person's words in a thread (a broadcast reply is still a reply).
@@ -18,10 +20,15 @@ def register(*, app: App, deps: SlackDeps) -> None:
     """One listener for every message subtype, so none is ever answered 404."""
 
     @app.event("message")
-    def on_message(ack: Ack, body: dict[str, Any], event: dict[str, Any]) -> None:
-        """Store, then ack: an acknowledged comment is on disk."""
-        apply(deps=deps, event=event, delivery=body.get("event_id"))
+    def on_message(ack: Ack, body: dict[str, Any], event: dict[str, Any]) -> BoltResponse | None:
+        """Store, then ack: an acknowledged comment is on disk (one the archive could not
+        take is not acked, so Slack delivers it again)."""
+        try:
+            apply(deps=deps, event=event, delivery=body.get("event_id"))
+        except ArchiveUnavailable:
+            return not_stored(body=body)
         ack()
+        return None
 
 
 def apply(*, deps: SlackDeps, event: dict[str, Any], delivery: str | None) -> None:
