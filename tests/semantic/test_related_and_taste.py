@@ -44,6 +44,7 @@ def _post_days(
             voting.click(
                 uow=database,
                 post_id=result.post.id,
+                channel=result.post.channel,
                 user=f"U{voter}",
                 value=1 if votes and votes[index] > 0 else -1,
                 event_id=f"v{index}-{voter}",

@@ -52,6 +52,7 @@ def club(database: Database, chat: MemoryChat) -> Club:
             telemetry=Telemetry(),
             uow=database,
             post_id=post.id,
+            channel=post.channel,
             user=f"U{n}",
             value=value,
             event_id=f"v{n}",

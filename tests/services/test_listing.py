@@ -72,6 +72,7 @@ def test_records_hold_every_paper_with_its_posts_votes_and_comments(
         telemetry=Telemetry(),
         uow=database,
         post_id=post.id,
+        channel=post.channel,
         user="U1",
         value=-1,
         event_id="v",

@@ -63,6 +63,7 @@ def test_a_cards_counts_are_fresh_and_undelivered_posts_have_none(
         telemetry=Telemetry(),
         uow=database,
         post_id=post.id,
+        channel=post.channel,
         user="U1",
         value=1,
         event_id="v",

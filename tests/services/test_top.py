@@ -28,6 +28,7 @@ def _three_days(database: Database, chat: MemoryChat) -> list[str]:
             telemetry=Telemetry(),
             uow=database,
             post_id=post.id,
+            channel=post.channel,
             user=user,
             value=1,
             event_id=f"v{n}",

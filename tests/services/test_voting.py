@@ -58,6 +58,7 @@ def test_a_click_votes_the_same_again_withdraws_the_other_switches(
             telemetry=Telemetry(),
             uow=database,
             post_id=post.id,
+            channel=post.channel,
             user="U1",
             value=value,
             event_id=event,
@@ -72,6 +73,7 @@ def test_a_click_votes_the_same_again_withdraws_the_other_switches(
         telemetry=Telemetry(),
         uow=database,
         post_id=post.id,
+        channel=post.channel,
         user="U2",
         value=1,
         event_id="e4",
@@ -86,6 +88,7 @@ def test_a_redelivered_click_changes_nothing(database: Database, chat: MemoryCha
         telemetry=Telemetry(),
         uow=database,
         post_id=post.id,
+        channel=post.channel,
         user="U1",
         value=1,
         event_id="same",
@@ -95,6 +98,7 @@ def test_a_redelivered_click_changes_nothing(database: Database, chat: MemoryCha
         telemetry=Telemetry(),
         uow=database,
         post_id=post.id,
+        channel=post.channel,
         user="U1",
         value=1,
         event_id="same",
@@ -104,11 +108,32 @@ def test_a_redelivered_click_changes_nothing(database: Database, chat: MemoryCha
     assert votes(database, post) == (1, 0)  # not withdrawn by the second delivery
 
 
+def test_a_click_from_another_channel_stores_nothing(database: Database, chat: MemoryChat) -> None:
+    """A button's value is the clicker's to write: a post id carried into another channel (of
+    this workspace, another one, another platform) takes no vote."""
+    _, post = _posted(database, chat)
+    elsewhere = (key("C9"), key("C1", workspace="T2"), key("C1", platform="discord"))
+    for n, channel in enumerate(elsewhere):
+        outcome = voting.click(
+            telemetry=Telemetry(),
+            uow=database,
+            post_id=post.id,
+            channel=channel,
+            user="U1",
+            value=1,
+            event_id=f"forged{n}",
+            now=MONDAY,
+        )
+        assert not outcome.changed, channel
+    assert votes(database, post) == (0, 0)
+
+
 def test_a_click_on_no_post_is_nothing(database: Database) -> None:
     outcome = voting.click(
         telemetry=Telemetry(),
         uow=database,
         post_id=999,
+        channel=key("C1"),
         user="U1",
         value=1,
         event_id="e",
@@ -139,6 +164,7 @@ def test_reactions_vote_and_the_latest_action_wins(database: Database, chat: Mem
         telemetry=Telemetry(),
         uow=database,
         post_id=post.id,
+        channel=post.channel,
         user="U1",
         value=-1,
         event_id="c1",

@@ -42,6 +42,7 @@ def _post_and_comment(database: Database, channel: ChannelKey, text: str) -> tup
     voting.click(
         uow=database,
         post_id=post.id,
+        channel=post.channel,
         user="U1",
         value=1,
         event_id=f"v-{channel}",
