@@ -44,7 +44,7 @@ from bot.services import search as service
 from bot.services.embedding import NO_SEMANTIC, SemanticExtra
 from bot.services.telemetry import Telemetry
 
-VERSION = 6  # bump when synthetic.py or the schema changes, so cached archives are rebuilt
+VERSION = 7  # bump when synthetic.py or the schema changes, so cached archives are rebuilt
 CACHE = Path(tempfile.gettempdir()) / "paperclub-bench"
 QUERIES = (
     "pipeline parallelism",
