@@ -7,11 +7,9 @@ tests/slack/test_slack_outage.py), or the file itself gone from where the bot op
 from __future__ import annotations
 
 import io
-import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -26,6 +24,7 @@ from bot.runtime.wiring import Wiring
 from bot.services.club import Club
 from bot.wording import console as console_words
 from bot.wording import replies
+from tests.archive_gone import archive_gone, sqlite_path
 from tests.services.conftest import load_sample
 from tests.slack.conftest import MONDAY_9, FakeClock
 
@@ -74,50 +73,22 @@ def console(sqlite_url: str, terminal: io.StringIO) -> Iterator[tuple[Database, 
         database.dispose()
 
 
-def _path(database: Database) -> Path:
-    """The SQLite file the bot reads and writes."""
-    return Path(str(database.engine.url.database))
-
-
 def _count(database: Database, sql: str) -> int:
     """One number read by a connection of the test's own."""
-    with sqlite3.connect(_path(database)) as connection:
+    with sqlite3.connect(sqlite_path(database)) as connection:
         return int(connection.execute(sql).fetchone()[0])
 
 
 @contextmanager
 def _lock_held(database: Database) -> Iterator[None]:
     """The file's write lock held by another connection until the block ends."""
-    holder = sqlite3.connect(_path(database), isolation_level=None)
+    holder = sqlite3.connect(sqlite_path(database), isolation_level=None)
     try:
         holder.execute("BEGIN IMMEDIATE")
         yield
         holder.execute("ROLLBACK")
     finally:
         holder.close()
-
-
-@contextmanager
-def _file_gone(database: Database) -> Iterator[None]:
-    """The archive's file moved away and a folder in its place (a volume unmounted, say):
-    nothing can be read or written until the block ends."""
-    path = _path(database)
-    moved = [Path(f"{path}{tail}") for tail in ("", "-wal", "-shm")]
-    database.engine.dispose()
-    database.read_engine.dispose()
-    for file in moved:
-        if file.exists():
-            os.rename(file, f"{file}.away")
-    path.mkdir()
-    try:
-        yield
-    finally:
-        path.rmdir()
-        for file in moved:
-            if Path(f"{file}.away").exists():
-                os.rename(f"{file}.away", file)
-        database.engine.dispose()
-        database.read_engine.dispose()
 
 
 def test_a_comment_and_a_vote_while_the_lock_is_held_say_not_saved_and_the_console_goes_on(
@@ -148,13 +119,13 @@ def test_with_the_archive_gone_every_line_gets_an_answer(
     handle_line(app=platform.app, line="/paperclub search the")
     before = terminal.getvalue()
     assert "Type more for more results." in before
-    with _file_gone(database):
+    with archive_gone(database):
         handle_line(app=platform.app, line="more")  # the next page cannot be read
     shown = terminal.getvalue()[len(before) :]
     assert shown == as_plain(message=replies.NOT_AVAILABLE) + "\n"
     handle_line(app=platform.app, line="more")  # back: the same button asks the page again
     assert "Results 6–" in terminal.getvalue()[len(before) :]
-    with _file_gone(database):
+    with archive_gone(database):
         for line in (COMMENT, "+1", "/paperclub queue"):
             handle_line(app=platform.app, line=line)
     shown = terminal.getvalue()[len(before) :]
