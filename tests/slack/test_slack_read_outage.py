@@ -4,20 +4,33 @@ logged traceback (Socket Mode and HTTP); once it is back, each works as before."
 
 from __future__ import annotations
 
+import http.client
+import json
+import time as clock
 from collections.abc import Iterator
 from datetime import time
+from http import HTTPStatus
+from typing import Any
 
 import pytest
 
 from bot.domain import PaperDraft
 from bot.messages import as_plain
 from bot.services import importing
+from bot.slack.http import send
 from bot.wording import home as home_words
 from bot.wording import replies
 from tests.archive_gone import archive_gone
+from tests.fakeslack import (
+    event_body,
+    event_envelope_payload,
+    interactive_body,
+    message_event,
+    signed_headers,
+)
 from tests.fakeslack.payloads import view_submission_payload
 from tests.fakeslack.web_members import add_member
-from tests.slack.conftest import ADMIN, CHANNEL, MEMBER, MONDAY_9, Harness
+from tests.slack.conftest import ADMIN, CHANNEL, MEMBER, MONDAY_9, SECRET, Harness
 from tests.slack.test_app_home import (
     _channel,
     _deliver,
@@ -37,6 +50,16 @@ def tracebacks(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFi
     """The log of the test, checked at its end for any record carrying a traceback."""
     yield caplog
     assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
+
+
+def _resubmit(harness: Harness, payload: dict[str, Any]) -> dict[str, Any]:
+    """Deliver an interaction once more, as Slack sends a person's second try: over HTTP
+    signed a second later (the same body and stamp would be a replay, refused)."""
+    if harness.mode == "socket":
+        return _deliver(harness, payload)
+    status, body = harness.post(interactive_body(payload), timestamp=int(clock.time()) + 1)
+    assert status == 200
+    return dict(json.loads(body)) if body.strip() else {}
 
 
 def test_the_home_opened_while_the_archive_is_gone_says_so(
@@ -76,8 +99,8 @@ def test_a_schedule_form_sent_while_the_archive_is_gone_stays_open_and_says_not_
     assert said == as_plain(message=replies.NOT_SAVED)
     assert block in {b["block_id"] for b in view["blocks"] if b["type"] == "input"}
     assert _channel(harness).schedule.post_time == time(9, 0)  # nothing changed
-    # Sent again with the archive back, the same form is applied and closes.
-    assert "response_action" not in _deliver(harness, submitted)
+    # Sent again with the archive back (a new request: a later signature), it is applied.
+    assert "response_action" not in _resubmit(harness, submitted)
     assert harness.fake.ws.wait_for(
         lambda: _channel(harness).schedule.post_time == time(10, 30), 10
     )
@@ -98,3 +121,36 @@ def test_more_results_while_the_archive_is_gone_says_not_available(
     assert said["text"] == as_plain(message=replies.NOT_AVAILABLE)
     page_two = harness.more_results(value=button["value"])  # back: the same button works
     assert "*Results 6–8 of 8*" in page_two["blocks"][0]["text"]["text"]
+
+
+def test_an_event_refused_during_the_outage_is_a_503_with_its_own_phrase(
+    harness: Harness,
+) -> None:
+    """HTTP mode: Slack reads the status; people and proxies read the phrase beside it."""
+    if harness.mode != "http":
+        pytest.skip("Socket Mode answers no HTTP request")
+    ts, _ = harness.daily_post()
+    reply = message_event(channel=CHANNEL, user=MEMBER, text="said while it was down", thread_ts=ts)
+    body = event_body(event_envelope_payload(reply))
+    headers = signed_headers(
+        SECRET, body.body, content_type=body.content_type, headers=body.headers
+    )
+    connection = http.client.HTTPConnection("127.0.0.1", harness.settings.http_port, timeout=10)
+    try:
+        with archive_gone(harness.bot.database):
+            connection.request("POST", "/slack/events", body.body, headers)
+            answer = connection.getresponse()
+            answer.read()
+    finally:
+        connection.close()
+    assert (answer.status, answer.reason) == (503, "Service Unavailable")
+
+
+@pytest.mark.parametrize("status", [200, 302, 400, 401, 404, 405, 413, 500, 503, 429, 418])
+def test_every_status_sent_has_its_phrase(status: int) -> None:
+    started: list[str] = []
+    send(lambda line, headers: started.append(line), status, "")
+    code, _, phrase = started[0].partition(" ")
+    assert int(code) == status and phrase not in ("", "Error", "Unknown")
+    expected = "Payload Too Large" if status == 413 else HTTPStatus(status).phrase
+    assert phrase == expected
