@@ -15,8 +15,9 @@ from zoneinfo import ZoneInfo
 from bot.console.chat import KEY, PLATFORM, USER, ConsoleChat
 from bot.console.typed import cleaned
 from bot.domain import Post
+from bot.ports import ArchiveUnavailable
 from bot.services.room import Room, ThreadEvent
-from bot.wording import archive
+from bot.wording import archive, replies
 from bot.wording import console as words
 
 VOTES = {"+1": 1, "-1": -1, ":+1:": 1, ":-1:": -1, "👍": 1, "👎": -1}
@@ -46,7 +47,9 @@ def todays_post(*, app: Console) -> Post | None:
 
 def handle_line(*, app: Console, line: str) -> None:
     """Act on one typed line, cleaned first: no escape sequence or control character of it is
-    ever stored, run or voted with; a line that held nothing else is ignored, and said so."""
+    ever stored, run or voted with; a line that held nothing else is ignored, and said so.
+    When the archive cannot take it, the person reads so, as on every platform, and the
+    console reads the next line (the cause is logged where it was raised, in bot/db)."""
     text = cleaned(line=line)
     if not text:
         if line.strip():
@@ -58,6 +61,14 @@ def handle_line(*, app: Console, line: str) -> None:
     if text.lower() == words.TYPED_ACTIONS[archive.SEARCH_MORE]:
         _more_results(app=app)
         return
+    try:
+        _in_thread(app=app, text=text)
+    except ArchiveUnavailable:  # today's post could not be read, or the comment not written
+        app.chat.say(message=replies.VOTE_NOT_SAVED if text in VOTES else replies.NOT_SAVED)
+
+
+def _in_thread(*, app: Console, text: str) -> None:
+    """A vote or a comment on today's post."""
     post = todays_post(app=app)
     if post is None or post.message_id is None:
         app.chat.say(message=words.NO_PAPER_YET)
@@ -88,7 +99,12 @@ def _more_results(*, app: Console) -> None:
     if value is None:
         app.chat.say(message=words.NOTHING_MORE)
         return
-    reply = app.room.more_results(value=value, viewer=KEY)
+    try:
+        reply = app.room.more_results(value=value, viewer=KEY)
+    except ArchiveUnavailable:
+        app.chat.say(message=replies.NOT_AVAILABLE)
+        app.chat.pressable[archive.SEARCH_MORE] = value  # typing it again asks the same page
+        return
     app.chat.say(message=archive.STALE_BUTTON if reply is None else reply.message)
 
 

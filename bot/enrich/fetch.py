@@ -39,6 +39,7 @@ class Unreachable(Exception):
         """Name the service and say why."""
         super().__init__(f"{NAMES.get(service, service)} could not be reached: {why}")
         self.service = service
+        self.why = why
 
 
 class Cache(Protocol):

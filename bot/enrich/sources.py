@@ -111,13 +111,14 @@ class Sources:
         self.crossref_url = crossref_url.rstrip("/")
         self.contact = contact
         self.down: dict[str, str] = {}  # service -> why, once it could not be reached
+        self._causes: dict[str, str] = {}  # service -> the bare cause ("HTTP 503")
 
     def candidates(self, *, known: Known) -> list[PaperDraft]:
         """Every record either service offers for the paper. A service that is down is skipped
         from then on; Unreachable only when every service the paper needs is down."""
         services = self._services(known)
         if services and all(name in self.down for name in services):
-            raise Unreachable(service=" and ".join(NAMES[s] for s in services), why="said above")
+            raise self._all_down(services=services)
         found: list[PaperDraft] = []
         for query in arxiv_queries(known=known):
             url = f"{self.arxiv_url}?{urlencode({'search_query': query, 'max_results': ROWS})}"
@@ -131,10 +132,20 @@ class Sources:
                 service="crossref", url=url, read=lambda b: crossref_records(body=b)
             )
         if services and all(name in self.down for name in services):
-            raise Unreachable(
-                service=" and ".join(NAMES[s] for s in services), why="; ".join(self.down.values())
-            )
+            raise self._all_down(services=services)
         return found
+
+    def _all_down(self, *, services: list[str]) -> Unreachable:
+        """Why a paper could not be asked, whole in itself (each paper of `enrich --json`
+        carries it, however long ago the service went down): every service and its cause."""
+        causes = [self._causes[name] for name in services]
+        if len(set(causes)) == 1:
+            why = causes[0]
+        else:
+            why = "; ".join(
+                f"{NAMES[name]}: {cause}" for name, cause in zip(services, causes, strict=True)
+            )
+        return Unreachable(service=" and ".join(NAMES[name] for name in services), why=why)
 
     def _services(self, known: Known) -> list[str]:
         """The services a paper would be asked of."""
@@ -152,6 +163,7 @@ class Sources:
             return self.fetcher.get(service=service, url=url, read=read) or []
         except Unreachable as exc:
             self.down[service] = str(exc)
+            self._causes[service] = exc.why
         except Malformed as exc:
             log.warning("%s (for %s)", exc, url)
         return []

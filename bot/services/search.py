@@ -80,7 +80,17 @@ def search(
         scope = workspace or workspaces.resolve(uow=uow, named=None)
     semantic = semantic_extra.index
     with uow(write=False) as store:
-        if semantic is not None and query.has_text and not _identifiers(query=query):
+        result: SearchResult | None = None
+        if semantic is None:
+            why = semantic_extra.reason
+        elif not query.has_text:
+            why = words.NO_WORDS
+        elif _identifiers(query=query):
+            why = words.IDENTIFIERS
+        elif not store.newest_vector(model=semantic.model):
+            why = words.NO_VECTORS  # nothing embedded anywhere (an index seek): no model loaded
+        else:
+            why = words.NO_VECTORS  # if _hybrid finds this workspace has no vector after all
             result = _hybrid(
                 store=store,
                 semantic=semantic,
@@ -91,14 +101,10 @@ def search(
                 offset=max(0, offset),
                 limit=limit,
             )
-        else:
+        if result is None:
             page = store.search(
                 query=query, limit=limit, offset=max(0, offset), viewer=viewer, workspace=scope
             )
-            if semantic is None:
-                why = semantic_extra.reason
-            else:
-                why = words.IDENTIFIERS if query.has_text else words.NO_WORDS
             result = SearchResult(text=text, page=page, notes=query.notes, why=why)
     telemetry.search(
         platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started
@@ -123,9 +129,10 @@ def _hybrid(
     scope: WorkspaceKey,
     offset: int,
     limit: int,
-) -> SearchResult:
+) -> SearchResult | None:
     """Keyword and vector rankings fused: the vectors are scored on their own thread while the
-    keyword search runs; a neighbour joins only if it passes the query's exact parts."""
+    keyword search runs; a neighbour joins only if it passes the query's exact parts. None when
+    the workspace has no vector (others have): the caller ranks by keyword alone and says why."""
     depth = max(DEPTH, offset + limit)
     wanted = " ".join(query.positives)
     nearest = semantic.start_nearest(store=store, workspace=scope, text=wanted, k=depth)
@@ -133,11 +140,15 @@ def _hybrid(
     keyword, total, relaxed = run.ranked(depth=depth)
     found = {hit.paper_id for hit in keyword}
     try:
-        near = [n for n in nearest() if n.similarity >= FLOOR]
-        why, engine = words.FUSED, words.HYBRID
+        neighbours = nearest()
     except Exception as error:  # a damaged model must not take keyword search down with it
         log.warning("meaning failed, searching by keywords alone: %s", error)
         near, why, engine = [], words.semantic_failed(error=str(error)), words.KEYWORD
+    else:
+        if not neighbours:  # only an empty workspace has no nearest at all, floor or not
+            return None
+        near = [n for n in neighbours if n.similarity >= FLOOR]
+        why, engine = words.FUSED, words.HYBRID
     # Relaxed to any word, the keyword side lets a phrase go missing too: check its hits.
     recheck = relaxed and bool(query.phrases)
     asked = [n.paper_id for n in near if n.paper_id not in found]

@@ -10,6 +10,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
+from http import HTTPStatus
 from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
@@ -156,28 +157,44 @@ def headers_of(*, environ: dict[str, Any]) -> dict[str, str]:
     return headers
 
 
+# The phrases of the statuses this module and Bolt send (413 as RFC 7231 named it, where
+# Python 3.11's HTTPStatus says "Request Entity Too Large"); any other takes HTTPStatus's.
+REASONS = {
+    200: "OK",
+    302: "Found",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    413: "Payload Too Large",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
+
+
 def send(
     start_response: StartResponse, status: int, body: str, headers: Iterable[tuple[str, str]] = ()
 ) -> list[bytes]:
     """Start a response (plain text unless Bolt gave a Content-Type) and return its body."""
-    reasons = {
-        200: "OK",
-        302: "Found",
-        400: "Bad Request",
-        401: "Unauthorized",
-        404: "Not Found",
-        405: "Method Not Allowed",
-        413: "Payload Too Large",
-    }
     data = body.encode()
     extra = [(k, v) for k, v in headers if k.lower() != "content-length"]
     if not any(k.lower() == "content-type" for k, _ in extra):
         extra.append(("Content-Type", "text/plain; charset=utf-8"))
     start_response(
-        f"{status} {reasons.get(status, 'Error')}",
-        [*extra, ("Content-Length", str(len(data)))],
+        f"{status} {reason(status=status)}", [*extra, ("Content-Length", str(len(data)))]
     )
     return [data]
+
+
+def reason(*, status: int) -> str:
+    """A status's reason phrase: ours, or the standard one for whatever Bolt answers (its 500,
+    a 503 of a listener); "Unknown" only for a code no RFC registered."""
+    if status in REASONS:
+        return REASONS[status]
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Unknown"
 
 
 def make_wsgi_app(

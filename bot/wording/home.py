@@ -27,6 +27,11 @@ INTRO = line(
     "under the post and talk about it in its thread.",
     quiet=True,
 )
+# The archive could not be read when the tab was opened or a button pressed: nothing changed.
+UNAVAILABLE = message(
+    "The archive is unavailable right now, so your Home cannot be shown. Nothing was "
+    "changed; open this tab again in a minute."
+)
 NO_CHANNELS = message(
     line(Strong("Your channels")),
     line(

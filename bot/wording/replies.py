@@ -231,5 +231,10 @@ VOTE_NOT_SAVED = message(
 NOT_SAVED = message(
     "That was not saved: the archive is unavailable right now. Try again in a minute."
 )
+# The archive could not be read (a server down, a file gone): a page, a view or the next
+# results could not be shown; nothing was changed.
+NOT_AVAILABLE = message(
+    "That is not available right now: the archive cannot be read. Try again in a minute."
+)
 # A vote button whose post belongs to another channel (a copied or forged button).
 BUTTON_NOT_HERE = message("That button does not belong to this channel: no vote was stored.")

@@ -15,6 +15,7 @@ FUSED = "keyword (bm25) and meaning (vectors) fused by reciprocal rank"
 
 NO_WORDS = "filters only: no words to rank by, so the latest posts come first"
 IDENTIFIERS = "arXiv ids and DOIs are matched exactly, by keywords alone"
+NO_VECTORS = "no paper has a vector yet: run paperclub embed"
 TASTE_UNAVAILABLE = (
     "Queue order: picking by the group's taste needs the semantic extra "
     "(pip install 'paperclub[semantic]')"

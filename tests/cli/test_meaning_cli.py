@@ -143,6 +143,23 @@ def test_related_names_a_paper_the_archive_lacks(embedded: Runner) -> None:
     assert one_line(done.stderr) == "paperclub: " + words.RELATED_NOT_FOUND.format(text="zzzqqq")
 
 
+def test_search_explain_before_any_vector_says_keyword_and_to_embed(paperclub: Runner) -> None:
+    paperclub("import", str(SAMPLE))  # the extra is installed, nothing is embedded yet
+    out = paperclub("search", "--explain", "pipeline", "parallelism").stdout
+    assert f"ranked by keyword: {words.NO_VECTORS}" in out and "hybrid" not in out
+    assert "run paperclub embed" in out
+    reasons = whys(out)
+    assert reasons and len(reasons) == len(hits(out))
+    assert all(why.startswith("bm25 ") for why in reasons), reasons
+    found = json.loads(paperclub("search", "--explain", "--json", "pipeline").stdout)
+    assert (found["engine"], found["why"]) == ("keyword", words.NO_VECTORS)
+    assert found["hits"] and all(hit["explain"].startswith("bm25 ") for hit in found["hits"])
+    assert json.loads(paperclub("search", "--json", "pipeline").stdout)["engine"] == "keyword"
+    # Once embedded, the same search is fused.
+    paperclub("embed")
+    assert f"ranked by {words.HYBRID}: " in paperclub("search", "--explain", "pipeline").stdout
+
+
 # --- PAPERCLUB_SEMANTIC=off --------------------------------------------------------------
 
 

@@ -178,6 +178,9 @@ def test_a_timeout_is_unreachable_said_once_and_the_run_carries_on(
     outcomes = enrich(uow=world.database, sources=sources, now=NOW)
     assert [o.result for o in outcomes] == [Result.UNREACHABLE, Result.UNREACHABLE]
     assert list(sources.down) == ["arxiv"] and world.scholar.count("arxiv") == 1
+    # The second paper, never asked, still says whole what was down and why.
+    said = "arXiv could not be reached: no answer within 0.5 s"
+    assert [o.reason for o in outcomes] == [said, said]
 
 
 def test_a_malformed_feed_is_logged_not_cached(

@@ -18,6 +18,7 @@ from bot.semantic.lazy import LazySemantic
 from bot.services import search
 from bot.services.embedding import NO_SEMANTIC, SemanticExtra
 from bot.services.telemetry import Telemetry
+from bot.wording import semantic as words
 from tests.semantic.conftest import NOW, add_papers, corpus, embed_all
 from tests.services.conftest import WEEKDAYS
 
@@ -166,8 +167,35 @@ def test_without_vectors_it_ranks_as_keyword_search(encoder: Encoder, tmp_path: 
     try:
         add_papers(database, corpus(*PROTEIN, *DISTRACTORS[:10]), workspace=LOCAL)
         keyword = _titles(database, "structure prediction", NO_SEMANTIC)
-        fresh = SemanticExtra(index=LazySemantic(model=encoder.model, load=lambda: encoder))
+        index = LazySemantic(model=encoder.model, load=lambda: encoder)
+        fresh = SemanticExtra(index=index)
         assert _titles(database, "structure prediction", fresh) == keyword
+        # And it says so (--explain): keyword, because nothing has a vector, not "hybrid".
+        result = _search(database, "structure prediction", fresh, viewer=None, workspace=LOCAL)
+        assert (result.engine, result.why) == ("keyword", words.NO_VECTORS)
+        assert "paperclub embed" in result.why and not result.explained
+        assert not index.ready()  # no vector anywhere: the model was not even loaded
+    finally:
+        database.dispose()
+
+
+def test_a_workspace_without_vectors_ranks_by_keyword_though_another_has_them(
+    encoder: Encoder, semantic: LazySemantic, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path}/two.db"
+    upgrade_url(url=url)
+    database = Database(url=url)
+    try:
+        add_papers(database, corpus(*PROTEIN), workspace=OTHER)
+        assert embed_all(database, semantic) == len(PROTEIN)
+        add_papers(database, corpus(*DISTRACTORS[:10]), workspace=LOCAL)  # not embedded yet
+        extra = SemanticExtra(index=semantic)
+        keyword = _titles(database, "neural segmentation", NO_SEMANTIC)
+        assert keyword and _titles(database, "neural segmentation", extra) == keyword
+        result = _search(database, "neural segmentation", extra, viewer=None, workspace=LOCAL)
+        assert (result.engine, result.why) == ("keyword", words.NO_VECTORS)
+        there = _search(database, PARAPHRASE, extra, viewer=None, workspace=OTHER)
+        assert there.engine == "hybrid"  # the workspace with vectors still fuses
     finally:
         database.dispose()
 

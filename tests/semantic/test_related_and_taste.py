@@ -43,6 +43,7 @@ def _post_days(
         for voter in range(abs((votes or {}).get(index, 0))):
             voting.click(
                 uow=database,
+                channel=C1,
                 post_id=result.post.id,
                 channel=result.post.channel,
                 user=f"U{voter}",

@@ -8,9 +8,10 @@ import discord
 
 from bot.discord.deps import DiscordDeps
 from bot.discord.listeners.buttons import Dynamic, dynamic_button
-from bot.discord.listeners.replies import acknowledge, replace
+from bot.discord.listeners.replies import acknowledge, follow_up, replace
 from bot.discord.render import read_custom_id
-from bot.wording import archive
+from bot.ports import ArchiveUnavailable
+from bot.wording import archive, replies
 
 TEMPLATE = rf"paperclub:{archive.SEARCH_MORE}:.+"
 
@@ -26,7 +27,8 @@ def more_button(*, deps: DiscordDeps) -> Dynamic:
 
 
 async def more(*, deps: DiscordDeps, interaction: discord.Interaction[Any], custom_id: str) -> None:
-    """Defer, search on a worker thread, then show the next page in place of this one."""
+    """Defer, search on a worker thread, then show the next page in place of this one (or,
+    the archive unavailable, say so to the clicker alone and leave this page as it is)."""
     if not await acknowledge(interaction=interaction):
         return
     read = read_custom_id(custom_id=custom_id)
@@ -36,6 +38,10 @@ async def more(*, deps: DiscordDeps, interaction: discord.Interaction[Any], cust
         return
     viewer = deps.channel(guild_id=interaction.guild_id, channel_id=interaction.channel_id)
     room = deps.room
-    reply = await deps.bridge.blocking(lambda: room.more_results(value=value, viewer=viewer))
+    try:
+        reply = await deps.bridge.blocking(lambda: room.more_results(value=value, viewer=viewer))
+    except ArchiveUnavailable:  # logged where it was raised (bot/db); this page stays
+        await follow_up(deps=deps, interaction=interaction, message=replies.NOT_AVAILABLE)
+        return
     message = archive.STALE_BUTTON if reply is None else reply.message
     await replace(deps=deps, interaction=interaction, message=message)

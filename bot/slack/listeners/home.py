@@ -1,20 +1,33 @@
 """The App Home: published when the person opens the tab and after each of their own Home
 actions (buttons, the schedule form). What others do elsewhere shows the next time the tab is
-opened: Slack sends app_home_opened every time, and nobody watches a tab they are not on."""
+opened: Slack sends app_home_opened every time, and nobody watches a tab they are not on.
+
+When the archive cannot be read or written, the Home says so instead (a submitted form keeps
+its fields, with the words beside them), never Bolt's 500 or a traceback; the cause is logged
+where it was raised, in bot/db."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 
 from bot.domain import ChannelKey
+from bot.messages import as_plain
+from bot.ports import ArchiveUnavailable
 from bot.services import home
 from bot.slack import home as slack_home
 from bot.slack import ids
 from bot.slack.deps import SlackDeps
 from bot.slack.home_modal import FIELD_BLOCKS, submitted
+from bot.slack.home_view import home_view
+from bot.wording import home as words
+from bot.wording import replies
+
+log = logging.getLogger(__name__)
 
 
 def _user(body: dict[str, Any]) -> str:
@@ -27,6 +40,15 @@ def _form_channel(*, deps: SlackDeps, view: dict[str, Any]) -> ChannelKey:
     return deps.channel(channel_id=slack_home.channel_id(value=view.get("private_metadata")))
 
 
+def _unavailable(*, client: WebClient, deps: SlackDeps, user: str) -> None:
+    """The Home that says the archive is unavailable (the next opening shows it as it is)."""
+    view = home.HomeView(sections=(words.UNAVAILABLE,), admin=False)
+    try:
+        client.views_publish(user_id=user, view=home_view(view=view, names=deps.chat.names))
+    except (SlackApiError, OSError) as exc:  # URLError is an OSError
+        log.warning("views.publish failed for %s: %s", user, exc)
+
+
 def register(*, app: App, deps: SlackDeps) -> None:
     """Listen for the tab, its buttons and the schedule form."""
 
@@ -37,15 +59,27 @@ def register(*, app: App, deps: SlackDeps) -> None:
     def opened(event: dict[str, Any], client: WebClient) -> None:
         """The Home tab was opened (the Messages tab sends the same event: nothing to do)."""
         if event.get("tab") == "home" and event.get("user"):
-            slack_home.publish(client=client, deps=deps, user=str(event["user"]))
+            user = str(event["user"])
+            try:
+                slack_home.publish(client=client, deps=deps, user=user)
+            except ArchiveUnavailable:
+                _unavailable(client=client, deps=deps, user=user)
 
     app.event("app_home_opened")(ack=acknowledge, lazy=[opened])
 
     def pressed(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
-        """Run the button's subcommand (admin check included) and show what it did."""
-        user, channel = _user(body), slack_home.channel_id(value=action.get("value"))
+        """A Home button; the Home says the archive is unavailable when it is."""
+        user = _user(body)
         if not user:
             return
+        try:
+            act(body=body, action=action, client=client, user=user)
+        except ArchiveUnavailable:
+            _unavailable(client=client, deps=deps, user=user)
+
+    def act(*, body: dict[str, Any], action: dict[str, Any], client: WebClient, user: str) -> None:
+        """Run the button's subcommand (admin check included) and show what it did."""
+        channel = slack_home.channel_id(value=action.get("value"))
         if channel is None:  # not one of our buttons' values: show the Home as it is
             slack_home.publish(client=client, deps=deps, user=user)
             return
@@ -81,8 +115,12 @@ def register(*, app: App, deps: SlackDeps) -> None:
         return outcome
 
     def check(ack: Ack, body: dict[str, Any], view: dict[str, Any]) -> None:
-        """Close the form when it is valid; else keep it open with the errors beside the fields."""
-        outcome = read(body, view)
+        """Close the form when it is valid; else keep it open with the errors beside the fields
+        (or, the archive unavailable, "not saved" beside the first: submitting again retries)."""
+        try:
+            outcome = read(body, view)
+        except ArchiveUnavailable:
+            outcome = {FIELD_BLOCKS["time"]: as_plain(message=replies.NOT_SAVED)}
         if isinstance(outcome, dict):
             ack(response_action="errors", errors=outcome)
         else:
@@ -90,11 +128,17 @@ def register(*, app: App, deps: SlackDeps) -> None:
 
     def save(body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
         """Apply a valid form as `/paperclub schedule` and show the answer on the Home."""
-        outcome = read(body, view)
+        try:
+            outcome = read(body, view)
+        except ArchiveUnavailable:
+            return  # the form stayed open with "not saved"; nothing changed
         if isinstance(outcome, dict):
             return  # the form stayed open with its errors; nothing changed
         channel = _form_channel(deps=deps, view=view)
         reply = deps.room.save_schedule(channel=channel, user=_user(body), command=outcome)
-        slack_home.publish(client=client, deps=deps, user=_user(body), notice=reply.message)
+        try:
+            slack_home.publish(client=client, deps=deps, user=_user(body), notice=reply.message)
+        except ArchiveUnavailable:
+            _unavailable(client=client, deps=deps, user=_user(body))
 
     app.view(ids.SCHEDULE_VIEW)(ack=check, lazy=[save])

@@ -6,9 +6,10 @@ from typing import Any
 
 from slack_bolt import Ack, App, Respond
 
+from bot.ports import ArchiveUnavailable
 from bot.slack import ids
 from bot.slack.deps import SlackDeps
-from bot.wording import archive
+from bot.wording import archive, replies
 
 
 def register(*, app: App, deps: SlackDeps) -> None:
@@ -22,7 +23,12 @@ def register(*, app: App, deps: SlackDeps) -> None:
         """Run the same search from the offset the button carries, as this channel sees it."""
         channel = deps.channel(channel_id=(body.get("channel") or {}).get("id"))
         value = action.get("value")
-        reply = deps.room.more_results(value=value, viewer=channel)
+        try:
+            reply = deps.room.more_results(value=value, viewer=channel)
+        except ArchiveUnavailable:  # logged where it was raised (bot/db); this page stays
+            text, shown = deps.chat.render(message=replies.NOT_AVAILABLE)
+            respond(text=text, blocks=shown, response_type="ephemeral", replace_original=False)
+            return
         if reply is None:
             text, shown = deps.chat.render(message=archive.STALE_BUTTON)
             respond(text=text, blocks=shown, response_type="ephemeral", replace_original=False)
