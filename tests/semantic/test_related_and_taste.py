@@ -45,7 +45,6 @@ def _post_days(
                 uow=database,
                 channel=C1,
                 post_id=result.post.id,
-                channel=result.post.channel,
                 user=f"U{voter}",
                 value=1 if votes and votes[index] > 0 else -1,
                 event_id=f"v{index}-{voter}",
