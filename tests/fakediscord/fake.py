@@ -137,6 +137,14 @@ class FakeDiscord(MemberActions, Waiting):
         )
         return user_id
 
+    def add_user(self, username: str, *, global_name: str | None = None) -> str:
+        """A user Discord knows (GET /users/{id}) who is in no guild of ours -> their id."""
+        user_id = self.state.ids.next()
+        self.state.directory.add_user(
+            id=user_id, username=username, global_name=global_name, bot=False
+        )
+        return user_id
+
     def add_channel(self, name: str, *, refused: bool = False, private: bool = False) -> str:
         """A text channel; refused=True: hidden from the bot, REST answers 403 Missing Access;
         private=True: hidden from @everyone, seen by the bot."""
