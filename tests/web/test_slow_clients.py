@@ -105,6 +105,10 @@ def healthy(served: Served) -> Iterator[Served]:
     yield served
 
 
+# The Dockerfile's HEALTHCHECK gives /healthz this long (urlopen's timeout), in seconds.
+HEALTHCHECK_TIMEOUT = 4.0
+
+
 @pytest.mark.parametrize(
     "sources",
     [["127.0.0.2"], [f"127.0.0.{n}" for n in range(2, 13)]],
@@ -120,7 +124,10 @@ def test_1100_trickling_connections_do_not_stop_healthz(
         status, body = healthy.health()
         took = time.monotonic() - started
         assert (status, body["healthy"]) == (200, True)
-        assert took < 1.0, f"/healthz took {took:.2f} s"
+        # Starved, it never answered (the container's probe gave up after its 4 s); answered,
+        # it takes ~0.1 s alone and under 2 s with the whole suite on two cores. The bound is
+        # the container probe's own timeout, so the test says what matters and never flakes.
+        assert took < HEALTHCHECK_TIMEOUT, f"/healthz took {took:.2f} s"
         # The caps held (one address: 100; the total: 1,000).
         held = _open_channels(healthy.wiring.http, sources=sources)
         assert held <= (100 if len(sources) == 1 else 1000), held
