@@ -69,8 +69,16 @@ def post_conditions(*, scope: Scope, query: SearchQuery) -> Sql:
     conditions: list[str] = []
     params: dict[str, Any] = {}
     if query.channel is not None:
-        params.update(f_chan=query.channel, f_chan_bare=query.channel.lstrip("#"))
-        conditions.append("fc.external_id IN (:f_chan, :f_chan_bare)")
+        bare = query.channel.lstrip("#")
+        params.update(f_chan=query.channel, f_chan_bare=bare, f_chan_name=bare.lower())
+        # The channel's id as typed or as a mention, or the name the platform gave it
+        # (`in:#general`, the names table the running bot fills), in any case.
+        conditions.append(
+            "(fc.external_id IN (:f_chan, :f_chan_bare) OR EXISTS (SELECT 1 FROM names fn "
+            "WHERE fn.platform = fc.platform AND fn.workspace = fc.workspace "
+            "AND fn.kind = 'channel' AND fn.external_id = fc.external_id "
+            "AND lower(fn.name) = :f_chan_name))"
+        )
     for name, day, op in (("after", query.after, ">"), ("before", query.before, "<")):
         if day is not None:
             params[f"f_{name}"] = day if scope.pg else day.isoformat()

@@ -228,7 +228,8 @@ def test_matching_in_text_and_comment_ranks_higher(database: Database) -> None:
 
 
 def test_filters(database: Database) -> None:
-    """Status, channel (id, #id, unknown #name) and dates against the post date."""
+    """Status, channel (id, #id, #name once known, unknown #name) and dates against the post
+    date."""
     ids = load(database)
     post(database, ids["homology"], date(2026, 1, 10), channel="C1")
     post(database, ids["tensor"], date(2026, 2, 10), channel="C2")
@@ -240,6 +241,13 @@ def test_filters(database: Database) -> None:
     assert [h.paper.id for h in find(database, "in:C2").hits] == [ids["tensor"]]
     assert [h.paper.id for h in find(database, "in:#C1").hits] == [ids["homology"]]
     assert find(database, "in:#general").total == 0
+    # Once the platform named C2 #General (the running bot records names), the name finds it,
+    # in any case; an unknown name still finds nothing.
+    with database() as store:
+        store.record_names(workspace=TEAM, kind="channel", names={"C2": "General"}, now=NOW)
+    assert [h.paper.id for h in find(database, "in:#general").hits] == [ids["tensor"]]
+    assert [h.paper.id for h in find(database, "in:GENERAL").hits] == [ids["tensor"]]
+    assert find(database, "in:#random").total == 0
     assert [h.paper.id for h in find(database, "after:2026-01-31").hits] == [ids["tensor"]]
     assert [h.paper.id for h in find(database, "before:2026-01-31 data").hits] == [ids["homology"]]
     assert find(database, "after:2026-02-10").total == 0  # after is exclusive
