@@ -19,45 +19,19 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
 
 from bot.domain import Channel, ChannelKey, PaperCard, PaperStatus, Post
 from bot.messages import Message
-from bot.ports import (
-    ActivityStore,
-    ChannelsStore,
-    Chat,
-    ChatError,
-    ListsStore,
-    PapersStore,
-    PostsStore,
-    RecapsStore,
-    SearchStore,
-    SemanticStore,
-    UnitOfWork,
-    WorkspacesStore,
-)
+from bot.ports import Chat, ChatError, UnitOfWork
 from bot.services import delivery, post_card
 from bot.services.embedding import SemanticExtra
 from bot.services.schedule import is_due, local_now
 from bot.services.telemetry import Telemetry
 from bot.wording import archive
 
-
-class Needs(
-    WorkspacesStore,
-    PapersStore,
-    ListsStore,
-    ChannelsStore,
-    PostsStore,
-    RecapsStore,
-    ActivityStore,
-    SearchStore,
-    SemanticStore,
-    Protocol,
-):
-    """The roles of the archive this service uses: a unit of work handing out more is fine."""
-
+# Posting claims, records and releases posts and keeps channels' flags (posts, channels) and
+# recap.py sends recaps on the poster's unit of work: all roles a post's card reads already.
+Needs = post_card.Needs
 
 log = logging.getLogger(__name__)
 
