@@ -10,7 +10,7 @@ from bot.db.database import Database
 from bot.domain import ChannelKey, PaperCard, PaperDraft, Post
 from bot.messages import Message, as_plain
 from bot.ports import LookupFailed
-from bot.services import comments, listing, post_card, posting
+from bot.services import comments, listing, post_card, posting, voting
 from bot.services.commands import Invocation
 from bot.services.embedding import NO_SEMANTIC, SemanticExtra
 from bot.services.telemetry import Telemetry
@@ -151,3 +151,26 @@ def follow_key(database: Database, channel: ChannelKey, *, private: bool = False
     with database() as store:
         store.save_channel(key=channel, schedule=WEEKDAYS, private=private)
     return channel
+
+
+def vote(
+    database: Database,
+    post: Post,
+    *,
+    user: str = "U1",
+    value: int = 1,
+    event: str = "e",
+    now: datetime = MONDAY,
+) -> voting.VoteOutcome:
+    """A vote button (+1 or -1) clicked by `user` on `post`, in the post's own channel;
+    `event` is the click's dedupe id."""
+    return voting.click(
+        uow=database,
+        post_id=post.id,
+        channel=post.channel,
+        user=user,
+        value=value,
+        event_id=event,
+        now=now,
+        telemetry=Telemetry(),
+    )

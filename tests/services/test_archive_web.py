@@ -11,13 +11,13 @@ import pytest
 
 from bot.db.database import Database
 from bot.domain import PaperCard
-from bot.services import archive_web, comments, voting
+from bot.services import archive_web, comments
 from bot.services.embedding import NO_SEMANTIC
 from bot.services.telemetry import Telemetry
 from bot.services.workspaces import WorkspaceUnknown
 from tests.services.conftest import key, load_sample
 from tests.services.memory_chat import MemoryChat
-from tests.services.support import MONDAY, deliver, follow_key, in_thread
+from tests.services.support import MONDAY, deliver, follow_key, in_thread, vote
 
 PUBLIC, SECRET = key("C1"), key("G2")
 OTHER = key("C1", workspace="T2")
@@ -48,16 +48,7 @@ def club(database: Database, chat: MemoryChat) -> Club:
     sec, secret = deliver(database, chat, SECRET)
     oth, other = deliver(database, chat, OTHER)
     for n, (post, value) in enumerate(((tue, 1), (tue, 1), (mon, -1), (sec, 1), (oth, 1))):
-        voting.click(
-            telemetry=Telemetry(),
-            uow=database,
-            post_id=post.id,
-            channel=post.channel,
-            user=f"U{n}",
-            value=value,
-            event_id=f"v{n}",
-            now=MONDAY,
-        )
+        vote(database, post, user=f"U{n}", value=value, event=f"v{n}", now=MONDAY)
     comments.reply(
         telemetry=Telemetry(),
         uow=database,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.messages import Button, Buttons, message
-from bot.services import comments, home, voting
+from bot.services import comments, home
 from bot.services.home import ScheduleForm, Viewer
 from bot.services.reply import Reply
 from bot.services.telemetry import Telemetry
@@ -15,7 +15,7 @@ from bot.wording import home as words
 from bot.wording import replies
 from tests.services.conftest import WEEKDAYS, follow, key, load_sample
 from tests.services.memory_chat import MemoryChat
-from tests.services.support import MONDAY, deliver, follow_key, in_thread, invocation, plain
+from tests.services.support import MONDAY, deliver, follow_key, in_thread, invocation, plain, vote
 
 C1, C2 = key("C1"), key("C2")
 ADMINS = ("UADMIN",)
@@ -84,26 +84,8 @@ def test_an_admin_gets_buttons_and_a_paused_channel_offers_resume(
 def test_own_votes_and_comments_show_nobody_elses(database: Database, chat: MemoryChat) -> None:
     load_sample(database)
     post, card = deliver(database, chat, follow(database, "C1"))
-    voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U1",
-        value=1,
-        event_id="v1",
-        now=MONDAY,
-    )
-    voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U2",
-        value=-1,
-        event_id="v2",
-        now=MONDAY,
-    )
+    vote(database, post, user="U1", value=1, event="v1", now=MONDAY)
+    vote(database, post, user="U2", value=-1, event="v2", now=MONDAY)
     long = "<!channel> 🦘 " + "x" * 10_000
     comments.reply(
         telemetry=Telemetry(), uow=database, message=in_thread(post, user="U1"), text=long

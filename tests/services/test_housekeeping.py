@@ -6,11 +6,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.db.database import Database
-from bot.services import housekeeping, voting
-from bot.services.telemetry import Telemetry
+from bot.services import housekeeping
 from tests.services.conftest import follow, load_sample
 from tests.services.memory_chat import MemoryChat
-from tests.services.support import MONDAY, deliver, votes
+from tests.services.support import MONDAY, deliver, vote, votes
 
 
 def test_old_event_ids_go_recent_ones_stay(database: Database, chat: MemoryChat) -> None:
@@ -18,41 +17,14 @@ def test_old_event_ids_go_recent_ones_stay(database: Database, chat: MemoryChat)
     post, _ = deliver(database, chat, follow(database))
     for n, days_ago in enumerate((5, 3, 1)):
         when = MONDAY - timedelta(days=days_ago)
-        voting.click(
-            telemetry=Telemetry(),
-            uow=database,
-            post_id=post.id,
-            channel=post.channel,
-            user=f"U{n}",
-            value=1,
-            event_id=f"e{n}",
-            now=when,
-        )
+        vote(database, post, user=f"U{n}", value=1, event=f"e{n}", now=when)
     assert housekeeping.forget_old_events(uow=database, now=MONDAY) == 2
     assert housekeeping.forget_old_events(uow=database, now=MONDAY) == 0
     # The recent id is still known: its redelivery changes nothing...
-    again = voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U2",
-        value=1,
-        event_id="e2",
-        now=MONDAY,
-    )
+    again = vote(database, post, user="U2", value=1, event="e2", now=MONDAY)
     assert not again.changed and votes(database, post) == (3, 0)
     # ...while a forgotten one counts as new (here: the same button again withdraws).
-    old = voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U0",
-        value=1,
-        event_id="e0",
-        now=MONDAY,
-    )
+    old = vote(database, post, user="U0", value=1, event="e0", now=MONDAY)
     assert old.changed and votes(database, post) == (2, 0)
 
 
@@ -62,16 +34,7 @@ def test_keep_is_a_parameter_and_an_empty_archive_has_nothing_to_forget(
     assert housekeeping.forget_old_events(uow=database, now=MONDAY) == 0
     load_sample(database)
     post, _ = deliver(database, chat, follow(database))
-    voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U1",
-        value=1,
-        event_id="e",
-        now=MONDAY,
-    )
+    vote(database, post, user="U1", value=1, event="e", now=MONDAY)
     later = MONDAY + timedelta(hours=1)
     assert housekeeping.forget_old_events(uow=database, now=later) == 0
     assert housekeeping.forget_old_events(uow=database, now=later, keep=timedelta(0)) == 1

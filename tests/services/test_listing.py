@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from bot.db.database import Database
-from bot.services import comments, listing, voting
+from bot.services import comments, listing
 from bot.services.listing import UnknownChannel
 from bot.services.telemetry import Telemetry
 from tests.conftest import SAMPLE_ENTRIES, SAMPLE_QUEUED
 from tests.services.conftest import follow, key, load_sample
 from tests.services.memory_chat import MemoryChat
-from tests.services.support import MONDAY, deliver, follow_key, in_thread
+from tests.services.support import MONDAY, deliver, follow_key, in_thread, vote
 
 T1 = key("C1").workspace_key
 
@@ -68,16 +68,7 @@ def test_records_hold_every_paper_with_its_posts_votes_and_comments(
     load_sample(database)
     channel = follow(database)
     post, card = deliver(database, chat, channel)
-    voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U1",
-        value=-1,
-        event_id="v",
-        now=MONDAY,
-    )
+    vote(database, post, user="U1", value=-1, event="v", now=MONDAY)
     comments.reply(
         telemetry=Telemetry(), uow=database, message=in_thread(post), text="a fine read 🦘"
     )

@@ -8,16 +8,15 @@ from datetime import timedelta
 
 from bot.db.database import Database
 from bot.domain import PaperDraft
-from bot.services import admin, importing, voting
+from bot.services import admin, importing
 from bot.services.delivery import POST_ATTEMPTS
 from bot.services.embedding import NO_SEMANTIC
 from bot.services.post_card import card_of_post
 from bot.services.posting import Outcome, post_due, post_today, resolve_stale_days
-from bot.services.telemetry import Telemetry
 from bot.wording import archive
 from tests.services.conftest import follow, key, load_sample, make_poster
 from tests.services.memory_chat import MemoryChat
-from tests.services.support import HOSTILE, MONDAY, deliver, follow_key, plain
+from tests.services.support import HOSTILE, MONDAY, deliver, follow_key, plain, vote
 
 C1 = key("C1")
 
@@ -59,16 +58,7 @@ def test_a_cards_counts_are_fresh_and_undelivered_posts_have_none(
     channel = follow(database)
     post, card = deliver(database, chat, channel)
     assert (card.votes.up, card.votes.down) == (0, 0)
-    voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U1",
-        value=1,
-        event_id="v",
-        now=MONDAY,
-    )
+    vote(database, post, user="U1", value=1, event="v", now=MONDAY)
     found = card_of_post(uow=database, post_id=post.id, semantic_extra=NO_SEMANTIC)
     assert found is not None and found[1].votes.up == 1 and found[1].paper == card.paper
     assert card_of_post(uow=database, post_id=post.id + 100, semantic_extra=NO_SEMANTIC) is None

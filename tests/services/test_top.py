@@ -6,12 +6,12 @@ from datetime import timedelta
 
 from bot.db.database import Database
 from bot.domain import ChannelKey
-from bot.services import comments, top, voting
+from bot.services import comments, top
 from bot.services.telemetry import Telemetry
 from bot.wording import archive, replies
 from tests.services.conftest import follow, key, load_sample
 from tests.services.memory_chat import MemoryChat
-from tests.services.support import MONDAY, deliver, in_thread, plain
+from tests.services.support import MONDAY, deliver, in_thread, plain, vote
 
 C1, C2 = key("C1"), key("C2")
 
@@ -24,16 +24,7 @@ def _three_days(database: Database, chat: MemoryChat) -> list[str]:
     days = [deliver(database, chat, C1, now=MONDAY + timedelta(days=n)) for n in range(3)]
     (mon, _), (tue, _), _ = days
     for n, (post, user) in enumerate(((tue, "U1"), (tue, "U2"), (mon, "U3"))):
-        voting.click(
-            telemetry=Telemetry(),
-            uow=database,
-            post_id=post.id,
-            channel=post.channel,
-            user=user,
-            value=1,
-            event_id=f"v{n}",
-            now=MONDAY,
-        )
+        vote(database, post, user=user, value=1, event=f"v{n}", now=MONDAY)
     for n in range(2):
         message = in_thread(mon, message_id=f"9.00{n}", event=f"c{n}")
         comments.reply(telemetry=Telemetry(), uow=database, message=message, text=f"comment {n}")

@@ -13,7 +13,7 @@ from bot.services import voting
 from bot.services.telemetry import Telemetry
 from tests.services.conftest import follow, key, load_sample
 from tests.services.memory_chat import MemoryChat
-from tests.services.support import MONDAY, deliver, votes
+from tests.services.support import MONDAY, deliver, vote, votes
 
 
 @pytest.mark.parametrize(
@@ -54,55 +54,21 @@ def test_a_click_votes_the_same_again_withdraws_the_other_switches(
     _, post = _posted(database, chat)
 
     def click(value: int, event: str) -> voting.VoteOutcome:
-        return voting.click(
-            telemetry=Telemetry(),
-            uow=database,
-            post_id=post.id,
-            channel=post.channel,
-            user="U1",
-            value=value,
-            event_id=event,
-            now=MONDAY,
-        )
+        return vote(database, post, user="U1", value=value, event=event, now=MONDAY)
 
     assert click(1, "e1") == voting.VoteOutcome(post_id=post.id, changed=True)
     assert votes(database, post) == (1, 0)
     assert click(-1, "e2").changed and votes(database, post) == (0, 1)
     assert click(-1, "e3").changed and votes(database, post) == (0, 0)
-    voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U2",
-        value=1,
-        event_id="e4",
-        now=MONDAY,
-    )
+    vote(database, post, user="U2", value=1, event="e4", now=MONDAY)
     assert click(1, "e5").changed and votes(database, post) == (2, 0)
 
 
 def test_a_redelivered_click_changes_nothing(database: Database, chat: MemoryChat) -> None:
     _, post = _posted(database, chat)
-    first = voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U1",
-        value=1,
-        event_id="same",
-        now=MONDAY,
-    )
-    again = voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U1",
-        value=1,
-        event_id="same",
-        now=MONDAY + timedelta(seconds=3),
+    first = vote(database, post, user="U1", value=1, event="same", now=MONDAY)
+    again = vote(
+        database, post, user="U1", value=1, event="same", now=MONDAY + timedelta(seconds=3)
     )
     assert first.changed and not again.changed and again.post_id == post.id
     assert votes(database, post) == (1, 0)  # not withdrawn by the second delivery
@@ -160,16 +126,7 @@ def test_reactions_vote_and_the_latest_action_wins(database: Database, chat: Mem
         )
 
     assert react("+1::skin-tone-2", True, "r1").changed and votes(database, post) == (1, 0)
-    voting.click(
-        telemetry=Telemetry(),
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U1",
-        value=-1,
-        event_id="c1",
-        now=MONDAY,
-    )
+    vote(database, post, user="U1", value=-1, event="c1", now=MONDAY)
     assert votes(database, post) == (0, 1)
     # Taking the 👍 back does not undo the 👎 clicked after it.
     assert not react("+1", False, "r2").changed and votes(database, post) == (0, 1)

@@ -8,12 +8,13 @@ from datetime import UTC, datetime
 
 from bot.db.database import Database
 from bot.domain import LOCAL, ChannelKey, PaperDraft
-from bot.services import comments, importing, listing, post_card, posting, search, voting
+from bot.services import comments, importing, listing, post_card, posting, search
 from bot.services.adding import add
 from bot.services.embedding import NO_SEMANTIC
 from bot.services.telemetry import Telemetry
 from tests.services.conftest import WEEKDAYS, key, load_sample, make_poster
 from tests.services.memory_chat import MemoryChat
+from tests.services.support import vote
 
 MONDAY_0900_BERLIN = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)
 ALPHA = key("C1", workspace="TALPHA")
@@ -39,16 +40,7 @@ def _post_and_comment(database: Database, channel: ChannelKey, text: str) -> tup
         uow=database, post_id=result.post.id, semantic_extra=NO_SEMANTIC
     ) or (None, None)
     assert post is not None and card is not None and post.message_id is not None
-    voting.click(
-        uow=database,
-        post_id=post.id,
-        channel=post.channel,
-        user="U1",
-        value=1,
-        event_id=f"v-{channel}",
-        now=MONDAY_0900_BERLIN,
-        telemetry=Telemetry(),
-    )
+    vote(database, post, user="U1", value=1, event=f"v-{channel}", now=MONDAY_0900_BERLIN)
     message = comments.ThreadMessage(
         channel=channel,
         thread_id=post.message_id,
