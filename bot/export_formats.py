@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.domain import PaperRecord
 from bot.ingest.csvfmt import guard_cell
+from bot.ingest.exported import BIB_LIST, BIB_STATUS, BIB_TITLE_DERIVED, bib_list_value
 
 EXPORT_FORMATS = ("json", "csv", "bibtex")
 
@@ -73,6 +74,9 @@ CSV_COLUMNS = (
     "up",
     "down",
     "comments",
+    # Added last, so that scripts reading columns by position keep working.
+    "list",
+    "title_derived",
 )
 
 
@@ -100,6 +104,8 @@ def to_csv(*, records: Sequence[PaperRecord]) -> str:
             sum(p.votes.up for p in posts),
             sum(p.votes.down for p in posts),
             sum(len(p.comments) for p in posts),
+            record.list_name or "",
+            "true" if paper.title_derived else "false",
         ]
         writer.writerow([guard_cell(text=c) if isinstance(c, str) else c for c in cells])
     return out.getvalue()
@@ -140,6 +146,12 @@ def to_bibtex(*, records: Sequence[PaperRecord]) -> str:
             fields.append(("doi", _bib_value(text=paper.doi)))
         if paper.url:
             fields.append(("url", _bib_value(text=paper.url)))
+        # Our own fields, which BibTeX tools skip; the importer reads them back.
+        fields.append((BIB_STATUS, paper.status.value))
+        if record.list_name:
+            fields.append((BIB_LIST, bib_list_value(name=record.list_name)))
+        if paper.title_derived:
+            fields.append((BIB_TITLE_DERIVED, "true"))
         body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
         entries.append(f"@misc{{{_bib_key(record=record)},\n{body}\n}}\n")
     return "\n".join(entries)

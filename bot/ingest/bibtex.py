@@ -12,6 +12,14 @@ from bot.domain import PaperDraft, Rejection
 from bot.ingest.arxiv import canonical_arxiv_id, find_arxiv_id
 from bot.ingest.clean import clean_text
 from bot.ingest.drafts import Parsed, build_draft, file_problem, flip_name, origin_at
+from bot.ingest.exported import (
+    BIB_LIST,
+    BIB_STATUS,
+    BIB_TITLE_DERIVED,
+    bib_list_name,
+    is_true,
+    with_exported,
+)
 
 
 def _split_and(*, text: str) -> list[str]:
@@ -68,7 +76,7 @@ def _draft(*, entry: model.Entry, origin: str) -> PaperDraft | Rejection:
     """A draft from one parsed entry."""
     fields = _fields(entry=entry)
     url = clean_text(text=fields.get("url", ""))
-    return build_draft(
+    draft = build_draft(
         origin=origin,
         title=fields.get("title", ""),
         abstract=fields.get("abstract", ""),
@@ -76,6 +84,14 @@ def _draft(*, entry: model.Entry, origin: str) -> PaperDraft | Rejection:
         url=url,
         arxiv_id=_arxiv_id(fields=fields),
         doi=clean_text(text=fields.get("doi", "")),
+    )
+    if isinstance(draft, Rejection):
+        return draft
+    return with_exported(
+        draft=draft,
+        status=fields.get(BIB_STATUS, ""),
+        list_name=bib_list_name(value=fields.get(BIB_LIST, "")),
+        title_derived=is_true(text=fields.get(BIB_TITLE_DERIVED, "")),
     )
 
 

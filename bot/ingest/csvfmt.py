@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from bot.domain import PaperDraft, Rejection
 from bot.ingest.drafts import Parsed, build_draft, file_problem, origin_at, split_authors
+from bot.ingest.exported import is_true, with_exported
 
 _COLUMNS = {
     "title": ("title", "name", "paper", "paper_title"),
@@ -17,6 +18,10 @@ _COLUMNS = {
     "url": ("url", "link", "href"),
     "arxiv_id": ("arxiv_id", "arxiv", "arxivid", "eprint"),
     "doi": ("doi",),
+    # Our own export's columns (bot/ingest/exported.py); a file without them imports as before.
+    "status": ("status",),
+    "list": ("list", "reading_list"),
+    "title_derived": ("title_derived",),
 }
 # Columns that can name a paper on their own; "authors" alone cannot.
 _NAMING = frozenset({"title", "abstract", "url", "arxiv_id", "doi"})
@@ -92,7 +97,7 @@ def _record(
         index = columns.get(field)
         return unguard_cell(text=row[index]) if index is not None and index < len(row) else ""
 
-    return build_draft(
+    draft = build_draft(
         origin=origin,
         title=cell(field="title"),
         abstract=cell(field="abstract"),
@@ -100,6 +105,14 @@ def _record(
         url=cell(field="url"),
         arxiv_id=cell(field="arxiv_id"),
         doi=cell(field="doi"),
+    )
+    if isinstance(draft, Rejection):
+        return draft
+    return with_exported(
+        draft=draft,
+        status=cell(field="status"),
+        list_name=cell(field="list"),
+        title_derived=is_true(text=cell(field="title_derived")),
     )
 
 

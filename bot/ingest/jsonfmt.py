@@ -5,11 +5,11 @@ from __future__ import annotations
 import bisect
 import json
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 from bot.domain import PaperDraft, Rejection
 from bot.ingest.drafts import Parsed, build_draft, collect, file_problem, origin_at, split_authors
+from bot.ingest.exported import with_exported
 
 _FIELDS = {
     "title": ("title", "name"),
@@ -137,14 +137,12 @@ def _draft(*, item: Any, origin: str) -> PaperDraft | Rejection:
     )
     if isinstance(draft, Rejection):
         return draft
-    # Our own export's fields: a reference stays one, a list keeps its name, a title made
-    # from the abstract stays marked as such.
-    name = obj.get("list")
-    return replace(
-        draft,
-        reference=obj.get("status") == "reference",
-        list_name=" ".join(name.split())[:300] if isinstance(name, str) else "",
-        title_derived=draft.title_derived or obj.get("title_derived") is True,
+    name, status = obj.get("list"), obj.get("status")
+    return with_exported(
+        draft=draft,
+        status=status if isinstance(status, str) else "",
+        list_name=name if isinstance(name, str) else "",
+        title_derived=obj.get("title_derived") is True,
     )
 
 

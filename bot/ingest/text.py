@@ -15,6 +15,7 @@ from bot.domain import PaperDraft, Rejection
 from bot.ingest.arxiv import canonical_arxiv_id, find_arxiv_id
 from bot.ingest.doi import find_doi, normalise_doi
 from bot.ingest.drafts import Parsed, build_draft, collect, file_problem, origin_at, split_authors
+from bot.ingest.exported import clean_list_name
 
 TITLE_LABELS = frozenset(
     {"title", "paper", "papers", "related", "related paper", "related papers", "see also"}
@@ -216,7 +217,8 @@ def _list_header(*, lines: list[str]) -> tuple[str, str] | None:
     if match is None or match.group("label").strip().lower() not in LIST_LABELS:
         return None
     value = match.group("value").strip()
-    return (lines[0], value) if value else None
+    # Stored as every export carries it back: one spaced line of at most 300 characters.
+    return (clean_list_name(text=lines[0]), value) if value else None
 
 
 def parse_text(*, path: str, text: str) -> Parsed:

@@ -7,6 +7,8 @@ import json
 from datetime import time
 from pathlib import Path
 
+import pytest
+
 from bot.db.database import Database
 from bot.domain import ChannelKey, Schedule
 from tests.cli.conftest import Runner
@@ -54,6 +56,29 @@ def test_json_export_round_trips(paperclub: Runner, tmp_path: Path) -> None:
     assert [{k: p[k] for k in keep} for p in reimported] == [
         {k: p[k] for k in keep} for p in exported
     ]
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), [("csv", "csv"), ("bibtex", "bib")])
+def test_csv_and_bibtex_round_trips_keep_the_list(
+    paperclub: Runner, tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    paperclub("import", str(SAMPLE))
+    exported = json.loads(paperclub("export", "--format", "json").stdout)
+    out = tmp_path / f"export.{suffix}"
+    paperclub("export", "--format", fmt, "-o", str(out))
+
+    other = {"PAPERCLUB_DATABASE_URL": f"sqlite:///{tmp_path / 'other.db'}"}
+    report = json.loads(paperclub("import", str(out), "--json", **other).stdout)
+    assert (report["added"], report["rejected"]) == (SAMPLE_ENTRIES, [])
+    again = json.loads(paperclub("export", "--format", "json", **other).stdout)
+    keep = ("title", "status", "list", "title_derived")
+    assert [{k: p[k] for k in keep} for p in again] == [{k: p[k] for k in keep} for p in exported]
+    assert [p["status"] for p in again].count("reference") == 1
+    # The list's header paper is still a reference: the queue never offers it for posting.
+    [view] = json.loads(paperclub("queue", "--json", "--limit", "100", **other).stdout)
+    assert view["total"] == SAMPLE_QUEUED
+    header = next(p["title"] for p in again if p["status"] == "reference")
+    assert header not in [p["title"] for p in view["papers"]]
 
 
 def test_queue_lists_in_order(paperclub: Runner) -> None:
