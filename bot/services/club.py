@@ -54,6 +54,9 @@ class Club:
     # The archive as what people do sees it: a click's, a command's or a form's write gives up
     # in time for Slack's and Discord's 3 s (bot.db.database.Requests); None: `uow` itself.
     requests: UnitOfWork[Store] | None = None
+    # Asks for a platform's recent posts to be read back after events may have been lost
+    # (the runtime's reconciler); the base asks nothing.
+    wants_reconcile: Callable[[str], None] = lambda _platform: None
 
     def poster(self, *, chat: Chat, platform: str) -> Poster:
         """The posting service's inputs for one Chat of this process."""
@@ -99,6 +102,7 @@ class Club:
             signer=self.signer,
             semantic_extra=self.semantic_extra,
             inline_redraw=inline_redraw,
+            wants_reconcile=self.wants_reconcile,
         )
 
     def follow(self, *, channel: ChannelKey, private: bool) -> None:

@@ -63,6 +63,14 @@ class Room:
     signer: Signer | None
     semantic_extra: SemanticExtra
     inline_redraw: bool = False
+    # Asks for this platform's recent posts to be read back (bot.services.reconcile).
+    wants_reconcile: Callable[[str], None] = lambda _platform: None
+
+    def reconcile_soon(self) -> None:
+        """This Chat may have missed events (a new gateway session rather than a resume, a
+        Socket Mode reconnect): its recent posts' reactions and threads are read back soon, in
+        the background, once per channel however many replicas ask."""
+        self.wants_reconcile(self.platform)
 
     # -- commands ------------------------------------------------------------------------------
 
