@@ -10,9 +10,10 @@ from sqlalchemy import Row, delete
 
 from bot.db import activity_sql as sql
 from bot.db.convert import utc
-from bot.db.schema import ProcessedEventRow
+from bot.db.schema_upkeep import ProcessedEventRow
 from bot.db.unit import UnitBound
 from bot.domain import ChannelKey, CommentState, Post, PostState, VoteState
+from bot.ports.activity import LIVE
 
 
 def _sqlite_value(*, value: datetime | bool) -> object:
@@ -139,7 +140,16 @@ class SqlActivity(UnitBound):
             return None
         return VoteState(value=int(rows[0]["value"]), source=str(rows[0]["source"]))
 
-    def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
+    def set_vote(
+        self,
+        *,
+        post_id: int,
+        user: str,
+        value: int,
+        source: str,
+        now: datetime,
+        origin: str = LIVE,
+    ) -> None:
         """Set (or change) a person's one vote on a post: one upsert on UNIQUE(post, user)."""
         self._run(
             "set_vote",
@@ -149,12 +159,14 @@ class SqlActivity(UnitBound):
                 "value": value,
                 "source": source,
                 "updated_at": now,
+                "origin": origin,
             },
         )
 
-    def clear_vote(self, *, post_id: int, user: str) -> None:
-        """Withdraw a person's vote."""
+    def clear_vote(self, *, post_id: int, user: str, now: datetime) -> None:
+        """Withdraw a person's vote, and keep when (one more upsert, on withdrawals only)."""
         self._run("clear_vote", {"post_id": post_id, "user_id": user})
+        self._run("note_withdrawal", {"post_id": post_id, "user_id": user, "withdrawn_at": now})
 
     def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:
         """The comment with this message id in the post's channel, live or deleted."""
@@ -173,6 +185,8 @@ class SqlActivity(UnitBound):
         now: datetime,
         deleted: bool = False,
         edited: bool = False,
+        origin: str = LIVE,
+        edited_at: datetime | None = None,
     ) -> bool:
         """Store a comment; False when one with this message id exists (it wins: it may be a
         deletion that overtook the message)."""
@@ -186,13 +200,16 @@ class SqlActivity(UnitBound):
                     "message_id": message_id,
                     "text": text,
                     "created_at": now,
-                    "edited_at": now if edited else None,
+                    "edited_at": edited_at or (now if edited else None),
                     "deleted": deleted,
+                    "origin": origin,
                 },
             )
         )
 
-    def edit_comment(self, *, post: Post, message_id: str, text: str, now: datetime) -> None:
+    def edit_comment(
+        self, *, post: Post, message_id: str, text: str, now: datetime, origin: str = LIVE
+    ) -> None:
         """Replace a live comment's text."""
         self._run(
             "edit_comment",
@@ -201,9 +218,13 @@ class SqlActivity(UnitBound):
                 "of_message": message_id,
                 "new_text": text,
                 "edited": now,
+                "by": origin,
             },
         )
 
-    def delete_comment(self, *, post: Post, message_id: str) -> None:
+    def delete_comment(self, *, post: Post, message_id: str, origin: str = LIVE) -> None:
         """Mark a comment deleted and forget its text: search and export no longer see it."""
-        self._run("delete_comment", {"in_channel": post.channel_id, "of_message": message_id})
+        self._run(
+            "delete_comment",
+            {"in_channel": post.channel_id, "of_message": message_id, "by": origin},
+        )

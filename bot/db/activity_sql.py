@@ -13,14 +13,16 @@ from typing import Any
 from sqlalchemy import Delete, Select, Update, bindparam, delete, select, update
 
 from bot.db.engine import dialect_insert
-from bot.db.schema import Base, ChannelRow, CommentRow, PostRow, VoteRow
+from bot.db.schema import Base, ChannelRow, CommentRow, PostRow, VoteRow, VoteWithdrawalRow
+from bot.db.schema_upkeep import ProcessedEventRow
 
 # In an UPDATE, a bound parameter may not share a column's name, hence in_channel and the like.
 POSTS = Base.metadata.tables[PostRow.__tablename__]
 CHANNELS = Base.metadata.tables[ChannelRow.__tablename__]
 VOTES = Base.metadata.tables[VoteRow.__tablename__]
 COMMENTS = Base.metadata.tables[CommentRow.__tablename__]
-_PROCESSED = Base.metadata.tables["processed_events"]
+WITHDRAWALS = Base.metadata.tables[VoteWithdrawalRow.__tablename__]
+_PROCESSED = Base.metadata.tables[ProcessedEventRow.__tablename__]
 _POST_COLUMNS = (
     POSTS.c.id,
     POSTS.c.paper_id,
@@ -53,6 +55,7 @@ def set_vote(*, dialect: str) -> Any:
         value=bindparam("value"),
         source=bindparam("source"),
         updated_at=bindparam("updated_at"),
+        origin=bindparam("origin"),
     )
     return statement.on_conflict_do_update(
         index_elements=["post_id", "user_id"],
@@ -60,7 +63,22 @@ def set_vote(*, dialect: str) -> Any:
             "value": statement.excluded.value,
             "source": statement.excluded.source,
             "updated_at": statement.excluded.updated_at,
+            "origin": statement.excluded.origin,
         },
+    )
+
+
+@cache
+def note_withdrawal(*, dialect: str) -> Any:
+    """Keep when a person last withdrew their vote on a post: one upsert."""
+    statement = dialect_insert(dialect=dialect, table=WITHDRAWALS).values(
+        post_id=bindparam("post_id"),
+        user_id=bindparam("user_id"),
+        withdrawn_at=bindparam("withdrawn_at"),
+    )
+    return statement.on_conflict_do_update(
+        index_elements=["post_id", "user_id"],
+        set_={"withdrawn_at": statement.excluded.withdrawn_at},
     )
 
 
@@ -76,6 +94,7 @@ def add_comment(*, dialect: str) -> Any:
         created_at=bindparam("created_at"),
         edited_at=bindparam("edited_at"),
         deleted=bindparam("deleted"),
+        origin=bindparam("origin"),
     )
     return statement.on_conflict_do_nothing().returning(COMMENTS.c.id)
 
@@ -112,7 +131,7 @@ EDIT_COMMENT: Update = (
         COMMENTS.c.message_id == bindparam("of_message"),
         COMMENTS.c.deleted.is_(False),
     )
-    .values(text=bindparam("new_text"), edited_at=bindparam("edited"))
+    .values(text=bindparam("new_text"), edited_at=bindparam("edited"), origin=bindparam("by"))
 )
 DELETE_COMMENT: Update = (
     update(COMMENTS)
@@ -120,7 +139,7 @@ DELETE_COMMENT: Update = (
         COMMENTS.c.channel_id == bindparam("in_channel"),
         COMMENTS.c.message_id == bindparam("of_message"),
     )
-    .values(deleted=True, text="")
+    .values(deleted=True, text="", origin=bindparam("by"))
 )
 
 
@@ -131,26 +150,35 @@ SQLITE_TEXT = {
     "mark_event": "INSERT INTO processed_events (event_id, seen_at) VALUES (:event_id, :seen_at) "
     "ON CONFLICT DO NOTHING RETURNING event_id",
     "vote_of": "SELECT value, source FROM votes WHERE post_id = :post_id AND user_id = :user_id",
-    "set_vote": "INSERT INTO votes (post_id, user_id, value, source, updated_at) "
-    "VALUES (:post_id, :user_id, :value, :source, :updated_at) "
+    "set_vote": "INSERT INTO votes (post_id, user_id, value, source, updated_at, origin) "
+    "VALUES (:post_id, :user_id, :value, :source, :updated_at, :origin) "
     "ON CONFLICT (post_id, user_id) DO UPDATE SET value = excluded.value, "
-    "source = excluded.source, updated_at = excluded.updated_at",
+    "source = excluded.source, updated_at = excluded.updated_at, origin = excluded.origin",
     "clear_vote": "DELETE FROM votes WHERE post_id = :post_id AND user_id = :user_id",
+    "note_withdrawal": "INSERT INTO vote_withdrawals (post_id, user_id, withdrawn_at) "
+    "VALUES (:post_id, :user_id, :withdrawn_at) ON CONFLICT (post_id, user_id) "
+    "DO UPDATE SET withdrawn_at = excluded.withdrawn_at",
     "comment_at": "SELECT text, deleted FROM comments "
     "WHERE channel_id = :channel_id AND message_id = :message_id",
     "add_comment": "INSERT INTO comments (post_id, channel_id, user_id, message_id, text, "
-    "created_at, edited_at, deleted) VALUES (:post_id, :channel_id, :user_id, :message_id, "
-    ":text, :created_at, :edited_at, :deleted) ON CONFLICT DO NOTHING RETURNING id",
-    "edit_comment": "UPDATE comments SET text = :new_text, edited_at = :edited "
+    "created_at, edited_at, deleted, origin) VALUES (:post_id, :channel_id, :user_id, "
+    ":message_id, :text, :created_at, :edited_at, :deleted, :origin) "
+    "ON CONFLICT DO NOTHING RETURNING id",
+    "edit_comment": "UPDATE comments SET text = :new_text, edited_at = :edited, origin = :by "
     "WHERE channel_id = :in_channel AND message_id = :of_message AND deleted = 0",
-    "delete_comment": "UPDATE comments SET deleted = 1, text = '' "
+    "delete_comment": "UPDATE comments SET deleted = 1, text = '', origin = :by "
     "WHERE channel_id = :in_channel AND message_id = :of_message",
 }
 
 
 def core(*, name: str, dialect: str) -> Any:
     """The Core statement of that name for a dialect other than SQLite."""
-    built = {"mark_event": mark_event, "set_vote": set_vote, "add_comment": add_comment}
+    built = {
+        "mark_event": mark_event,
+        "set_vote": set_vote,
+        "add_comment": add_comment,
+        "note_withdrawal": note_withdrawal,
+    }
     if name in built:
         return built[name](dialect=dialect)
     return {

@@ -9,7 +9,8 @@ from typing import Any
 from sqlalchemy import Exists, and_, exists, func, select, union
 
 from bot.db.engine import upsert_insert
-from bot.db.schema import ChannelRow, CommentRow, NameRow, PostRow, VoteRow
+from bot.db.schema import ChannelRow, CommentRow, PostRow, VoteRow
+from bot.db.schema_upkeep import NameRow
 from bot.db.unit import UnitBound
 from bot.domain import ChannelKey, WorkspaceKey
 from bot.ports.names import CHANNEL, PERSON, NameWanted

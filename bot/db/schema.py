@@ -9,7 +9,6 @@ from sqlalchemy import (
     Boolean,
     Date,
     DateTime,
-    Float,
     ForeignKey,
     Index,
     Integer,
@@ -188,6 +187,8 @@ class PostRow(Base):
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # One line on why the taste picker chose this paper; NULL when it came in queue order.
     pick_reason: Mapped[str | None] = mapped_column(String(500))
+    # When its reactions and thread were last read back (a run interrupted resumes after it).
+    reconciled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class VoteRow(Base):
@@ -203,6 +204,21 @@ class VoteRow(Base):
     # What set the vote (button, or the reaction name), so removing that reaction withdraws it.
     source: Mapped[str] = mapped_column(String(80), default="button")
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # "live" (an event or a click) or "reconciled" (read back after events were lost).
+    origin: Mapped[str] = mapped_column(String(16), default="live", server_default="live")
+
+
+class VoteWithdrawalRow(Base):
+    """When a person last withdrew their vote on a post: a reconciliation that read the post
+    before then must not bring the vote back (bot.services.reconcile)."""
+
+    __tablename__ = "vote_withdrawals"
+    __table_args__ = (UniqueConstraint("post_id", "user_id", name="uq_vote_withdrawals_post_user"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    post_id: Mapped[int] = mapped_column(ForeignKey("posts.id", ondelete="CASCADE"))
+    user_id: Mapped[str] = mapped_column(String(64))
+    withdrawn_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class CommentRow(Base):
@@ -222,6 +238,8 @@ class CommentRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     edited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+    # "live" or "reconciled": how the comment's current text reached the archive.
+    origin: Mapped[str] = mapped_column(String(16), default="live", server_default="live")
 
 
 class RecapRow(Base):
@@ -252,42 +270,3 @@ class EmbeddingRow(Base):
     model: Mapped[str] = mapped_column(String(100))
     vector: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class NameRow(Base):
-    """What the platform calls a channel or a person of a workspace, for the web archive (it
-    shows #general and display names, not ids); `name` "" when the platform could not say.
-    Keyed like channel rows, with no link to them: a person has no row of their own."""
-
-    __tablename__ = "names"
-    __table_args__ = (
-        UniqueConstraint("platform", "workspace", "kind", "external_id", name="uq_names_key"),
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    platform: Mapped[str] = mapped_column(String(16))
-    workspace: Mapped[str] = mapped_column(String(64), default="")
-    kind: Mapped[str] = mapped_column(String(8))  # "channel" or "person"
-    external_id: Mapped[str] = mapped_column(String(64))
-    name: Mapped[str] = mapped_column(String(200))
-    # When the platform was last asked: a name is refreshed at most daily.
-    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class ProcessedEventRow(Base):
-    """An event id already applied: Slack delivers at least once, we apply once."""
-
-    __tablename__ = "processed_events"
-
-    event_id: Mapped[str] = mapped_column(String(128), primary_key=True)
-    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
-
-
-class SeenRequestRow(Base):
-    """The signature of a signed HTTP request, until its replay window ends (every replica
-    refuses a replay that another one already served)."""
-
-    __tablename__ = "seen_requests"
-
-    signature: Mapped[str] = mapped_column(String(128), primary_key=True)
-    expires_at: Mapped[float] = mapped_column(Float, index=True)  # Unix seconds

@@ -7,7 +7,7 @@ from sqlalchemy import Engine, Table, delete, update
 
 from bot.db.engine import dialect_insert
 from bot.db.outage import translated
-from bot.db.schema import SeenRequestRow
+from bot.db.schema_upkeep import SeenRequestRow
 
 # Slack's own tolerance is five minutes either way: a signature stays refused for ten.
 WINDOW_SECONDS = 600

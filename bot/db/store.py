@@ -24,6 +24,7 @@ from bot.db.names import SqlNames
 from bot.db.papers import SqlPapers
 from bot.db.posts import SqlPosts
 from bot.db.ranking import SqlRanking
+from bot.db.reconcile import SqlReconcile
 from bot.db.search import SqlSearch
 from bot.db.semantic import SqlSemantic
 from bot.db.titles import SqlTitles
@@ -146,3 +147,17 @@ class SqlStore:
     set_pick_order = Offer(SqlSemantic, SqlSemantic.set_pick_order)
     pick_reason = Offer(SqlSemantic, SqlSemantic.pick_reason)
     set_pick_reason = Offer(SqlSemantic, SqlSemantic.set_pick_reason)
+    # Reading back what was missed (ports.ReconcileStore).
+    want_reconcile = Offer(SqlReconcile, SqlReconcile.want_reconcile)
+    reconcile_due = Offer(SqlReconcile, SqlReconcile.reconcile_due)
+    reconcile_holder = Offer(SqlReconcile, SqlReconcile.reconcile_holder)
+    claim_reconcile = Offer(SqlReconcile, SqlReconcile.claim_reconcile)
+    reconcile_progress = Offer(SqlReconcile, SqlReconcile.reconcile_progress)
+    finish_reconcile = Offer(SqlReconcile, SqlReconcile.finish_reconcile)
+    posts_to_reconcile = Offer(SqlReconcile, SqlReconcile.posts_to_reconcile)
+    mark_reconciled = Offer(SqlReconcile, SqlReconcile.mark_reconciled)
+    votes_on = Offer(SqlReconcile, SqlReconcile.votes_on)
+    comments_on = Offer(SqlReconcile, SqlReconcile.comments_on)
+    forget_events_from = Offer(SqlReconcile, SqlReconcile.forget_events_from)
+    reconcile_status = Offer(SqlReconcile, SqlReconcile.reconcile_status)
+    set_reconcile_window = Offer(SqlReconcile, SqlReconcile.set_reconcile_window)

@@ -10,6 +10,11 @@ from typing import Protocol
 from bot.domain import ChannelKey, CommentState, Post, VoteState
 from bot.domain.home import OwnComment, OwnVote
 
+# How a vote's or comment's current state reached the archive: an event or a click as it
+# happened, or read back from the platform after events were lost (bot.services.reconcile).
+LIVE = "live"
+RECONCILED = "reconciled"
+
 
 class ActivityStore(Protocol):
     """Votes, comments and processed events, inside one unit of work."""
@@ -38,12 +43,22 @@ class ActivityStore(Protocol):
         """A person's current vote on a post."""
         ...
 
-    def set_vote(self, *, post_id: int, user: str, value: int, source: str, now: datetime) -> None:
+    def set_vote(
+        self,
+        *,
+        post_id: int,
+        user: str,
+        value: int,
+        source: str,
+        now: datetime,
+        origin: str = LIVE,
+    ) -> None:
         """Set (or change) a person's one vote on a post."""
         ...
 
-    def clear_vote(self, *, post_id: int, user: str) -> None:
-        """Withdraw a person's vote."""
+    def clear_vote(self, *, post_id: int, user: str, now: datetime) -> None:
+        """Withdraw a person's vote, keeping when (a read-back older than that cannot bring
+        it back)."""
         ...
 
     def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:
@@ -60,15 +75,20 @@ class ActivityStore(Protocol):
         now: datetime,
         deleted: bool = False,
         edited: bool = False,
+        origin: str = LIVE,
+        edited_at: datetime | None = None,
     ) -> bool:
-        """Store a comment; False when one with this message id exists."""
+        """Store a comment (written at `now`; edited at `edited_at`, or at `now` when only
+        `edited`); False when one with this message id exists."""
         ...
 
-    def edit_comment(self, *, post: Post, message_id: str, text: str, now: datetime) -> None:
+    def edit_comment(
+        self, *, post: Post, message_id: str, text: str, now: datetime, origin: str = LIVE
+    ) -> None:
         """Replace a live comment's text."""
         ...
 
-    def delete_comment(self, *, post: Post, message_id: str) -> None:
+    def delete_comment(self, *, post: Post, message_id: str, origin: str = LIVE) -> None:
         """Mark a comment deleted and forget its text."""
         ...
 

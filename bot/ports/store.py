@@ -15,6 +15,7 @@ from bot.ports.enrichment import EnrichmentStore
 from bot.ports.names import NamesStore
 from bot.ports.papers import ListsStore, PapersStore
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
+from bot.ports.reconcile import ReconcileStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SemanticStore
 from bot.ports.workspaces import WorkspacesStore
@@ -42,6 +43,7 @@ class Store(
     ArchivePagesStore,
     NamesStore,
     SemanticStore,
+    ReconcileStore,
     Protocol,
 ):
     """Persistence inside one unit of work (one transaction): every role port at once."""

@@ -42,6 +42,13 @@ COMMENTS = Counter(
     ("platform", "action"),
     registry=REGISTRY,
 )
+RECONCILED = Counter(
+    "paperclub_reconciled",
+    "Changes found by reading posts back after events were lost: votes set or withdrawn "
+    "(vote), comments kept (new), edited (edit) and deleted (delete).",
+    ("platform", "change"),
+    registry=REGISTRY,
+)
 SEARCH_SECONDS = Histogram(
     "paperclub_search_seconds",
     "How long a search took: parsing it and fetching one page.",
@@ -113,6 +120,10 @@ class PrometheusTelemetry(telemetry.Telemetry):
     def comment(self, *, platform: str, action: str) -> None:
         """Count a stored comment change."""
         self._child(COMMENTS, platform, action).inc()
+
+    def reconciled(self, *, platform: str, change: str, count: int) -> None:
+        """Count what a read-back changed."""
+        self._child(RECONCILED, platform, change).inc(count)
 
     def search(self, *, platform: str, seconds: float) -> None:
         """Observe a search's latency."""

@@ -24,11 +24,13 @@ from bot.ports import Chat, Clock, PaperLookup, Platform, ServesHttp, WsgiApp
 from bot.runtime import parts
 from bot.runtime.platforms import Plugin
 from bot.runtime.process import OWNER, owner_alive, signals_held
+from bot.runtime.reconciling import ReconcileWorker
 from bot.runtime.scheduler import PostScheduler
 from bot.semantic.background import Embedder
 from bot.services import posting
 from bot.services.club import Club
 from bot.services.posting import Poster
+from bot.services.reconcile_run import Reconciler
 from bot.services.room import redraw
 from bot.services.sweep import Sweep
 from bot.web.signin import signer as web_signer
@@ -62,6 +64,22 @@ class Wiring:
         # Tier 3 allows ~50 chat.update a minute: a burst of votes makes a handful of redraws.
         self.coalescer = Coalescer(flush=self._redraw, interval=1.0)
         self.embedder = Embedder.wired(enabled=settings.semantic, uow=database, clock=clock)
+        telemetry = metrics.PrometheusTelemetry()  # the counts GET /metrics shows
+        self.reconciling = ReconcileWorker(
+            reconciler=Reconciler(
+                uow=database,
+                clock=clock,
+                owner=OWNER,
+                owner_alive=owner_alive,
+                up=settings.up_reactions,
+                down=settings.down_reactions,
+                telemetry=telemetry,
+                queue_redraw=self.coalescer.touch,
+            ),
+            clock=clock,
+            platforms=lambda: {name: p.chat for name, p in self.platforms.items()},
+            leading=self._leading,
+        )
         self.club = Club(
             uow=database,
             clock=clock,
@@ -77,9 +95,10 @@ class Wiring:
             semantic_extra=self.embedder.semantic_extra,  # search, related, taste, add
             enrich_next=self._enrich_next,
             seen_requests=parts.seen_requests(database=database) if self.replicated else None,
-            telemetry=metrics.PrometheusTelemetry(),  # the counts GET /metrics shows
+            telemetry=telemetry,
             signer=web_signer(settings=settings),  # /paperclub web's links
             requests=database.requests,  # people's writes give up within Slack's 3 s
+            wants_reconcile=self.reconciling.want,
         )
         self.enricher = Enricher(
             uow=database,
@@ -129,6 +148,7 @@ class Wiring:
         if not paused:
             self.enricher.start()
             self.embedder.start()
+            self.reconciling.start()  # a start follows downtime: what was missed is read back
         standby = self.replicated and not paused
         self.scheduler.start(channels=self.channels(), paused=paused or standby)
         self._started = True
@@ -150,6 +170,10 @@ class Wiring:
         changed a schedule), then a catch-up sweep at once."""
         self.scheduler.rebuild(channels=self.channels())
         self.scheduler.lead()
+
+    def _leading(self) -> bool:
+        """Whether this process runs the scheduler's work now (alone, it always does)."""
+        return not self.replicated or (self.leadership is not None and self.leadership.leading)
 
     def _beat(self) -> None:
         """The scheduler's worker is alive (it runs this job between posts)."""
@@ -259,6 +283,7 @@ class Wiring:
         if self.leadership is not None:  # held until the post in flight is done
             self.leadership.close()
         metrics.LEADER.set(0)
+        self.reconciling.close()
         self.enricher.close()
         self.embedder.close()
         self.coalescer.close()

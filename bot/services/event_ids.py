@@ -35,7 +35,14 @@ def reaction(
         return delivery, None
     if stamp:
         return f"{'reaction_added' if added else 'reaction_removed'}:{stamp}", None
-    return None, f"reaction:{message_id}:{user}:{emoji}"
+    return None, presence_prefix(message_id=message_id, user=user) + emoji
+
+
+def presence_prefix(*, message_id: str, user: str) -> str:
+    """What every presence key of one person's reactions on one message starts with: a
+    reconciliation that finds their voting reaction gone forgets them all, so the next add is
+    taken as new."""
+    return f"reaction:{message_id}:{user}:"
 
 
 def thread_message(*, delivery: str | None, kind: str, message_id: str, stamp: str | None) -> str:

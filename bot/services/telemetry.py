@@ -23,6 +23,10 @@ class Telemetry:
     def comment(self, *, platform: str, action: str) -> None:
         """A comment was kept (new), edited (edit) or deleted (delete)."""
 
+    def reconciled(self, *, platform: str, change: str, count: int) -> None:
+        """A read-back found `count` changes of one kind: a vote set or withdrawn (vote), a
+        comment kept (new), edited (edit) or deleted (delete)."""
+
     def search(self, *, platform: str, seconds: float) -> None:
         """A search took this long, parsing and fetching one page."""
 

@@ -54,6 +54,11 @@ def reaction_value(
     return None
 
 
+def reaction_source(*, name: str) -> str:
+    """What a reaction's vote is stored as set by: its name without the skin tone."""
+    return f"{REACTION}:{name.split('::', 1)[0]}"
+
+
 def click(
     *,
     uow: UnitOfWork[Needs],
@@ -83,7 +88,7 @@ def click(
             return NOT_HERE
         current = store.vote_of(post_id=post_id, user=user)
         if current is not None and current.value == value:
-            store.clear_vote(post_id=post_id, user=user)
+            store.clear_vote(post_id=post_id, user=user, now=now)
         else:
             store.set_vote(post_id=post_id, user=user, value=value, source=BUTTON, now=now)
     # Counted once committed: a vote rolled back (and so retried by the platform) never is.
@@ -122,7 +127,7 @@ def react(
         post = store.post_by_message(channel=channel, message_id=message_id)
     if post is None:
         return NOTHING
-    source = f"reaction:{reaction.split('::', 1)[0]}"
+    source = reaction_source(name=reaction)
     with uow() as store:
         if event_id is not None and not store.mark_event(event_id=event_id, now=now):
             return VoteOutcome(post_id=post.id, changed=False)
@@ -138,7 +143,7 @@ def react(
         else:
             changed = current is not None and current.source == source
             if changed:
-                store.clear_vote(post_id=post.id, user=user)
+                store.clear_vote(post_id=post.id, user=user, now=now)
     if changed:  # once committed, as a click is
         telemetry.vote(platform=channel.platform, source=REACTION)
     return VoteOutcome(post_id=post.id, changed=changed)

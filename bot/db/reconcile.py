@@ -1,0 +1,276 @@
+"""ports.ReconcileStore over SQL: one row per channel in `reconciliations`, claimed with one
+conditional UPDATE (so two replicas never run a channel at once), and the reads of a post's
+votes, withdrawals and comments that a run compares with the platform."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
+
+from bot.db.convert import channel_key, to_post, utc
+from bot.db.engine import upsert_insert
+from bot.db.schema import ChannelRow, CommentRow, PostRow, VoteRow, VoteWithdrawalRow
+from bot.db.schema_upkeep import ProcessedEventRow, ReconcileRow
+from bot.db.unit import UnitBound
+from bot.domain import ChannelKey, Post, PostState
+from bot.ports.reconcile import (
+    DEFAULT_WINDOW_DAYS,
+    ReconcileRun,
+    ReconcileStatus,
+    StoredComment,
+    StoredVote,
+)
+
+
+def _unfinished() -> ColumnElement[bool]:
+    """A run that began and has not ended (its process stopped, or it is under way)."""
+    return and_(
+        ReconcileRow.started_at.is_not(None),
+        or_(ReconcileRow.finished_at.is_(None), ReconcileRow.finished_at < ReconcileRow.started_at),
+    )
+
+
+def _asked_since_run() -> ColumnElement[bool]:
+    """A run asked for after the last one began."""
+    return and_(
+        ReconcileRow.wanted_at.is_not(None),
+        or_(ReconcileRow.started_at.is_(None), ReconcileRow.wanted_at > ReconcileRow.started_at),
+    )
+
+
+class SqlReconcile(UnitBound):
+    """ports.ReconcileStore."""
+
+    def _channel_ids(self, *, platform: str) -> list[int]:
+        """The ids of a platform's followed channels."""
+        query = select(ChannelRow.id).where(ChannelRow.platform == platform)
+        return [int(i) for i in self.session.scalars(query)]
+
+    def want_reconcile(self, *, platform: str, since: datetime) -> int:
+        """Ask for each channel of the platform, creating its row on first ask."""
+        ids = self._channel_ids(platform=platform)
+        if not ids:
+            return 0
+        insert = upsert_insert(session=self.session, table=ReconcileRow.__table__)  # type: ignore[arg-type]
+        rows = [{"channel_id": i, "window_days": DEFAULT_WINDOW_DAYS} for i in ids]
+        self.session.execute(insert.values(rows).on_conflict_do_nothing())
+        self.session.execute(
+            update(ReconcileRow)
+            .where(
+                ReconcileRow.channel_id.in_(ids),
+                or_(ReconcileRow.wanted_at.is_(None), ReconcileRow.wanted_at < since),
+            )
+            .values(wanted_at=since)
+        )
+        return len(ids)
+
+    def reconcile_due(self, *, platform: str) -> list[int]:
+        """Channels asked for since their last run began, or whose run did not finish."""
+        query = (
+            select(ReconcileRow.channel_id)
+            .join(ChannelRow, ChannelRow.id == ReconcileRow.channel_id)
+            .where(ChannelRow.platform == platform, or_(_asked_since_run(), _unfinished()))
+            .order_by(ReconcileRow.channel_id)
+        )
+        return [int(i) for i in self.session.scalars(query)]
+
+    def reconcile_holder(self, *, channel_id: int) -> str | None:
+        """Who holds the claim."""
+        return self.session.scalar(
+            select(ReconcileRow.claimed_by).where(ReconcileRow.channel_id == channel_id)
+        )
+
+    def claim_reconcile(
+        self, *, channel_id: int, owner: str, now: datetime, stale_before: datetime
+    ) -> ReconcileRun | None:
+        """One conditional UPDATE takes the claim; a run asked for anew starts afresh (its
+        counts from zero), an unfinished one goes on with its counts."""
+        free = or_(
+            ReconcileRow.claimed_by.is_(None),
+            ReconcileRow.claimed_by == owner,
+            ReconcileRow.claimed_at < stale_before,
+        )
+        taken = self.session.execute(
+            update(ReconcileRow)
+            .where(ReconcileRow.channel_id == channel_id, free)
+            .where(or_(_asked_since_run(), _unfinished()))
+            .values(claimed_by=owner, claimed_at=now)
+        )
+        if not getattr(taken, "rowcount", 0):
+            return None
+        row, channel = self.session.execute(
+            select(ReconcileRow, ChannelRow)
+            .join(ChannelRow, ChannelRow.id == ReconcileRow.channel_id)
+            .where(ReconcileRow.channel_id == channel_id)
+        ).one()
+        fresh = row.started_at is None or (
+            row.wanted_at is not None and utc(value=row.wanted_at) > utc(value=row.started_at)
+        )
+        if fresh:
+            row.started_at, row.changes, row.failures = now, 0, 0
+        return ReconcileRun(
+            channel=channel_key(row=channel),
+            channel_id=channel_id,
+            window_days=int(row.window_days),
+            wanted_at=utc(value=row.wanted_at or row.started_at or now),
+            started_at=utc(value=row.started_at or now),
+        )
+
+    def reconcile_progress(
+        self, *, channel_id: int, owner: str, changes: int, failures: int, now: datetime
+    ) -> bool:
+        """Add to the run's counts and renew the claim, if still the owner's."""
+        result = self.session.execute(
+            update(ReconcileRow)
+            .where(ReconcileRow.channel_id == channel_id, ReconcileRow.claimed_by == owner)
+            .values(
+                changes=ReconcileRow.changes + changes,
+                failures=ReconcileRow.failures + failures,
+                claimed_at=now,
+            )
+        )
+        return bool(getattr(result, "rowcount", 0))
+
+    def finish_reconcile(self, *, channel_id: int, owner: str, now: datetime) -> None:
+        """Done, and free."""
+        self.session.execute(
+            update(ReconcileRow)
+            .where(ReconcileRow.channel_id == channel_id, ReconcileRow.claimed_by == owner)
+            .values(finished_at=now, claimed_by=None, claimed_at=None)
+        )
+
+    def posts_to_reconcile(self, *, run: ReconcileRun, since: datetime) -> list[Post]:
+        """Posted posts of the window not read back since the run's `wanted_at`."""
+        rows = self.session.scalars(
+            select(PostRow)
+            .where(
+                PostRow.channel_id == run.channel_id,
+                PostRow.state == PostState.POSTED.value,
+                PostRow.message_id.is_not(None),
+                PostRow.created_at >= since,
+                or_(PostRow.reconciled_at.is_(None), PostRow.reconciled_at < run.wanted_at),
+            )
+            .order_by(PostRow.local_date.desc(), PostRow.id.desc())
+        )
+        return [to_post(row=row, channel=run.channel) for row in rows]
+
+    def mark_reconciled(self, *, post_id: int, at: datetime) -> None:
+        """Note the read."""
+        self.session.execute(update(PostRow).where(PostRow.id == post_id).values(reconciled_at=at))
+
+    def votes_on(self, *, post_id: int) -> list[StoredVote]:
+        """Votes, then withdrawals of people with no vote now (a later vote replaced them)."""
+        votes = {
+            user: StoredVote(user=user, value=int(value), source=source, changed_at=utc(value=at))
+            for user, value, source, at in self.session.execute(
+                select(VoteRow.user_id, VoteRow.value, VoteRow.source, VoteRow.updated_at).where(
+                    VoteRow.post_id == post_id
+                )
+            )
+        }
+        withdrawn = self.session.execute(
+            select(VoteWithdrawalRow.user_id, VoteWithdrawalRow.withdrawn_at).where(
+                VoteWithdrawalRow.post_id == post_id
+            )
+        )
+        for user, at in withdrawn:
+            current = votes.get(user)
+            if current is None or current.changed_at < utc(value=at):
+                votes[user] = StoredVote(user=user, value=0, source="", changed_at=utc(value=at))
+        return list(votes.values())
+
+    def comments_on(self, *, post: Post) -> list[StoredComment]:
+        """The thread's comments as stored."""
+        rows = self.session.execute(
+            select(
+                CommentRow.message_id,
+                CommentRow.user_id,
+                CommentRow.text,
+                CommentRow.deleted,
+                func.coalesce(CommentRow.edited_at, CommentRow.created_at),
+            ).where(CommentRow.post_id == post.id)
+        )
+        return [
+            StoredComment(
+                message_id=message_id,
+                user=user,
+                text=text,
+                deleted=bool(deleted),
+                changed_at=utc(value=at),
+            )
+            for message_id, user, text, deleted, at in rows
+        ]
+
+    def forget_events_from(self, *, prefix: str) -> None:
+        """A range on the primary key: the prefix, up to the prefix followed by the highest
+        character (no LIKE, whose escaping and case rules differ by dialect)."""
+        self.session.execute(
+            delete(ProcessedEventRow).where(
+                ProcessedEventRow.event_id >= prefix,
+                ProcessedEventRow.event_id < prefix + "\U0010ffff",
+            )
+        )
+
+    def reconcile_status(self, *, channels: Sequence[ChannelKey] | None) -> list[ReconcileStatus]:
+        """Every followed channel (of `channels`), with the defaults where none ran yet."""
+        query = select(ChannelRow, ReconcileRow).outerjoin(
+            ReconcileRow, ReconcileRow.channel_id == ChannelRow.id
+        )
+        wanted = None if channels is None else set(channels)
+        found: list[ReconcileStatus] = []
+        for channel, row in self.session.execute(query.order_by(ChannelRow.id)):
+            key = channel_key(row=channel)
+            if wanted is not None and key not in wanted:
+                continue
+            found.append(_status(key=key, row=row))
+        return found
+
+    def set_reconcile_window(self, *, channel: ChannelKey, days: int) -> None:
+        """Upsert the channel's window."""
+        channel_id = self.session.scalar(
+            select(ChannelRow.id).where(
+                ChannelRow.platform == channel.platform,
+                ChannelRow.workspace == channel.workspace,
+                ChannelRow.external_id == channel.channel,
+            )
+        )
+        if channel_id is None:
+            return
+        insert = upsert_insert(session=self.session, table=ReconcileRow.__table__)  # type: ignore[arg-type]
+        self.session.execute(
+            insert.values(channel_id=channel_id, window_days=days).on_conflict_do_update(
+                index_elements=["channel_id"], set_={"window_days": days}
+            )
+        )
+
+
+def _status(*, key: ChannelKey, row: ReconcileRow | None) -> ReconcileStatus:
+    """A channel's status from its row (None: never asked)."""
+    if row is None:
+        return ReconcileStatus(
+            channel=key,
+            window_days=DEFAULT_WINDOW_DAYS,
+            wanted_at=None,
+            started_at=None,
+            finished_at=None,
+            running=False,
+            changes=0,
+            failures=0,
+        )
+
+    def aware(value: datetime | None) -> datetime | None:
+        return utc(value=value) if value is not None else None
+
+    started, finished = aware(row.started_at), aware(row.finished_at)
+    return ReconcileStatus(
+        channel=key,
+        window_days=int(row.window_days),
+        wanted_at=aware(row.wanted_at),
+        started_at=started,
+        finished_at=finished,
+        running=row.claimed_by is not None and started is not None,
+        changes=int(row.changes),
+        failures=int(row.failures),
+    )

@@ -1,0 +1,95 @@
+"""Reconciliation in the background: one thread per process that writes down what was asked
+(a start, a new gateway session, a reconnect) and, on the process that leads (every process
+on SQLite, the scheduler's leader among replicas), runs what is due.
+
+Its own thread, because a read under Slack's tightest limits takes a minute a page: the daily
+post, redraws and events never wait for it. Asking only queues (the Discord loop or a socket
+thread may ask); the thread writes the ask and wakes at once, else looks every `poll` seconds
+for what another replica asked.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.ports import ArchiveUnavailable, Chat, Clock
+from bot.ports.readback import ReadBack
+from bot.services.reconcile_run import Reconciler
+
+log = logging.getLogger("paperclub")
+
+POLL_SECONDS = 60.0
+
+
+class ReconcileWorker:
+    """Runs due reconciliations on a thread of its own."""
+
+    def __init__(
+        self,
+        *,
+        reconciler: Reconciler,
+        clock: Clock,
+        platforms: Callable[[], dict[str, Chat]],
+        leading: Callable[[], bool],
+        poll: float = POLL_SECONDS,
+    ) -> None:
+        """`platforms`: the Chats running here by platform name (read at each pass: they are
+        built after this); `leading`: whether this process runs the work now."""
+        self.reconciler, self.clock = reconciler, clock
+        self.platforms, self.leading, self.poll = platforms, leading, poll
+        self._asked: list[tuple[str, datetime]] = []
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="reconcile", daemon=True)
+
+    def want(self, platform: str) -> None:
+        """Events of this platform may have been lost until now: ask for a read-back."""
+        with self._lock:
+            self._asked.append((platform, self.clock.now()))
+        self._wake.set()
+
+    def start(self) -> None:
+        """Ask for every platform that can read back (a start follows downtime), then run."""
+        for name, chat in self.platforms().items():
+            if isinstance(chat, ReadBack):
+                self.want(name)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        """Write the asks, run what is due, wait; until closed."""
+        while not self._stop.is_set():
+            self._wake.clear()
+            try:
+                self._pass()
+            except ArchiveUnavailable:
+                log.warning("reconciliation waits: the archive is unavailable")
+            except Exception:
+                log.exception("reconciliation failed; trying again later")
+            self._wake.wait(self.poll)
+
+    def _pass(self) -> None:
+        """One pass over the asks and the due channels."""
+        with self._lock:
+            asked, self._asked = self._asked, []
+        for platform, since in asked:
+            self.reconciler.want(platform=platform, since=since)
+        if not self.leading():
+            return
+        for name, chat in self.platforms().items():
+            if not isinstance(chat, ReadBack):
+                continue
+            for channel_id in self.reconciler.due(platform=name):
+                if self._stop.is_set():
+                    return
+                self.reconciler.run(chat=chat, channel_id=channel_id, stopping=self._stop.is_set)
+
+    def close(self) -> None:
+        """Stop between two pages (a post half read is read again next time)."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
