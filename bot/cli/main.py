@@ -15,6 +15,8 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from bot import ingest
 from bot.cli.archive import CliError, cmd_import, cmd_queue, open_database
 from bot.cli.export import cmd_export
+from bot.cli.reconcile import add_parser as add_reconcile
+from bot.cli.reconcile import cmd_reconcile
 from bot.cli.search import cmd_search
 from bot.cli.secrets import add_parser as add_secrets
 from bot.cli.secrets import cmd_secrets
@@ -86,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_secrets(sub=sub)
     add_web(sub=sub)
     add_workspaces(sub=sub)
+    add_reconcile(sub=sub)
     return parser
 
 
@@ -143,6 +146,7 @@ COMMANDS = {
     "embed": cmd_embed,
     "related": cmd_related,
     "workspaces": cmd_workspaces,
+    "reconcile": cmd_reconcile,
 }
 
 

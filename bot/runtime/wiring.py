@@ -29,9 +29,9 @@ from bot.runtime.scheduler import PostScheduler
 from bot.semantic.background import Embedder
 from bot.services import posting
 from bot.services.club import Club
+from bot.services.post_card import redraw
 from bot.services.posting import Poster
 from bot.services.reconcile_run import Reconciler
-from bot.services.room import redraw
 from bot.services.sweep import Sweep
 from bot.web.signin import signer as web_signer
 

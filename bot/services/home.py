@@ -17,14 +17,16 @@ from typing import Protocol
 from bot.domain import Channel, ChannelKey, Schedule
 from bot.messages import Button, Buttons, Divider, Message, message
 from bot.ports import ChannelsStore, Chat, HomeStore, PapersStore, PostsStore, UnitOfWork
+from bot.ports.reconcile import ReconcileStore
 from bot.schedule_text import DAY_NAMES, ScheduleTextError, describe_days, parse_hhmm
 from bot.services import admin, commands
 from bot.services.reply import Reply
 from bot.services.schedule import describe_when, local_now, next_post_at
 from bot.wording import home as words
+from bot.wording import reconcile as reconcile_words
 
 
-class Needs(PapersStore, ChannelsStore, PostsStore, HomeStore, Protocol):
+class Needs(PapersStore, ChannelsStore, PostsStore, HomeStore, ReconcileStore, Protocol):
     """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
@@ -118,6 +120,8 @@ def _channel_section(
     listed = words.next_papers(titles=tuple(p.title for p in papers), total=total)
     if not can_act:
         return message(head, *listed)
+    with uow(write=False) as store:
+        [missed] = store.reconcile_status(channels=[channel.key])
     value = channel.key.channel
     toggle = (
         Button(label=words.RESUME, action="home_resume", value=value)
@@ -132,7 +136,7 @@ def _channel_section(
             Button(label=words.SET_SCHEDULE, action=SCHEDULE_ACTION, value=value),
         )
     )
-    return message(head, *listed, buttons)
+    return message(head, *listed, reconcile_words.status_line(status=missed), buttons)
 
 
 def home(

@@ -5,6 +5,7 @@ The semantic extra only ever adds to a post: its failures are logged, never rais
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Protocol
 
@@ -12,6 +13,7 @@ from bot.domain import Channel, Paper, PaperCard, Post, RelatedRead
 from bot.ports import (
     ActivityStore,
     ChannelsStore,
+    Chat,
     ListsStore,
     PapersStore,
     PostsStore,
@@ -141,3 +143,21 @@ def card_of_post(
         if channel is None:
             return None
         return post, card(store=store, channel=channel, post=post, semantic_extra=semantic_extra)
+
+
+def redraw(
+    *,
+    uow: UnitOfWork[Needs],
+    post_id: int,
+    chat_of: Callable[[str], Chat | None],
+    semantic_extra: SemanticExtra,
+) -> None:
+    """Redraw a post with its current counts on the Chat of the platform it was posted to (the
+    coalescer's flush, and a Room's inline redraw)."""
+    found = card_of_post(uow=uow, post_id=post_id, semantic_extra=semantic_extra)
+    if found is None:
+        return
+    post, card = found
+    chat = chat_of(post.channel.platform)
+    if chat is not None and post.message_id is not None:
+        chat.update_post(channel=post.channel, message_id=post.message_id, card=card)

@@ -10,10 +10,12 @@ from bot.messages import Message, as_plain
 @dataclass(frozen=True, slots=True)
 class Reply:
     """A message for the person who asked; `reschedule` when the scheduler must be rebuilt;
-    `summary`, a plain one-line version for notifications where the message is long."""
+    `reconcile` when the channel's platform is to be read back; `summary`, a plain one-line
+    version for notifications where the message is long."""
 
     message: Message
     reschedule: bool = False
+    reconcile: bool = False
     summary: str | None = None
 
     @property

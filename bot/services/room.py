@@ -92,9 +92,12 @@ class Room:
         )
 
     def _done(self, reply: Reply) -> Reply:
-        """The reply, with the scheduler rebuilt when the command changed a schedule."""
+        """The reply, with the scheduler rebuilt when the command changed a schedule, and a
+        read-back asked for when the command wants one."""
         if reply.reschedule:
             self.reschedule()
+        if reply.reconcile:
+            self.reconcile_soon()
         return reply
 
     @staticmethod
@@ -128,7 +131,7 @@ class Room:
         """The outcome, with the post redrawn (queued, or at once) when its counts changed."""
         if outcome.changed and outcome.post_id is not None:
             if self.inline_redraw:
-                redraw(
+                post_card.redraw(
                     uow=self.uow,
                     post_id=outcome.post_id,
                     chat_of=lambda _p: self.chat,
@@ -286,21 +289,3 @@ class Room:
         return posting.post_today(
             poster=self.poster, channel=channel, now=self.clock.now(), force=force
         )
-
-
-def redraw(
-    *,
-    uow: UnitOfWork[Store],
-    post_id: int,
-    chat_of: Callable[[str], Chat | None],
-    semantic_extra: SemanticExtra,
-) -> None:
-    """Redraw a post with its current counts on the Chat of the platform it was posted to (the
-    coalescer's flush, and a Room's inline redraw)."""
-    found = post_card.card_of_post(uow=uow, post_id=post_id, semantic_extra=semantic_extra)
-    if found is None:
-        return
-    post, card = found
-    chat = chat_of(post.channel.platform)
-    if chat is not None and post.message_id is not None:
-        chat.update_post(channel=post.channel, message_id=post.message_id, card=card)

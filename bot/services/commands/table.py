@@ -15,11 +15,12 @@ from typing import Protocol
 
 from bot.domain import PickOrder
 from bot.messages import Run
-from bot.services import adding, admin, recap, related, taste, top, web_links
+from bot.services import adding, admin, recap, reconcile_admin, related, taste, top, web_links
 from bot.services.commands.answers import queue_reply, search_words, timezone
 from bot.services.commands.invocation import Invocation
 from bot.services.reply import Reply
 from bot.wording import commands as words
+from bot.wording import reconcile as reconcile_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +153,10 @@ def _order(*, call: Invocation, args: list[str]) -> Reply:
     )
 
 
+def _reconcile(*, call: Invocation, args: list[str]) -> Reply:
+    return reconcile_admin.ask(uow=call.uow, channel=call.channel, args=args)
+
+
 # Anyone's subcommands first, then the admins', each in the order the help lists them.
 TABLE: tuple[Subcommand, ...] = (
     Subcommand(
@@ -231,5 +236,13 @@ TABLE: tuple[Subcommand, ...] = (
                 choices=tuple(order.value for order in PickOrder),
             ),
         ),
+    ),
+    Subcommand(
+        name="reconcile",
+        about=reconcile_words.ABOUT,
+        help_line=reconcile_words.HELP,
+        handler=_reconcile,
+        admin=True,
+        arguments=(Argument(name="days", about=reconcile_words.DAYS),),
     ),
 )
