@@ -67,7 +67,8 @@ def is_rate_limited(*, error: SlackApiError) -> bool:
 
 class Pacer:
     """Waits out Slack's 429s on the caller's thread and remembers each wait per (workspace,
-    method), so the next call of that method waits first instead of asking into a 429.
+    method): the next call of that method waits first instead of asking into a 429, and later
+    calls keep the last Retry-After apart.
 
     Thread-safe; the waits hold no lock. `halt` ends every wait at once (the process is
     stopping): the call raises ChatError("stopping").
@@ -84,6 +85,9 @@ class Pacer:
         self.clock = clock
         self._lock = threading.Lock()
         self._not_before: dict[tuple[str, str], float] = {}
+        # The last Retry-After of each (workspace, method): calls after it keep that far apart
+        # (under 1 a minute, one 429 teaches the pace for the life of the process).
+        self._spacing: dict[tuple[str, str], float] = {}
         self._stopping = threading.Event()
 
     def halt(self) -> None:
@@ -106,15 +110,22 @@ class Pacer:
         while True:
             self._wait(until=self.not_before(workspace=workspace, method=method), by=deadline)
             try:
-                return ask()
+                answer = ask()
             except SlackApiError as exc:
                 if not is_rate_limited(error=exc):
                     raise
                 seconds = retry_after(error=exc)
+            else:
+                with self._lock:
+                    spacing = self._spacing.get(key)
+                    if spacing is not None:
+                        self._not_before[key] = self.clock() + spacing
+                return answer
             log.info("Slack rate-limited %s in %s: waiting %.0f s", method, workspace, seconds)
             with self._lock:
                 until = self.clock() + seconds
                 self._not_before[key] = max(self._not_before.get(key, 0.0), until)
+                self._spacing[key] = seconds
 
     def _wait(self, *, until: float, by: float) -> None:
         """Sleep until `until` (a clock reading), unless it is past `by` or a halt comes."""
