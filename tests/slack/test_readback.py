@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.domain import ChannelKey
-from bot.ports.readback import ReadBack, SeenReaction
+from bot.ports.readback import ReadBack, SeenReaction, SeenReply
 from bot.services.telemetry import Telemetry
 from bot.slack import ids
 from bot.slack.chat import SlackChat, make_client
@@ -86,7 +86,9 @@ def test_a_thread_of_40_read_in_pages_of_15_with_429s_waited_out(limited: FakeSl
     limited.people.delete(CHANNEL, written[5])
     limited.client().chat_postMessage(channel=CHANNEL, thread_ts=ts, text="the bot's own")
     chat = _chat(limited, limits=NON_MARKETPLACE)
-    replies, cursor, pages = [], None, 0
+    replies: list[SeenReply] = []
+    cursor: str | None = None
+    pages = 0
     while True:
         page = chat.thread_page(channel=KEY, message_id=ts, cursor=cursor)
         replies += page.replies
