@@ -86,6 +86,7 @@ class Settings:
     slack_signing_secret: str | None = field(default=None, repr=False)
     slack_api_url: str = DEFAULT_API_URL
     slack_distribution: Distribution | None = None  # OAuth: every installed workspace
+    slack_history_limits: str = "tiers"  # or "non-marketplace" (bot.config.slack)
     discord_token: str | None = field(default=None, repr=False)
     discord_api_url: str = DEFAULT_DISCORD_API_URL
     discord_gateway_url: str = DEFAULT_DISCORD_GATEWAY_URL

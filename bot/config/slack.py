@@ -31,7 +31,12 @@ SLACK_VARIABLES: dict[str, str] = {
     "SLACK_CLIENT_ID": "Client ID: with the secret, many workspaces install the app by OAuth.",
     "SLACK_CLIENT_SECRET": "Client Secret of the app, for OAuth distribution.",
     "PAPERCLUB_SECRET_KEY": "Fernet keys sealing stored tokens, newest first, comma-separated.",
+    "PAPERCLUB_SLACK_HISTORY_LIMITS": "tiers or non-marketplace (1 history call a minute, 15 "
+    "messages a page); default: non-marketplace with SLACK_CLIENT_ID, else tiers.",
 }
+# Slack's limits on conversations.history and conversations.replies (bot.slack.pacing reads
+# the same names): its rate tiers, or those of an app distributed outside the Marketplace.
+HISTORY_LIMITS = ("tiers", "non-marketplace")
 _GetFn = Callable[[str], "str | None"]
 
 
@@ -88,13 +93,31 @@ def slack_settings(*, get: _GetFn) -> dict[str, Any]:
         raise SlackConfigError(f"SLACK_API_URL must be an http(s) URL, got {api_url!r}.")
     if not api_url.endswith("/"):
         api_url += "/"
+    distribution = _distribution(get=get, api_url=api_url)
     return {
         "slack_bot_token": bot_token,
         "slack_app_token": app_token,
         "slack_signing_secret": get("SLACK_SIGNING_SECRET"),
         "slack_api_url": api_url,
-        "slack_distribution": _distribution(get=get, api_url=api_url),
+        "slack_distribution": distribution,
+        "slack_history_limits": history_limits(
+            text=get("PAPERCLUB_SLACK_HISTORY_LIMITS"), distributed=distribution is not None
+        ),
     }
+
+
+def history_limits(*, text: str | None, distributed: bool) -> str:
+    """PAPERCLUB_SLACK_HISTORY_LIMITS: `tiers` or `non-marketplace`. Unset: an app installed
+    by OAuth is taken to be distributed outside the Marketplace; one workspace's own app is
+    internal (customer-built), which keeps the tiers."""
+    if not text:
+        return HISTORY_LIMITS[1] if distributed else HISTORY_LIMITS[0]
+    chosen = text.strip().lower()
+    if chosen not in HISTORY_LIMITS:
+        raise SlackConfigError(
+            f"PAPERCLUB_SLACK_HISTORY_LIMITS must be tiers or non-marketplace, got {text!r}."
+        )
+    return chosen
 
 
 def _distribution(*, get: _GetFn, api_url: str) -> Distribution | None:

@@ -24,10 +24,13 @@ from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
 from bot.ports.platform import ChannelNames, PostAttempt, Posted, failed_attempt
+from bot.ports.readback import SeenReaction, ThreadPage
 from bot.services.reply import Reply
 from bot.services.telemetry import Telemetry
 from bot.slack import blocks, ids, render
 from bot.slack.errors import CountErrors, chat_error, connection_error
+from bot.slack.pacing import HistoryLimits
+from bot.slack.readback import SlackReadBack
 
 log = logging.getLogger(__name__)
 
@@ -59,18 +62,20 @@ def make_client(
     base_url: str,
     telemetry: Telemetry,
     idempotent_only: bool = False,
+    rate_limit_retries: bool = True,
 ) -> WebClient:
     """A WebClient for SLACK_API_URL with Slack's retry handlers; its API errors are counted
     into `telemetry`.
 
     `idempotent_only` leaves out the server-error and connection retries: a chat.postMessage
     that timed out may have posted, so the poster looks in history before trying again.
+    `rate_limit_retries` False leaves 429s to the caller (the read-back's Pacer waits them out
+    on its own thread, and remembers the wait).
     """
     # CountErrors first: it sees each answer before a retry handler takes it over.
-    handlers: list[Any] = [
-        CountErrors(telemetry=telemetry),
-        RateLimitErrorRetryHandler(max_retry_count=5),
-    ]
+    handlers: list[Any] = [CountErrors(telemetry=telemetry)]
+    if rate_limit_retries:
+        handlers.append(RateLimitErrorRetryHandler(max_retry_count=5))
     if not idempotent_only:
         handlers += [ConnectionErrorRetryHandler(), ServerErrorRetryHandler(max_retry_count=2)]
     return IdentityClient(token=token, base_url=base_url, timeout=15, retry_handlers=handlers)
@@ -84,11 +89,15 @@ class SlackChat:
         *,
         client: WebClient,
         post_client: WebClient,
+        reader: SlackReadBack | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        """`client` retries everything; `post_client` only what cannot double a message."""
+        """`client` retries everything; `post_client` only what cannot double a message;
+        `reader` reads history and posts back within Slack's limits (by default on `client`,
+        under the tiers)."""
         self.client = client
         self.post_client = post_client
+        self.reader = reader or SlackReadBack(client=client, limits=HistoryLimits())
         self.sleep = sleep
         self._names: dict[str, tuple[str, float]] = {}
 
@@ -163,36 +172,38 @@ class SlackChat:
         since: datetime | None,
         card: PaperCard | None = None,
     ) -> PostedMessage | None:
-        """Page through recent history for the daily post carrying this post id."""
+        """Page through recent history for the daily post carrying this post id (within
+        Slack's limits on conversations.history: the reader's page size and Retry-After)."""
         cursor: str | None = None
         oldest = f"{since.timestamp():.6f}" if since else "0"
-        try:
-            for _page in range(20):
-                response = self.client.conversations_history(
-                    channel=channel.channel,
-                    oldest=oldest,
-                    limit=200,
-                    include_all_metadata=True,
-                    cursor=cursor,
-                )
-                messages: list[dict[str, Any]] = response.get("messages", [])
-                for message in messages:
-                    metadata = message.get("metadata") or {}
-                    payload = metadata.get("event_payload") or {}
-                    if metadata.get("event_type") == ids.METADATA_EVENT_TYPE and str(
-                        payload.get("post_id")
-                    ) == str(post_id):
-                        ts = str(message["ts"])
-                        link = self._permalink(channel=channel.channel, ts=ts)
-                        return PostedMessage(message_id=ts, permalink=link)
-                cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
-                if not cursor:
-                    return None
-        except SlackApiError as exc:
-            raise chat_error(error=exc) from None
-        except (URLError, OSError) as exc:
-            raise connection_error(error=exc) from None
+        for _page in range(20):
+            messages, cursor = self.reader.history_page(
+                channel=channel, oldest=oldest, cursor=cursor
+            )
+            for message in messages:
+                metadata = message.get("metadata") or {}
+                payload = metadata.get("event_payload") or {}
+                if metadata.get("event_type") == ids.METADATA_EVENT_TYPE and str(
+                    payload.get("post_id")
+                ) == str(post_id):
+                    ts = str(message["ts"])
+                    link = self._permalink(channel=channel.channel, ts=ts)
+                    return PostedMessage(message_id=ts, permalink=link)
+            if not cursor:
+                return None
         return None
+
+    def reactions_on(
+        self, *, channel: ChannelKey, message_id: str, names: frozenset[str]
+    ) -> list[SeenReaction]:
+        """ports.ReadBack: the post's voting reactions now (bot.slack.readback)."""
+        return self.reader.reactions_on(channel=channel, message_id=message_id, names=names)
+
+    def thread_page(
+        self, *, channel: ChannelKey, message_id: str, cursor: str | None
+    ) -> ThreadPage:
+        """ports.ReadBack: one page of the post's thread (bot.slack.readback)."""
+        return self.reader.thread_page(channel=channel, message_id=message_id, cursor=cursor)
 
     def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
         """Say something to the whole channel (no blind retry on a 5xx: it may have landed)."""

@@ -32,6 +32,8 @@ from bot.slack.app import build_app
 from bot.slack.chat import SlackChat, make_client
 from bot.slack.deps import PLATFORM, SlackDeps
 from bot.slack.oauth_http import oauth_wsgi
+from bot.slack.pacing import HistoryLimits, Pacer
+from bot.slack.readback import SlackReadBack
 from bot.slack.render import fallback
 from bot.slack.teams import Team, TeamChat, Teams
 from bot.slack.workspace import enterprise_of, workspace_of
@@ -198,6 +200,15 @@ def build(
     if settings.channel:
         log.warning("PAPERCLUB_CHANNEL is ignored in distribution: /paperclub schedule follows")
 
+    # One pacer for every workspace (it keeps each one's waits apart), halted on close.
+    pacer = Pacer()
+    limits = HistoryLimits(kind=settings.slack_history_limits)
+
+    def closing() -> None:
+        """End the read-back's waits, then let go of the stores."""
+        pacer.halt()
+        on_close()
+
     def wire(bot: Bot) -> Team:
         """A workspace's own app, Chat and poster on its bot token."""
         client = make_client(
@@ -213,7 +224,14 @@ def build(
             telemetry=club.telemetry,
             idempotent_only=True,
         )
-        chat = SlackChat(client=client, post_client=post_client)
+        reader_client = make_client(
+            token=bot.bot_token,
+            base_url=settings.slack_api_url,
+            telemetry=club.telemetry,
+            rate_limit_retries=False,
+        )
+        reader = SlackReadBack(client=reader_client, limits=limits, pacer=pacer)
+        chat = SlackChat(client=client, post_client=post_client, reader=reader)
         room = club.on(chat=chat, platform=PLATFORM)
         deps = SlackDeps(room=room, chat=chat, team_id=str(bot.team_id), app_id=bot.app_id)
         app = build_app(
@@ -243,5 +261,5 @@ def build(
         chat=TeamChat(teams=teams),
         settings=settings,
         club=club,
-        on_close=on_close,
+        on_close=closing,
     )

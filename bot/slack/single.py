@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import signal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from threading import Event
@@ -22,6 +22,8 @@ from bot.slack.app import build_app
 from bot.slack.chat import SlackChat, make_client
 from bot.slack.deps import PLATFORM, SlackDeps
 from bot.slack.errors import chat_error
+from bot.slack.pacing import HistoryLimits
+from bot.slack.readback import SlackReadBack
 from bot.slack.render import fallback
 from bot.slack.socket_mode import SteadyHandler, close_fast, connect_watched, wait_open
 
@@ -63,6 +65,8 @@ class SlackPlatform:
     mode: str
     settings: Settings
     seen_requests: SeenRequests | None = None
+    # Called when a Socket Mode session opens after an earlier one (Room.reconcile_soon).
+    reconcile: Callable[[], None] = lambda: None
 
     @property
     def name(self) -> str:
@@ -98,7 +102,10 @@ class SlackPlatform:
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
             handler = SteadyHandler(
-                self.app, app_token=self.settings.slack_app_token or "", web_client=self.app.client
+                self.app,
+                app_token=self.settings.slack_app_token or "",
+                web_client=self.app.client,
+                on_reopen=self.reconcile,
             )
             try:
                 opened = connect_watched(handler=handler)
@@ -115,7 +122,9 @@ class SlackPlatform:
             close_fast(handler=handler)
 
     def close(self) -> None:
-        """Nothing is left open once serve returned."""
+        """Nothing is left open once serve returned; a read-back waiting out Slack's limits
+        gives up now."""
+        self.chat.reader.halt()
 
 
 def _app_id(*, chat: SlackChat, bot_id: str) -> str | None:
@@ -154,7 +163,15 @@ def build(*, settings: Settings, club: Club, mode: str) -> SlackPlatform:
             f"Slack's API cannot be reached at SLACK_API_URL={settings.slack_api_url} ({why})"
         ) from None
     team_id = str(identity.get("team_id", ""))
-    chat = SlackChat(client=client, post_client=post_client)
+    reader_client = make_client(
+        token=settings.slack_bot_token,
+        base_url=settings.slack_api_url,
+        telemetry=club.telemetry,
+        rate_limit_retries=False,
+    )
+    limits = HistoryLimits(kind=settings.slack_history_limits)
+    reader = SlackReadBack(client=reader_client, limits=limits)
+    chat = SlackChat(client=client, post_client=post_client, reader=reader)
     room = club.on(chat=chat, platform=NAME)
     if settings.channel:
         key = ChannelKey(platform=NAME, workspace=team_id, channel=settings.channel)
@@ -175,4 +192,5 @@ def build(*, settings: Settings, club: Club, mode: str) -> SlackPlatform:
         mode=chosen,
         settings=settings,
         seen_requests=club.seen_requests,
+        reconcile=room.reconcile_soon,
     )

@@ -26,6 +26,7 @@ running until the runner's thread is gone, and closes every socket it saw.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import socket
 import threading
 import weakref
@@ -202,8 +203,18 @@ class SteadyHandler(SocketModeHandler):
     client: SteadyClient
 
     def __init__(
-        self, app: App, *, app_token: str, web_client: WebClient, ping_interval: float = 10
+        self,
+        app: App,
+        *,
+        app_token: str,
+        web_client: WebClient,
+        ping_interval: float = 10,
+        on_reopen: Callable[[], None] = lambda: None,
     ) -> None:
+        """`on_reopen` is called (on the session's thread) each time a session opens after an
+        earlier one: events sent meanwhile may be lost (Slack delivers an event to a live
+        connection or, past its retries, never). Not for the first session: whoever starts
+        the handler knows."""
         # Bolt's __init__ would build its own client; this one does what it does, on ours.
         self.app = app
         self.app_token = app_token
@@ -214,6 +225,18 @@ class SteadyHandler(SocketModeHandler):
             ping_interval=ping_interval,
         )
         self.client.socket_mode_request_listeners.append(self.handle)  # type: ignore[arg-type]
+        opened = itertools.count()
+
+        def reopened(_ws: Any) -> None:
+            """Tell `on_reopen` of every session after the first; its failure is logged."""
+            if next(opened) == 0:
+                return
+            try:
+                on_reopen()
+            except Exception:  # the session stays up; the next reconnect asks again
+                self.client.logger.exception("could not ask for a read-back after a reconnect")
+
+        self.client.on_open_listeners.append(reopened)
 
 
 def connect_watched(*, handler: SteadyHandler) -> threading.Event:

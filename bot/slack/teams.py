@@ -17,6 +17,7 @@ from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
 from bot.ports.platform import ChannelNames, PostAttempt, failed_attempt
+from bot.ports.readback import SeenReaction, ThreadPage
 from bot.services.posting import Poster
 from bot.slack.chat import SlackChat
 
@@ -123,6 +124,20 @@ class TeamChat:
         """Look in the channel's own workspace."""
         chat = self._chat(channel=channel)
         return chat.find_post(channel=channel, post_id=post_id, since=since, card=card)
+
+    def reactions_on(
+        self, *, channel: ChannelKey, message_id: str, names: frozenset[str]
+    ) -> list[SeenReaction]:
+        """ports.ReadBack, read in the channel's own workspace."""
+        chat = self._chat(channel=channel)
+        return chat.reactions_on(channel=channel, message_id=message_id, names=names)
+
+    def thread_page(
+        self, *, channel: ChannelKey, message_id: str, cursor: str | None
+    ) -> ThreadPage:
+        """ports.ReadBack, read in the channel's own workspace."""
+        chat = self._chat(channel=channel)
+        return chat.thread_page(channel=channel, message_id=message_id, cursor=cursor)
 
     def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
         """Say it in the channel's workspace."""

@@ -19,6 +19,7 @@ Tests run the real slack_sdk WebClient, Bolt App and SocketModeHandler against i
 from .bolt import socket_mode_app
 from .fake import FakeSlack
 from .http_server import RESPONSE_URL
+from .limits import RateLimits
 from .model import RecordedCall
 from .payloads import (
     block_actions_payload,
@@ -31,6 +32,7 @@ from .payloads import (
     slash_command_payload,
     url_verification_payload,
 )
+from .people import Act, People
 from .signing import (
     HttpBody,
     command_body,
@@ -44,8 +46,11 @@ from .socket_mode import SocketModeServer
 
 __all__ = [
     "RESPONSE_URL",
+    "Act",
     "FakeSlack",
     "HttpBody",
+    "People",
+    "RateLimits",
     "RecordedCall",
     "SocketModeServer",
     "block_actions_payload",

@@ -11,6 +11,7 @@ from slack_sdk import WebClient
 
 from .http_server import ApiServer
 from .model import Channel, Failure, JsonDict, RecordedCall, User
+from .people import People
 from .registry import Registry
 from .socket_mode import SocketModeServer
 from .state import Workspace
@@ -33,7 +34,11 @@ class FakeSlack(Tenants):
         app_token: str = "xapp-test",
         ts_base: int = 1_700_000_000,
         ping_interval: float | None = None,
+        history_window: float | None = None,
     ) -> None:
+        """`history_window` (seconds) switches on Slack's limits for apps outside the
+        Marketplace (conversations.history and .replies: one call per window per workspace and
+        method, 15 a page); `fake.limits` switches them, or a tier for any method, later."""
         self.team_id, self.app_id = team_id, app_id
         self.bot_user_id, self.bot_id = bot_user_id, bot_id
         self.bot_token, self.app_token = bot_token, app_token
@@ -52,6 +57,11 @@ class FakeSlack(Tenants):
         # apps.connections.open hands out the Socket Mode server's URL, or the route's.
         self._socket_mode_route: str | None = None
         self.registry = Registry(self.ws)
+        self.limits = self.registry.limits
+        if history_window is not None:
+            self.limits.non_marketplace(history_window)
+        # What people do (react, reply, edit, delete), delivered to the app or dropped.
+        self.people = People(self.ws, self.socket_mode)
         self._http = ApiServer(
             self.ws, lambda: self._socket_mode_route or self.socket_mode.url, self.registry
         )

@@ -110,6 +110,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._oauth_access(params, auth)
             return
         ws = self.server.registry.for_token(token)
+        run_with = params  # what the method runs with; the log keeps what was asked
+        if ws.token_kind(token) == "bot":
+            wait = self.server.registry.limits.admit(ws.team_id, method)
+            if wait is not None:
+                self._fail(method, params, token, Failure(429, None, wait, False, False, 1))
+                return
+            run_with = self.server.registry.limits.clamp(method, params)
         failure, delay = ws.take_failure(method), ws.take_delay(method)
         if delay:
             self.server.stopping.wait(delay)
@@ -117,7 +124,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._fail(method, params, token, failure)
             return
         ctx = web_api.Context(socket_mode_url=self.server.socket_mode_url())
-        answer = web_api.call(ws, method, params, token, ctx)
+        answer = web_api.call(ws, method, run_with, token, ctx)
         if failure is not None:
             # after_effect: the method ran (the message is stored) but the caller hears of
             # a failure; exactly the case a retrying client turns into a duplicate.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+from .limits import RateLimits
 from .state import Workspace
 
 
@@ -14,6 +15,8 @@ class Registry:
         self.primary = primary
         self._lock = threading.Lock()
         self._teams: dict[str, Workspace] = {primary.team_id: primary}
+        # Slack's rate limits, when switched on: one table for every workspace, kept apart.
+        self.limits = RateLimits()
 
     def add(self, ws: Workspace) -> Workspace:
         """Serve one more workspace (a team id is served once)."""

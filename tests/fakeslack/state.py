@@ -147,6 +147,23 @@ class Workspace:
             raise ApiError("message_not_found")
         return message
 
+    def remove_message(self, channel: str, ts: str) -> JsonDict:
+        """Delete a message -> it as it was; a reply leaves its parent's counters."""
+        with self.lock:
+            message = self.get_message(channel, ts)
+            self._messages[channel].remove(message)
+            root = message.get("thread_ts")
+            parent = self.find_message(channel, root) if root and root != ts else None
+            if parent is not None:
+                left = [m for m in self._messages[channel] if m.get("thread_ts") == root]
+                replies = [m for m in left if m["ts"] != root]
+                parent["reply_count"] = len(replies)
+                parent["reply_users"] = list(dict.fromkeys(m["user"] for m in replies))
+                parent["reply_users_count"] = len(parent["reply_users"])
+                parent["latest_reply"] = replies[-1]["ts"] if replies else root
+            self.changed.notify_all()
+            return message
+
     def all_messages(self, channel: str) -> list[JsonDict]:
         """Live list of a channel's messages, oldest first (callers hold the lock)."""
         return self._messages.get(channel, [])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import web_chat, web_members, web_views
+from . import web_chat, web_members, web_reads, web_views
 from .model import ApiError, JsonDict
 from .params import bool_arg, member_channel, message_view, text_arg, window
 from .state import Workspace
@@ -161,17 +161,6 @@ def _conversations_history(ws: Workspace, params: JsonDict, ctx: Context) -> Jso
     return answer
 
 
-def _conversations_replies(ws: Workspace, params: JsonDict, ctx: Context) -> JsonDict:
-    channel = member_channel(ws, params)
-    message = ws.find_message(channel, text_arg(params, "ts"))
-    if message is None:
-        raise ApiError("thread_not_found")
-    root = message.get("thread_ts") or message["ts"]
-    thread = [m for m in ws.all_messages(channel) if m["ts"] == root or m.get("thread_ts") == root]
-    page, next_cursor = window(thread, params, newest_first=False, default_limit=1000)
-    return _page_answer(page, next_cursor, params)
-
-
 def _chat(method: Callable[[Workspace, JsonDict], JsonDict]) -> Method:
     return lambda ws, params, ctx: method(ws, params)
 
@@ -186,7 +175,8 @@ METHODS: dict[str, tuple[Method, str | None]] = {
     "conversations.info": (_conversations_info, "bot"),
     "conversations.join": (_conversations_join, "bot"),
     "conversations.history": (_conversations_history, "bot"),
-    "conversations.replies": (_conversations_replies, "bot"),
+    "conversations.replies": (_chat(web_reads.conversations_replies), "bot"),
+    "reactions.get": (_chat(web_reads.reactions_get), "bot"),
     "chat.postMessage": (_chat(web_chat.chat_post_message), "bot"),
     "chat.update": (_chat(web_chat.chat_update), "bot"),
     "chat.postEphemeral": (_chat(web_chat.chat_post_ephemeral), "bot"),

@@ -11,9 +11,7 @@ from bot.services.room import ThreadEvent
 from bot.slack.deps import SlackDeps
 from bot.slack.listeners.outage import not_stored
 from bot.slack.text import typed
-
-# Subtypes that are a person's words in a thread (a broadcast reply is still a reply).
-REPLY_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
+from bot.slack.thread_rules import REPLY_SUBTYPES, by_a_person
 
 
 def register(*, app: App, deps: SlackDeps) -> None:
@@ -47,12 +45,12 @@ def apply(*, deps: SlackDeps, event: dict[str, Any], delivery: str | None) -> No
             stamp=f"{event.get('event_ts')}",
         )
 
-    if subtype in REPLY_SUBTYPES and event.get("thread_ts") and _by_a_person(event):
+    if subtype in REPLY_SUBTYPES and event.get("thread_ts") and by_a_person(event):
         target = about(event, event["thread_ts"], event.get("ts"))
         room.reply(about=target, text=typed(str(event.get("text", ""))))
     elif subtype == "message_changed":
         message = event.get("message") or {}
-        if message.get("thread_ts") and _by_a_person(message):
+        if message.get("thread_ts") and by_a_person(message):
             target = about(message, message["thread_ts"], message.get("ts"))
             room.edit(about=target, text=typed(str(message.get("text", ""))))
     elif subtype == "message_deleted":
@@ -60,8 +58,3 @@ def apply(*, deps: SlackDeps, event: dict[str, Any], delivery: str | None) -> No
         if previous.get("thread_ts"):
             ts = event.get("deleted_ts") or previous.get("ts")
             room.delete(about=about(previous, previous["thread_ts"], ts))
-
-
-def _by_a_person(message: dict[str, Any]) -> bool:
-    """Bots' messages (ours included) are not comments."""
-    return bool(message.get("user")) and not message.get("bot_id")
