@@ -65,7 +65,7 @@ class SlackPlatform:
     mode: str
     settings: Settings
     seen_requests: SeenRequests | None = None
-    # Called when a Socket Mode session opens after an earlier one (Room.reconcile_soon).
+    # Called when a Socket Mode session opens, the first included (Room.reconcile_soon).
     reconcile: Callable[[], None] = lambda: None
 
     @property

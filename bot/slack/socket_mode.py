@@ -26,7 +26,6 @@ running until the runner's thread is gone, and closes every socket it saw.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import socket
 import threading
 import weakref
@@ -211,10 +210,10 @@ class SteadyHandler(SocketModeHandler):
         ping_interval: float = 10,
         on_reopen: Callable[[], None] = lambda: None,
     ) -> None:
-        """`on_reopen` is called (on the session's thread) each time a session opens after an
-        earlier one: events sent meanwhile may be lost (Slack delivers an event to a live
-        connection or, past its retries, never). Not for the first session: whoever starts
-        the handler knows."""
+        """`on_reopen` is called (on the session's thread) each time a session opens, the first
+        included: events sent while none was open may be lost (Slack delivers an event to a
+        live connection or, past its retries, never), and the ask is stamped with the moment
+        events flow again, so a read-back begun before that is not taken to cover them."""
         # Bolt's __init__ would build its own client; this one does what it does, on ours.
         self.app = app
         self.app_token = app_token
@@ -225,12 +224,8 @@ class SteadyHandler(SocketModeHandler):
             ping_interval=ping_interval,
         )
         self.client.socket_mode_request_listeners.append(self.handle)  # type: ignore[arg-type]
-        opened = itertools.count()
-
         def reopened(_ws: Any) -> None:
-            """Tell `on_reopen` of every session after the first; its failure is logged."""
-            if next(opened) == 0:
-                return
+            """Tell `on_reopen` of the session; its failure is logged."""
             try:
                 on_reopen()
             except Exception:  # the session stays up; the next reconnect asks again
