@@ -10,7 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from .actions import MemberActions
-from .gateway import RECONNECT, Gateway
+from .gateway import INVALID_SESSION, RECONNECT, Gateway
 from .interactions import InteractionRecord
 from .journal import make_failure
 from .model import JsonDict, RecordedRequest
@@ -287,6 +287,10 @@ class FakeDiscord(MemberActions, Waiting):
             yield
         finally:
             self._on_loop(self.gateway.release_resumes())
+
+    def invalidate_session(self) -> None:
+        """Send op 9 INVALID_SESSION (not resumable): discord.py IDENTIFYs, a new session."""
+        self._on_loop(self.gateway.send_op(op=INVALID_SESSION, data=False))
 
     def send_reconnect(self) -> None:
         """Send op 7 RECONNECT: discord.py closes and resumes at resume_gateway_url."""
