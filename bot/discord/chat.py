@@ -1,5 +1,5 @@
 """ports.Chat over discord.py's HTTP client: the daily post (with its nonce and thread),
-history look-ups, redraws, notices, privacy and admin checks.
+history look-ups, redraws, notices, privacy and admin checks; ports.ReadBack by composition.
 
 The core calls these from its own threads (the scheduler, the redraw coalescer, the workers
 listeners hand core calls to); each one runs its REST calls on the Discord loop through the
@@ -23,10 +23,12 @@ from bot.discord import embeds, names, render
 from bot.discord.bridge import Bridge
 from bot.discord.errors import FAILURES, chat_error
 from bot.discord.keys import ButtonKeys
+from bot.discord.readback import DiscordReadBack
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
 from bot.ports.platform import ChannelNames, PostAttempt, Posted, failed_attempt
+from bot.ports.readback import SeenReaction, ThreadPage
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,7 @@ class DiscordChat:
         self.keys = keys
         self.sleep = sleep
         self._names: dict[str, tuple[str, float]] = {}
+        self.readback = DiscordReadBack(client=client, bridge=bridge)
 
     @property
     def bot_id(self) -> str:
@@ -209,6 +212,20 @@ class DiscordChat:
         }
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.channel)
         return str(self._call(route, json=body)["id"])
+
+    # -- reading a post back (ports.ReadBack, in bot/discord/readback.py) -------------------
+
+    def reactions_on(
+        self, *, channel: ChannelKey, message_id: str, names: frozenset[str]
+    ) -> list[SeenReaction]:
+        """Everyone's reactions on the post now whose name votes (DiscordReadBack)."""
+        return self.readback.reactions_on(channel=channel, message_id=message_id, names=names)
+
+    def thread_page(
+        self, *, channel: ChannelKey, message_id: str, cursor: str | None
+    ) -> ThreadPage:
+        """One page of the post's thread (DiscordReadBack)."""
+        return self.readback.thread_page(channel=channel, message_id=message_id, cursor=cursor)
 
     # -- who and where -------------------------------------------------------------------------
 

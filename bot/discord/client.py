@@ -106,13 +106,19 @@ class PaperClubClient(discord.Client):
         await self.tree.sync()
 
     async def on_ready(self) -> None:
-        """Connected (again, after a fresh session): say where."""
+        """A new gateway session (IDENTIFY), the first of the process too: say where, and
+        ask for recent posts to be read back, since Discord replays nothing from before a
+        new session (the first one's ask repeats the runtime's own at start, which is
+        harmless, and covers what happened between that and READY). A RESUME, whose missed
+        events Discord replays, is on_resumed, which asks nothing."""
         self.ready.set()
         log.info(
             "connected to Discord as %s in %d server(s); Paper Club is running on Discord",
             self.user,
             len(self.guilds),
         )
+        if self._deps is not None:
+            await self._deps.bridge.blocking(self._deps.room.reconcile_soon)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Any click or command (the tree and the buttons answer it): its lag, from its id."""

@@ -6,8 +6,16 @@ import re
 
 import discord
 
+# Message types that are a person's words: a plain message and a reply.
+WORDS = frozenset({discord.MessageType.default, discord.MessageType.reply})
 _CUSTOM_EMOJI = re.compile(r"<a?:([A-Za-z0-9_]{1,32}):[0-9]{15,20}>")
 _SKIN_TONES = re.compile("[\U0001f3fb-\U0001f3ff\ufe0f]")
+
+
+def by_a_person(*, message: discord.Message) -> bool:
+    """People's own words: no bot (ours included), no webhook, no system message (a thread's
+    starter message, a pin, a join)."""
+    return not message.author.bot and message.webhook_id is None and message.type in WORDS
 
 
 def typed(*, message: discord.Message) -> str:

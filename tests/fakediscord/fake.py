@@ -10,10 +10,11 @@ from typing import Any
 from aiohttp import web
 
 from .actions import MemberActions
-from .gateway import RECONNECT, Gateway
+from .gateway import INVALID_SESSION, RECONNECT, Gateway
 from .interactions import InteractionRecord
 from .journal import make_failure
 from .model import JsonDict, RecordedRequest
+from .people import People
 from .rest import GATEWAY, STATE, URLS, add_directory_routes, discord_middleware
 from .rest_interactions import add_interaction_routes
 from .rest_messages import add_message_routes
@@ -71,6 +72,8 @@ class FakeDiscord(MemberActions, Waiting):
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway-resume", self.gateway.handle)
         self._server = LoopServer(app=app, before_stop=self.gateway.close_all, name="fakediscord")
+        # What people do whether or not the bot is connected (reactions, thread messages).
+        self.people = People(state=self.state, gateway=self.gateway, server=self._server)
         self._started = self._stopped = False
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -262,6 +265,11 @@ class FakeDiscord(MemberActions, Waiting):
         )
         self.state.journal.add_failure(failure=failure)
 
+    def limit_rate(self, method: str, path: str, *, limit: int, per: float) -> None:
+        """Enforce `limit` requests per `per` seconds on the matching routes, per channel (a
+        429 with retry_after beyond); answers count down X-RateLimit-Remaining meanwhile."""
+        self.state.limits.enforce(method=method, path=path, limit=limit, per=per)
+
     def drop_connection(self, *, code: int = 4000, abrupt: bool = False) -> None:
         """Close the client's gateway socket (code, or abrupt: no close frame, 1006).
 
@@ -279,6 +287,10 @@ class FakeDiscord(MemberActions, Waiting):
             yield
         finally:
             self._on_loop(self.gateway.release_resumes())
+
+    def invalidate_session(self) -> None:
+        """Send op 9 INVALID_SESSION (not resumable): discord.py IDENTIFYs, a new session."""
+        self._on_loop(self.gateway.send_op(op=INVALID_SESSION, data=False))
 
     def send_reconnect(self) -> None:
         """Send op 7 RECONNECT: discord.py closes and resumes at resume_gateway_url."""

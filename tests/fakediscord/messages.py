@@ -11,6 +11,7 @@ from .model import JsonDict, iso, snowflake_time
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 HAS_THREAD = 1 << 5
+THREAD_STARTER = 21  # the message type of a thread's first message, pointing at its parent
 SUPPRESS_EMBEDS = 1 << 2
 # What PATCH may change; anything else in the body is ignored, as Discord does.
 EDITABLE = ("content", "embeds", "components", "attachments")
@@ -63,6 +64,24 @@ def message(
         payload["message_reference"] = message_reference
         payload["referenced_message"] = None
     return payload
+
+
+def thread_starter(*, parent: JsonDict, guild_id: str) -> JsonDict:
+    """The first message of a thread started from `parent` as history lists it: type 21, the
+    thread's (the parent's) id, a reference to the parent and the parent itself."""
+    reference = {
+        "channel_id": parent["channel_id"],
+        "guild_id": guild_id,
+        "message_id": parent["id"],
+    }
+    starter = message(
+        id=parent["id"],
+        channel_id=parent["id"],
+        author=parent["author"],
+        message_reference=reference,
+    )
+    starter.update(type=THREAD_STARTER, position=0, referenced_message=public(stored=parent))
+    return starter
 
 
 def apply_edit(*, stored: JsonDict, body: JsonDict) -> None:

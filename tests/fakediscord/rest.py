@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -78,17 +77,6 @@ async def _read_body(request: web.Request) -> tuple[Any, list[JsonDict]]:
         return raw_bytes.decode("utf-8", "replace"), []
 
 
-def _ratelimit_headers(path: str) -> dict[str, str]:
-    """Plenty left in every bucket: discord.py never waits pre-emptively on the fake."""
-    return {
-        "X-RateLimit-Limit": "50",
-        "X-RateLimit-Remaining": "49",
-        "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
-        "X-RateLimit-Reset-After": "1.000",
-        "X-RateLimit-Bucket": "fake-" + path.split("/")[1],
-    }
-
-
 @web.middleware
 async def discord_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Record every API request, inject faults, check the token, shape errors as Discord."""
@@ -98,7 +86,8 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
     path = request.path.removeprefix(API_PREFIX)
     body, files = await _read_body(request)
     request[BODY], request[FILES] = body, files
-    headers = {"Via": "1.1 google", **_ratelimit_headers(path)}
+    verdict = state.limits.take(method=request.method, path=path)
+    headers = {"Via": "1.1 google", **verdict.headers}
     failure = state.journal.take_failure(method=request.method, path=path)
     token_ok = request.headers.get("Authorization") == f"Bot {state.token}"
     response: web.StreamResponse
@@ -109,6 +98,8 @@ async def discord_middleware(request: web.Request, handler: Handler) -> web.Stre
         headers.update(extra)
     elif not token_ok and not path.startswith(_UNAUTHENTICATED) and path != "/gateway":
         response = answer({"message": "401: Unauthorized", "code": 0}, status=401)
+    elif verdict.refused is not None:
+        response = answer(verdict.refused, status=429)
     else:
         try:
             response = await handler(request)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from aiohttp import web
 
 from . import messages
@@ -178,18 +180,45 @@ async def remove_user_reaction(request: web.Request) -> web.Response:
     return await _react(request, add=False, user_id=request.match_info["user_id"])
 
 
+def _page_limit(*, query: Mapping[str, str], default: int) -> int:
+    """A `limit` query parameter: 1 to 100, else Discord's form error."""
+    limit = int(query.get("limit", default))
+    if limit > 100:
+        message = "int value should be less than or equal to 100."
+        raise field_error(field="limit", code="NUMBER_TYPE_MAX", message=message)
+    if limit < 1:
+        message = "int value should be greater than or equal to 1."
+        raise field_error(field="limit", code="NUMBER_TYPE_MIN", message=message)
+    return limit
+
+
+def _on_message(*, stored: JsonDict, key: str) -> bool:
+    """Whether anyone reacted to the message with this emoji."""
+    return any(messages.emoji_key(emoji=r["emoji"]) == key for r in stored.get("reactions", []))
+
+
 async def reaction_users(request: web.Request) -> web.Response:
-    """GET .../reactions/{emoji}: the users who reacted with it."""
+    """GET .../reactions/{emoji}?after&limit&type: the users who reacted with it, by id
+    ascending, `limit` (1-100, default 25) after the user id `after`; `type` 0 normal (the
+    default) or 1 burst (super reactions: the fake keeps none). A standard emoji nobody used
+    gives []; a custom one not on the message 404 Unknown Emoji (the fake knows no others)."""
     state = request.app[STATE]
     channel_id, message_id = path_ids(request)
     state.directory.accessible(channel_id=channel_id)
-    key = messages.emoji_key(emoji=messages.parse_emoji(text=request.match_info["emoji"]))
+    emoji = messages.parse_emoji(text=request.match_info["emoji"])
+    key = messages.emoji_key(emoji=emoji)
+    limit = _page_limit(query=request.query, default=25)
+    after = int(request.query.get("after") or 0)
+    burst = request.query.get("type") == "1"
     with state.lock:
         stored = state.store.live(channel_id=channel_id, message_id=message_id)
+        users: list[str] = []
         for reaction in stored.get("reactions", []):
-            if messages.emoji_key(emoji=reaction["emoji"]) == key:
-                return answer([state.directory.user(user_id=u) for u in reaction["_users"]])
-    raise ApiError(status=404, code=10014, message="Unknown Emoji")
+            if messages.emoji_key(emoji=reaction["emoji"]) == key and not burst:
+                users = sorted((u for u in reaction["_users"] if int(u) > after), key=int)
+        if not users and emoji["id"] is not None and not _on_message(stored=stored, key=key):
+            raise ApiError(status=404, code=10014, message="Unknown Emoji")
+        return answer([state.directory.user(user_id=u) for u in users[:limit]])
 
 
 async def typing(request: web.Request) -> web.Response:

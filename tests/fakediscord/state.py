@@ -9,6 +9,7 @@ from .directory import Directory
 from .interactions import Interactions
 from .journal import Journal
 from .model import JsonDict, Snowflakes
+from .ratelimits import RateLimits
 from .store import MessageStore
 
 MESSAGE_CONTENT_INTENT = 1 << 15
@@ -26,6 +27,7 @@ class State:
         self.directory = Directory(journal=self.journal, ids=self.ids, bot=bot, app_id=app_id)
         self.store = MessageStore(journal=self.journal, ids=self.ids, directory=self.directory)
         self.interactions = Interactions(journal=self.journal)
+        self.limits = RateLimits()
         self.owner_id = bot_id
 
     @property

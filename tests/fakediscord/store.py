@@ -164,6 +164,7 @@ class MessageStore:
             raise field_error(field="limit", code="NUMBER_TYPE_MAX", message=message)
         with self.lock:
             ordered = sorted(self._messages.get(channel_id, []), key=lambda m: int(m["id"]))
+            ordered = self._starter(thread_id=channel_id) + ordered
             if around is not None:
                 older = [m for m in ordered if int(m["id"]) < int(around)]
                 newer = [m for m in ordered if int(m["id"]) >= int(around)]
@@ -180,3 +181,13 @@ class MessageStore:
                     ordered = [m for m in ordered if int(m["id"]) < int(before)]
                 picked = ordered[-limit:]
             return [messages.public(stored=m) for m in reversed(picked)]
+
+    def _starter(self, *, thread_id: str) -> list[JsonDict]:
+        """A thread started from a message begins with Discord's THREAD_STARTER_MESSAGE (type
+        21, the thread's id, pointing at the message in the parent); [] for any other."""
+        channel = self._dir.channel(channel_id=thread_id)
+        parent = self._find(message_id=thread_id)
+        if channel["type"] not in THREAD_TYPES or parent is None:
+            return []
+        guild_id = self._dir.guild_id_of(channel_id=thread_id)
+        return [messages.thread_starter(parent=parent, guild_id=guild_id)]

@@ -9,13 +9,10 @@ import discord
 
 from bot.discord.deps import DiscordDeps
 from bot.discord.listeners.outage import lost
-from bot.discord.text import typed
+from bot.discord.text import by_a_person, typed
 from bot.domain import ChannelKey
 from bot.ports import ArchiveUnavailable
 from bot.services.room import ThreadEvent
-
-# Message types that are a person's words: a plain message and a reply.
-WORDS = frozenset({discord.MessageType.default, discord.MessageType.reply})
 
 
 def _parent(*, client: discord.Client, channel_id: int) -> int | None:
@@ -44,14 +41,9 @@ async def _store(
         lost(what=what, channel=about.channel, message_id=about.message_id, user=about.user)
 
 
-def _by_a_person(*, message: discord.Message) -> bool:
-    """People's own words: no bot (ours included), no webhook, no system message."""
-    return not message.author.bot and message.webhook_id is None and message.type in WORDS
-
-
 async def created(*, deps: DiscordDeps, message: discord.Message) -> None:
     """A new message: kept when it is a person's reply in a daily post's thread."""
-    if not _by_a_person(message=message):
+    if not by_a_person(message=message):
         return
     guild_id = message.guild.id if message.guild else None
     channel = _channel(deps=deps, guild_id=guild_id, thread_id=message.channel.id)
@@ -71,7 +63,7 @@ async def created(*, deps: DiscordDeps, message: discord.Message) -> None:
 async def edited(*, deps: DiscordDeps, payload: discord.RawMessageUpdateEvent) -> None:
     """An edit: the comment takes the new text (an embed appearing changes nothing)."""
     message = payload.message
-    if not _by_a_person(message=message):
+    if not by_a_person(message=message):
         return
     stamp = message.edited_at.isoformat() if message.edited_at else "unfurl"
     channel = _channel(deps=deps, guild_id=payload.guild_id, thread_id=payload.channel_id)
