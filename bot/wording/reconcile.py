@@ -34,19 +34,18 @@ def stamp(*, at: datetime | None) -> str:
 
 def status_line(*, status: ReconcileStatus) -> Paragraph:
     """One channel's reconciliation in a line."""
+    found = f"{status.changes} change(s)"
+    if status.failures:
+        found += f", {status.failures} post(s) could not be read"
     if status.running:
-        state = f"reading back since {stamp(at=status.started_at)}"
+        state = f"reading back since {stamp(at=status.started_at)} ({found} so far)"
     elif status.finished_at is None:
         state = "not read back yet"
     else:
-        state = f"last read back {stamp(at=status.finished_at)}"
-    found = f"{status.changes} change(s) found"
-    if status.failures:
-        found += f", {status.failures} post(s) could not be read"
+        state = f"last read back {stamp(at=status.finished_at)}: {found} found"
     return line(
         Strong("Missed votes and replies: "),
-        f"{state}; {found if status.finished_at or status.running else 'nothing yet'}; "
-        f"window {status.window_days} day(s).",
+        f"{state}; reads back the last {status.window_days} day(s) of posts.",
     )
 
 
