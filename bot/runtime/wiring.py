@@ -71,8 +71,10 @@ class Wiring:
                 clock=clock,
                 owner=OWNER,
                 owner_alive=owner_alive,
-                up=settings.up_reactions,
-                down=settings.down_reactions,
+                # Discord votes with the emoji itself too (bot.discord.deps.UP, DOWN, as its
+                # Room does): without them a read-back withdrew every reaction's vote there.
+                up=settings.up_reactions | {"👍"},
+                down=settings.down_reactions | {"👎"},
                 telemetry=telemetry,
                 queue_redraw=self.coalescer.touch,
             ),
