@@ -16,6 +16,7 @@ from .registry import Registry
 from .socket_mode import SocketModeServer
 from .state import Workspace
 from .tenants import Tenants
+from .witness import witness
 
 
 class FakeSlack(Tenants):
@@ -250,7 +251,10 @@ class FakeSlack(Tenants):
     # -- Socket Mode shortcuts ------------------------------------------------------------
 
     def push(self, envelope_type: str, payload: JsonDict, **kwargs: Any) -> str:
-        """Send a Socket Mode envelope (see SocketModeServer.push) -> envelope_id."""
+        """Send a Socket Mode envelope (see SocketModeServer.push) -> envelope_id; an Events
+        API event first becomes true in the workspace's state (see witness)."""
+        if envelope_type == "events_api":
+            witness(self.ws, payload)
         return self.socket_mode.push(envelope_type, payload, **kwargs)
 
     def wait_ack(self, envelope_id: str, timeout: float = 5) -> JsonDict:

@@ -20,6 +20,7 @@ FAMILIES = {
     "paperclub_posts": "counter",
     "paperclub_votes": "counter",
     "paperclub_comments": "counter",
+    "paperclub_reconciled": "counter",
     "paperclub_search_seconds": "histogram",
     "paperclub_chat_api_errors": "counter",
     "paperclub_event_lag_seconds": "histogram",
