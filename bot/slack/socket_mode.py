@@ -224,6 +224,7 @@ class SteadyHandler(SocketModeHandler):
             ping_interval=ping_interval,
         )
         self.client.socket_mode_request_listeners.append(self.handle)  # type: ignore[arg-type]
+
         def reopened(_ws: Any) -> None:
             """Tell `on_reopen` of the session; its failure is logged."""
             try:
