@@ -27,6 +27,7 @@ from tests.slack.reconcile_support import (
     shown_votes,
     wait_until,
 )
+from tests.wired import SlackBot
 
 MODES = pytest.mark.parametrize("mode", ["socket", "http"])
 U1, U2, U3, U4, U5, U6 = (f"U0P{n}" for n in range(1, 7))
@@ -160,3 +161,66 @@ def test_stopped_then_started_reads_back_what_was_missed(
         **{t: "reconciled" for t in shown_thread(fake, ts) if t not in live.values()},
     }
     assert len(comments) == 4
+
+
+@MODES
+def test_events_during_the_read_back_are_neither_lost_nor_doubled(
+    mode: str, fake: FakeSlack, settings: Settings, sqlite_url: str
+) -> None:
+    _people(fake)
+    database = Database(url=sqlite_url)
+    load_sample(database)
+    database.dispose()
+    clock = TickingClock(MONDAY_9)
+    with running(fake=fake, settings=settings, url=sqlite_url, clock=clock, mode=mode) as served:
+        ts, live = _live(fake, served)
+        assert served.bot.coalescer.drain()
+    _while_down(fake, ts=ts, live=live)
+    written_while_down = next(t for t, text in shown_thread(fake, ts).items() if "down" in text)
+    # Slack is slow to answer the thread: people act between the reactions read and the thread.
+    fake.delay_next("conversations.replies", 4.0)
+    reads, threads = len(fake.calls("reactions.get")), len(fake.calls("conversations.replies"))
+    restarted = clock.now()
+    with running(fake=fake, settings=settings, url=sqlite_url, clock=clock, mode=mode) as served:
+        bot = served.bot
+        wait_until(
+            lambda: len(fake.calls("reactions.get")) > reads, timeout=10, what="the read begun"
+        )
+        during = [
+            fake.people.unreact(U4, CHANNEL, ts, "+1::skin-tone-3"),  # the read saw it
+            fake.people.react(U6, CHANNEL, ts, "-1"),  # the read did not
+            fake.people.react(U1, CHANNEL, ts, "+1"),  # back, after a withdrawal unheard
+            fake.people.reply(U3, CHANNEL, ts, "said during the read"),
+            fake.people.edit(CHANNEL, written_while_down, "edited during the read"),
+        ]
+        assert all(a is not None and a.via is not None for a in during)
+        wait_until(
+            lambda: (
+                rows(sqlite_url, "SELECT value FROM votes WHERE user_id = ?", U6) == [(-1,)]
+                and "said during the read" in {c["text"] for c in _comments(bot, ts)}
+            ),
+            timeout=10,
+            what="the live events stored",
+        )
+        assert len(fake.calls("conversations.replies")) == threads, "not during the read"
+        wait_until(lambda: reconciled_since(bot, restarted), timeout=15, what="the read-back")
+        assert bot.coalescer.drain()
+        post = _matches_platform(fake, bot.database, settings, ts=ts)
+    assert post["votes"] == {"up": 4, "down": 2}  # U1, U2, U3, MEMBER; U5, U6
+    texts = [c["text"] for c in _comments_of(post)]
+    assert texts.count("said during the read") == 1
+    assert "edited during the read" in texts
+    votes, _ = origins(sqlite_url, ts)
+    assert votes[U6] == "live" and U4 not in votes
+
+
+def _comments(bot: SlackBot, ts: str) -> list[dict[str, object]]:
+    """The export's comments on the post."""
+    return _comments_of(export_post(bot.database, ts))
+
+
+def _comments_of(post: dict[str, object]) -> list[dict[str, object]]:
+    """A post's comments from its export entry."""
+    comments = post["comments"]
+    assert isinstance(comments, list)
+    return comments
