@@ -21,6 +21,8 @@ from tests.fakeslack import FakeSlack
 from tests.slack.conftest import CHANNEL, KEY, SECRET
 from tests.wired import SlackBot, build_slack_bot, http_service
 
+PEOPLE = tuple(f"U0P{n}" for n in range(1, 7))  # who acts in the scenarios
+
 
 class TickingClock:
     """A clock that starts at `at` and runs with real time: the archive's order of a live event
@@ -169,4 +171,30 @@ def origins(url: str, ts: str) -> tuple[dict[str, str], dict[str, str]]:
         "WHERE p.message_id = ? AND NOT c.deleted",
         ts,
     )
-    return dict(votes), dict(comments)  # type: ignore[arg-type]
+    return {str(u): str(o) for u, o in votes}, {str(m): str(o) for m, o in comments}
+
+
+def add_people(fake: FakeSlack) -> None:
+    """The workspace's people who act in these scenarios."""
+    for n, user in enumerate(PEOPLE, start=1):
+        fake.add_user(user, f"person{n}")
+
+
+def daily_post(fake: FakeSlack, url: str) -> tuple[str, str]:
+    """The post the scheduler made at start, once the archive knows its ts (a reaction to a
+    ts it does not know yet is nobody's vote): its ts and its buttons' value."""
+    wait_until(
+        lambda: rows(url, "SELECT 1 FROM posts WHERE state = 'posted' AND message_id IS NOT NULL"),
+        timeout=10,
+        what="the daily post",
+    )
+    [message] = [m for m in fake.messages(CHANNEL) if m.get("metadata")]
+    actions = next(b for b in message["blocks"] if b["type"] == "actions")
+    return str(message["ts"]), str(actions["elements"][0]["value"])
+
+
+def comments_of(post: dict[str, object]) -> list[dict[str, object]]:
+    """A post's comments from its export entry."""
+    comments = post["comments"]
+    assert isinstance(comments, list)
+    return comments

@@ -87,7 +87,8 @@ def test_a_week_read_back_slowly_while_events_and_the_daily_post_are_served_at_o
         monday = week[0]
         before = redraws(fake, monday)
         acted = time.monotonic()
-        assert fake.people.react("U0LIVE", CHANNEL, monday, "+1").via == "socket_mode"
+        reacted = fake.people.react("U0LIVE", CHANNEL, monday, "+1")
+        assert reacted is not None and reacted.via == "socket_mode"
         reply = fake.people.reply("U0LIVE", CHANNEL, monday, "heard at once")
         assert reply.via == "socket_mode"
         stored = wait_until(
