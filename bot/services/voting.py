@@ -142,7 +142,9 @@ def react(
             store.set_vote(post_id=post.id, user=user, value=value, source=source, now=now)
         else:
             changed = current is not None and current.source == source
-            if changed:
+            if changed or current is None:
+                # None: the reaction was added while unheard; a read-back that saw it before
+                # this removal must not bring it back, so the withdrawal is noted all the same.
                 store.clear_vote(post_id=post.id, user=user, now=now)
     if changed:  # once committed, as a click is
         telemetry.vote(platform=channel.platform, source=REACTION)
