@@ -2,10 +2,11 @@
 (a start, a new gateway session, a reconnect) and, on the process that leads (every process
 on SQLite, the scheduler's leader among replicas), runs what is due.
 
-Its own thread, because a read under Slack's tightest limits takes a minute a page: the daily
-post, redraws and events never wait for it. Asking only queues (the Discord loop or a socket
-thread may ask); the thread writes the ask and wakes at once, else looks every `poll` seconds
-for what another replica asked.
+A start is downtime too, and the platforms ask when their events begin to flow (one ask,
+stamped then). Its own thread, because a read under Slack's tightest limits takes a minute a
+page: the daily post, redraws and events never wait for it. Asking only queues (the Discord
+loop or a socket thread may ask); the thread writes the ask and wakes at once, else looks
+every `poll` seconds for what another replica asked.
 """
 
 from __future__ import annotations
@@ -53,10 +54,10 @@ class ReconcileWorker:
         self._wake.set()
 
     def start(self) -> None:
-        """Ask for every platform that can read back (a start follows downtime), then run."""
-        for name, chat in self.platforms().items():
-            if isinstance(chat, ReadBack):
-                self.want(name)
+        """Run: at once, for a run a stopped process left unfinished; the platforms ask for
+        their own when events flow again (a Socket Mode session opens, a Discord gateway
+        session is new, Slack's HTTP mode starts serving), so a start asks once, stamped with
+        the moment nothing more can be lost."""
         self._thread.start()
 
     def _loop(self) -> None:

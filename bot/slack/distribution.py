@@ -141,6 +141,8 @@ class DistributedPlatform:
             "distribution: install at GET %s; Slack's requests go to POST /slack/events",
             INSTALL_PATH,
         )
+        # Events flow from now on: what Slack gave up on while nothing answered is read back.
+        self.club.wants_reconcile(PLATFORM)
         stop.wait()
 
     def close(self) -> None:

@@ -65,7 +65,8 @@ class SlackPlatform:
     mode: str
     settings: Settings
     seen_requests: SeenRequests | None = None
-    # Called when a Socket Mode session opens, the first included (Room.reconcile_soon).
+    # Called when events begin to flow: a Socket Mode session opens, the first included, or
+    # HTTP mode serves (Room.reconcile_soon).
     reconcile: Callable[[], None] = lambda: None
 
     @property
@@ -93,6 +94,9 @@ class SlackPlatform:
         own: the process's server hands Slack's requests to `routes`."""
         if self.mode == "http":
             log.info("HTTP mode: Slack's requests go to POST /slack/events")
+            # Events flow from now on (the process's server is up): what Slack gave up on
+            # while nothing answered is read back.
+            self.reconcile()
             stop.wait()
             return
         # The client's threads must not take SIGTERM from the thread waiting below (the kernel

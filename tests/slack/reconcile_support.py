@@ -69,18 +69,20 @@ def running(
     service = None
     events_url: str | None = None
     try:
-        if mode == "socket":
-            opened = fake.socket_mode.connections_opened
-            serving = threading.Thread(
-                target=bot.platform.serve, kwargs={"stop": stop}, name="serve", daemon=True
-            )
-            serving.start()
-            fake.wait_connected(10, total=opened + 1)
-        else:
+        opened = fake.socket_mode.connections_opened
+        if mode != "socket":
             service = http_service(bot=bot, settings=replace(settings, http_port=0))
             service.start()
             events_url = f"http://127.0.0.1:{service.port}/slack/events"
             fake.people.deliver_to(events_url, SECRET)
+        # As `paperclub run`: the platform serves in both modes (HTTP mode asks for the
+        # read-back once its requests flow, Socket Mode when its session opens).
+        serving = threading.Thread(
+            target=bot.platform.serve, kwargs={"stop": stop}, name="serve", daemon=True
+        )
+        serving.start()
+        if mode == "socket":
+            fake.wait_connected(10, total=opened + 1)
         bot.wiring.start()
         yield Served(bot=bot, events_url=events_url)
     finally:
