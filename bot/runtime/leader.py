@@ -12,8 +12,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from datetime import datetime
 
-from sqlalchemy import Connection, create_engine, text
+from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
@@ -24,6 +25,18 @@ log = logging.getLogger("paperclub")
 
 # Any number fixed for the project (the migration lock uses another).
 LEADER_LOCK_KEY = 7_311_991
+# Held shared by every replica's leadership session for as long as it runs (the server frees
+# it as soon as the process dies): who else is running, and since when, is read from it.
+RUNNING_LOCK_KEY = 7_311_993
+# The replicas holding it in this database (advisory locks are per database; pg_locks shows
+# every database's), other than the asking session, whose session began before a moment
+# (pg_locks shows a bigint key's low half in objid, its high half in classid).
+_OLDER_REPLICAS = text(
+    "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+    "WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = :key AND l.objsubid = 1 "
+    "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+    "AND l.granted AND a.pid <> pg_backend_pid() AND a.backend_start < :before"
+)
 INTERVAL_SECONDS = 1.0
 # A leader that stops asking (frozen: SIGSTOP, a paused container, a stalled VM, a lost
 # network) must lose the lock even though its kernel still answers: the server ends a session
@@ -91,6 +104,7 @@ class Leadership:
             log.warning(
                 "this PostgreSQL has no idle_session_timeout; a frozen leader may keep the lead"
             )
+        connection.execute(text("SELECT pg_advisory_lock_shared(:key)"), {"key": RUNNING_LOCK_KEY})
         return connection
 
     def _step(self) -> None:
@@ -143,3 +157,11 @@ class Leadership:
             self._connection = None
         self._engine.dispose()
         LEADER.set(0)
+
+
+def replica_running_since(*, engine: Engine, before: datetime) -> bool:
+    """Whether another replica (its leadership session alive) has been running since before
+    `before`: then it heard the platforms meanwhile, and a replica starting now lost nothing."""
+    with engine.connect() as connection:
+        found = connection.execute(_OLDER_REPLICAS, {"key": RUNNING_LOCK_KEY, "before": before})
+        return bool(found.scalar())

@@ -3,6 +3,7 @@ replicas' shared memory of signed requests and the enrichment sources."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.config.settings import Settings
@@ -10,6 +11,9 @@ from bot.db.database import Database
 from bot.domain import Schedule
 from bot.lookup import HttpLookup
 from bot.ports import Clock, SeenRequests
+from bot.runtime.process import OWNER, owner_alive
+from bot.services.reconcile_run import Reconciler
+from bot.services.telemetry import Telemetry
 
 if TYPE_CHECKING:
     from bot.enrich.sources import Sources
@@ -43,3 +47,26 @@ def sources(*, settings: Settings, database: Database, clock: Clock) -> Sources:
     from bot.enrich.setup import make_sources
 
     return make_sources(settings=settings, uow=database, clock=clock)
+
+
+def reconciler(
+    *,
+    settings: Settings,
+    database: Database,
+    clock: Clock,
+    telemetry: Telemetry,
+    queue_redraw: Callable[[int], None],
+) -> Reconciler:
+    """What reads posts back after events were lost, on this process's archive."""
+    return Reconciler(
+        uow=database,
+        clock=clock,
+        owner=OWNER,
+        owner_alive=owner_alive,
+        # Discord votes with the emoji itself too (bot.discord.deps.UP, DOWN, as its Room
+        # does): without them a read-back withdrew every reaction's vote there.
+        up=settings.up_reactions | {"👍"},
+        down=settings.down_reactions | {"👎"},
+        telemetry=telemetry,
+        queue_redraw=queue_redraw,
+    )

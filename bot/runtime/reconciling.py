@@ -35,13 +35,19 @@ class ReconcileWorker:
         clock: Clock,
         platforms: Callable[[], dict[str, Chat]],
         leading: Callable[[], bool],
+        others_served: Callable[[], bool] = lambda: False,
         poll: float = POLL_SECONDS,
     ) -> None:
         """`platforms`: the Chats running here by platform name (read at each pass: they are
-        built after this); `leading`: whether this process runs the work now."""
+        built after this); `leading`: whether this process runs the work now;
+        `others_served`: whether another replica has been running since before this process
+        started (then this process's first ask per platform is dropped: the platforms' events
+        went to that replica, and its own gaps are its own asks)."""
         self.reconciler, self.clock = reconciler, clock
         self.platforms, self.leading, self.poll = platforms, leading, poll
-        self._asked: list[tuple[str, datetime]] = []
+        self.others_served = others_served
+        self._asked: list[tuple[str, datetime, bool]] = []
+        self._heard: set[str] = set()
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -50,7 +56,9 @@ class ReconcileWorker:
     def want(self, platform: str) -> None:
         """Events of this platform may have been lost until now: ask for a read-back."""
         with self._lock:
-            self._asked.append((platform, self.clock.now()))
+            first = platform not in self._heard
+            self._heard.add(platform)
+            self._asked.append((platform, self.clock.now(), first))
         self._wake.set()
 
     def start(self) -> None:
@@ -76,7 +84,12 @@ class ReconcileWorker:
         """One pass over the asks and the due channels."""
         with self._lock:
             asked, self._asked = self._asked, []
-        for platform, since in asked:
+        for platform, since, first in asked:
+            if first and self.others_served():
+                log.info(
+                    "%s: another replica was running all along; nothing to read back", platform
+                )
+                continue
             self.reconciler.want(platform=platform, since=since)
         if not self.leading():
             return

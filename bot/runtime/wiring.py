@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot.config.settings import Settings
@@ -31,7 +32,6 @@ from bot.services import posting
 from bot.services.club import Club
 from bot.services.post_card import redraw
 from bot.services.posting import Poster
-from bot.services.reconcile_run import Reconciler
 from bot.services.sweep import Sweep
 from bot.web.signin import signer as web_signer
 
@@ -57,6 +57,7 @@ class Wiring:
         self.clock = clock
         self.settings = settings
         self.heartbeat = Heartbeat()
+        self.began = datetime.now(UTC)  # real time, as PostgreSQL stamps its sessions
         # One process on SQLite; on PostgreSQL replicas elect a leader to run the scheduler.
         self.replicated = database.engine.dialect.name == "postgresql"
         self.leadership: Leadership | None = None
@@ -66,21 +67,17 @@ class Wiring:
         self.embedder = Embedder.wired(enabled=settings.semantic, uow=database, clock=clock)
         telemetry = metrics.PrometheusTelemetry()  # the counts GET /metrics shows
         self.reconciling = ReconcileWorker(
-            reconciler=Reconciler(
-                uow=database,
+            reconciler=parts.reconciler(
+                settings=settings,
+                database=database,
                 clock=clock,
-                owner=OWNER,
-                owner_alive=owner_alive,
-                # Discord votes with the emoji itself too (bot.discord.deps.UP, DOWN, as its
-                # Room does): without them a read-back withdrew every reaction's vote there.
-                up=settings.up_reactions | {"👍"},
-                down=settings.down_reactions | {"👎"},
                 telemetry=telemetry,
                 queue_redraw=self.coalescer.touch,
             ),
             clock=clock,
             platforms=lambda: {name: p.chat for name, p in self.platforms.items()},
             leading=self._leading,
+            others_served=self._others_served,
         )
         self.club = Club(
             uow=database,
@@ -176,6 +173,15 @@ class Wiring:
     def _leading(self) -> bool:
         """Whether this process runs the scheduler's work now (alone, it always does)."""
         return not self.replicated or (self.leadership is not None and self.leadership.leading)
+
+    def _others_served(self) -> bool:
+        """Whether another replica has been running since this process began (PostgreSQL
+        only: one SQLite process is alone)."""
+        from bot.runtime.leader import replica_running_since
+
+        return self.replicated and replica_running_since(
+            engine=self.database.engine, before=self.began
+        )
 
     def _beat(self) -> None:
         """The scheduler's worker is alive (it runs this job between posts)."""
