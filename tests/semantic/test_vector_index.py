@@ -32,10 +32,10 @@ def test_the_coarse_pass_finds_what_scoring_every_vector_finds(
     database: Database, encoder: Encoder
 ) -> None:
     papers = [json.loads(line) for line in (RELEVANCE / "corpus_b.jsonl").read_text().splitlines()]
-    add_papers(database, papers[:200], workspace=LOCAL)
+    add_papers(database, papers[:120], workspace=LOCAL)
     exact = VectorIndex(model=encoder.model, load=lambda: encoder)
     embed_all(database, exact)  # type: ignore[arg-type]
-    coarse = VectorIndex(model=encoder.model, load=lambda: encoder, coarse_from=1, shortlist=60)
+    coarse = VectorIndex(model=encoder.model, load=lambda: encoder, coarse_from=1, shortlist=36)
     queries = [
         json.loads(line)["query"]
         for line in (RELEVANCE / "queries_b.jsonl").read_text().splitlines()
@@ -48,8 +48,9 @@ def test_the_coarse_pass_finds_what_scoring_every_vector_finds(
     with database(write=False) as store:
         held = coarse.vectors(store=store, workspace=LOCAL)
     assert held.coarse is not None
-    assert held.coarse.shape == (200, vectors_module.COARSE_DIMENSIONS)
-    # A shortlist of 60 of 200 keeps nearly all of every query's ten nearest.
+    assert held.coarse.shape == (120, vectors_module.COARSE_DIMENSIONS)
+    # A shortlist of 36 of 120 (the same share as 60 of 200) keeps nearly all of every
+    # query's ten nearest.
     assert same >= 0.95 * 10 * len(queries)
 
 
