@@ -215,3 +215,35 @@ def test_events_during_the_read_back_are_neither_lost_nor_doubled(club: Club) ->
     stored = archived(club.path, post=post)
     assert stored.votes[people[9]] == (1, "live") and stored.votes[people[8]] == (1, "reconciled")
     assert stored.comment_rows == len(stored.comments) == 3 + 230 + 1
+
+
+HOSTILE = (
+    "@everyone <@&1100000000000000777> **bold** `code` [click](https://evil.example) ||spoiler||",
+    "🦘🧪 wombat ∑ naïve — “quoted” <script>alert(1)</script>",
+    "x" * 2000,  # Discord's own limit for one message
+)
+
+
+def test_hostile_text_read_back_is_stored_as_the_live_listener_stores_it(club: Club) -> None:
+    """The same words said live and said while the bot was stopped end up the same in the
+    archive: the read-back takes them through the listener's own rules."""
+    fake = club.fake
+    people = [fake.add_member(f"p{i}") for i in range(10)] + [fake.add_member("carol")]
+    with club.bot() as first:
+        post, _ = _live_start(first, people)
+        heard: list[str] = []
+        first.events(
+            lambda: heard.extend(
+                fake.people.say(post, text, user=people[0])["id"] for text in HOSTILE
+            ),
+            count=len(HOSTILE),
+        )
+    away = [fake.people.say(post, text, user=people[1])["id"] for text in HOSTILE]
+    since = club.clock.now()
+    with club.bot() as second:
+        reconciled(second, after=since)
+    stored = archived(club.path, post=post)
+    assert [stored.comments[m][1] for m in away] == [stored.comments[m][1] for m in heard]
+    assert all(stored.comments[m][3] == "reconciled" for m in away)
+    # Counted and redrawn like any change (the card shows the thread's size).
+    assert redraws(fake, post=post) >= 1
