@@ -9,6 +9,8 @@ import contextlib
 import random
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,10 +22,12 @@ from bot.domain import ChannelKey
 from bot.services import reconcile_admin
 from tests.fakeslack import FakeSlack
 from tests.faults.support import (
+    SECRET,
     Processes,
     bot_env,
     daily_posts,
     db_posts,
+    free_port,
     integrity,
     prepare_database,
     read_only,
@@ -163,9 +167,30 @@ def _reconciled_after(db: Path, at: datetime) -> bool:
     )
 
 
+def _serving(fake: FakeSlack, mode: str, *, total: int, env: dict[str, str]) -> None:
+    """Wait until the process takes events: its Socket Mode session (`total` opened so far),
+    or, in HTTP mode, its Request URL answering."""
+    if mode == "socket":
+        fake.wait_connected(timeout=30, total=total)
+        return
+    url = f"http://127.0.0.1:{env['PAPERCLUB_HTTP_PORT']}/healthz"
+
+    def answers() -> bool:
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                return bool(response.status)
+        except urllib.error.HTTPError:
+            return True  # it answers (503 until its first heartbeat)
+        except OSError:
+            return False
+
+    wait_until(answers, timeout=30, what="the Request URL", interval=0.05)
+
+
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize("mode", ["socket", "http"])
 def test_kill_9_mid_flood_then_everything_slack_shows_is_archived_once(
-    tmp_path: Path, processes: Processes
+    tmp_path: Path, processes: Processes, mode: str
 ) -> None:
     rng = random.Random(seed_for("kill -9 mid-flood, reconciled"))
     total = scaled(300, 3000)
@@ -176,6 +201,11 @@ def test_kill_9_mid_flood_then_everything_slack_shows_is_archived_once(
         for n in range(total):
             fake.add_user(f"UF{n:05d}", f"flood{n}")
         env = bot_env(fake, db)
+        if mode == "http":  # Slack's Request URL: one port, the same after the restart
+            port = free_port()
+            del env["SLACK_APP_TOKEN"]
+            env |= {"SLACK_SIGNING_SECRET": SECRET, "PAPERCLUB_HTTP_PORT": str(port)}
+            fake.people.deliver_to(f"http://127.0.0.1:{port}/slack/events", SECRET)
         victim = processes.start(env=env, cwd=tmp_path, name="victim")
 
         def posted() -> bool:
@@ -183,7 +213,7 @@ def test_kill_9_mid_flood_then_everything_slack_shows_is_archived_once(
             return bool(db_posts(db)) and db_posts(db)[0]["state"] == "posted"
 
         wait_until(posted, timeout=30, what="the daily post", interval=0.02)
-        fake.wait_connected(timeout=20)
+        _serving(fake, mode, total=1, env=env)
         [message] = daily_posts(fake, CHANNEL)
         ts, post_id = str(message["ts"]), int(db_posts(db)[0]["id"])
         flood = Flood(fake, rng, ts=ts, total=total, kill=victim.kill9)
@@ -191,7 +221,7 @@ def test_kill_9_mid_flood_then_everything_slack_shows_is_archived_once(
         wait_until(lambda: flood.done >= total * 2 // 3, timeout=30, what="the flood while down")
         restarted = datetime.now(UTC)
         restart = processes.start(env=env, cwd=tmp_path, name="restart")
-        fake.wait_connected(timeout=30, total=2)
+        _serving(fake, mode, total=2, env=env)
         flood.go_on.set()  # the rest arrives while the restart reads the post back
         flood.thread.join(timeout=60)
         assert flood.error is None, repr(flood.error)
