@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from bot.ingest.atom import feed_text
 from bot.ingest.crossref import published_date
+from bot.ingest.doi import normalise_doi
 from bot.sources.candidates import Candidate, make_candidate
 from bot.sources.feeds import MAX_ENTRIES, FeedRead
 
 # JATS abstracts often open with a heading ("<jats:title>Abstract</jats:title>"): a label.
 _HEADINGS = ("abstract", "summary", "background")
+# JATS block elements separate words, as HTML's do in feed_text.
+_JATS_BLOCK_RE = re.compile(r"</?jats:(?:p|title|sec|list|list-item|boxed-text)\b[^>]*>", re.I)
 
 
 def _text(*, value: Any) -> str:
     """A Crossref string field (JATS or HTML inside) as plain text."""
-    return feed_text(value=value[:40_000]) if isinstance(value, str) else ""
+    if not isinstance(value, str):
+        return ""
+    return feed_text(value=_JATS_BLOCK_RE.sub(" ", value[:40_000]))
 
 
 def _abstract(*, value: Any) -> str:
@@ -43,8 +49,8 @@ def work_candidate(*, work: Any, source: str) -> Candidate | None:
         return None
     titles = work.get("title")
     title = _text(value=titles[0]) if isinstance(titles, list) and titles else ""
-    doi = str(work.get("DOI") or "")[:500]
-    if not doi:
+    doi = normalise_doi(text=str(work.get("DOI") or "")[:500])
+    if doi is None:
         return None
     people = work.get("author")
     subjects = work.get("subject")

@@ -68,11 +68,14 @@ def _doi(*, entry: Any) -> str:
 def _authors(*, entry: Any) -> tuple[str, ...]:
     """Author names; bioRxiv's "Family, I., Family, I." paired back into names."""
     single = entry.get("authors") or []
-    raw = str(single[0].get("name") or "") if len(single) == 1 and isinstance(single[0], dict) else ""
+    raw = (
+        str(single[0].get("name") or "") if len(single) == 1 and isinstance(single[0], dict) else ""
+    )
     pieces = [p.strip() for p in raw[:_READ].split(",")]
     pairs = len(pieces) >= 2 and len(pieces) % 2 == 0
     if pairs and all(_INITIALS_RE.match(p) for p in pieces[1::2]):
-        return tuple(f"{given} {family}" for family, given in zip(pieces[::2], pieces[1::2]))
+        pairs_of = zip(pieces[::2], pieces[1::2], strict=True)
+        return tuple(f"{given} {family}" for family, given in pairs_of)
     return entry_authors(entry=entry)
 
 
@@ -122,6 +125,8 @@ def entry_candidate(*, entry: Any, source: str, arxiv_feed: bool) -> Candidate |
         doi=_doi(entry=entry),
         url=str(entry.get("link") or "")[:2_000],
         announced=_day(entry=entry),
-        categories=[str(t.get("term") or "") for t in entry.get("tags") or [] if isinstance(t, dict)],
+        categories=[
+            str(t.get("term") or "") for t in entry.get("tags") or [] if isinstance(t, dict)
+        ],
         announce=_kind(entry=entry) if arxiv_feed else None,
     )
