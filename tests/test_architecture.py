@@ -17,6 +17,7 @@ CORE = (
     "services",
     "search_query",
     "ingest",
+    "sources",
     "schedule_text",
     "paper_links",
     "export_formats",

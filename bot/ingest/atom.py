@@ -18,17 +18,17 @@ _BLOCK_TAG_RE = re.compile(r"</?(?:p|br|div|li|ul|ol|h\d|tr|td|th|blockquote|hr)
 _TAG_RE = re.compile(r"<[^>]+>")
 _ENTRY_TAG_RE = re.compile(r"<(?:[A-Za-z][\w.-]*:)?(?:entry|item)[\s>/]")
 # Listing feeds open each description with "arXiv:2401.01234v1 Announce Type: new Abstract:".
-_ANNOUNCE_RE = re.compile(r"^\s*arXiv:\S+\s+Announce Type:.*?Abstract:\s*", re.DOTALL)
+ANNOUNCE_RE = re.compile(r"^\s*arXiv:\S+\s+Announce Type:.*?Abstract:\s*", re.DOTALL)
 
 
-def _plain(*, value: Any) -> str:
-    """Feed text without HTML tags or entities."""
+def feed_text(*, value: Any) -> str:
+    """Feed text without HTML tags or entities (bot/sources reads feeds with it too)."""
     if not isinstance(value, str):
         return ""
     return html.unescape(_TAG_RE.sub("", _BLOCK_TAG_RE.sub(" ", value)))
 
 
-def _entry_arxiv_id(*, entry: Any) -> str:
+def entry_arxiv_id(*, entry: Any) -> str:
     """The arXiv id an entry names in its id, links or listing preamble."""
     raw_id = str(entry.get("id") or "")
     candidates = [raw_id.removeprefix("oai:arXiv.org:"), str(entry.get("link") or "")]
@@ -40,7 +40,7 @@ def _entry_arxiv_id(*, entry: Any) -> str:
     return find_arxiv_id(text=str(entry.get("summary") or "")[:200]) or ""
 
 
-def _entry_authors(*, entry: Any) -> tuple[str, ...]:
+def entry_authors(*, entry: Any) -> tuple[str, ...]:
     """Author names; a listing's single "A, B, C" creator string split into names."""
     names: list[str] = []
     for author in entry.get("authors") or []:
@@ -51,15 +51,15 @@ def _entry_authors(*, entry: Any) -> tuple[str, ...]:
 
 def _entry_result(*, entry: Any, origin: str) -> PaperDraft | Rejection:
     """A draft for one feed entry, or a rejection for an arXiv API error entry."""
-    summary = _ANNOUNCE_RE.sub("", _plain(value=entry.get("summary")), count=1)
+    summary = ANNOUNCE_RE.sub("", feed_text(value=entry.get("summary")), count=1)
     if "/api/errors" in str(entry.get("id") or ""):
         return Rejection(origin=origin, reason=f"arXiv API error: {summary.strip()}")
-    arxiv_id = _entry_arxiv_id(entry=entry)
+    arxiv_id = entry_arxiv_id(entry=entry)
     return build_draft(
         origin=origin,
-        title=_plain(value=entry.get("title")),
+        title=feed_text(value=entry.get("title")),
         abstract=summary,
-        authors=_entry_authors(entry=entry),
+        authors=entry_authors(entry=entry),
         # An arXiv entry's link names one version; the draft gets the versionless page.
         url="" if arxiv_id else str(entry.get("link") or ""),
         arxiv_id=arxiv_id,

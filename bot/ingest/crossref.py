@@ -13,7 +13,7 @@ from bot.ingest.doi import normalise_doi
 _TAG = re.compile(r"<[^>]+>")
 
 
-def _published(*, work: dict[str, Any]) -> date | None:
+def published_date(*, work: dict[str, Any]) -> date | None:
     """The work's first publication date Crossref knows (day and month default to 1)."""
     for name in ("published", "published-print", "published-online", "issued"):
         parts = ((work.get(name) or {}).get("date-parts") or [[None]])[0]
@@ -48,5 +48,5 @@ def crossref_work(*, work: Any) -> PaperDraft | None:
         doi=doi,
         url=str(work.get("URL") or "") or None,
         origin=f"crossref:{doi}",
-        published=_published(work=work),
+        published=published_date(work=work),
     )
