@@ -9,13 +9,22 @@ from __future__ import annotations
 
 from .announcements import AnnounceCalendar, Announcement
 from .arxiv import ARXIV_SPACING_S, FakeArxiv
+from .crossref import FakeCrossref
+from .crossref_works import CrossrefWork
+from .feeds import ATOM_KIND, RDF_KIND, RSS_KIND, FakeFeeds
 from .server import Answer, Request
 
 __all__ = [
     "ARXIV_SPACING_S",
+    "ATOM_KIND",
+    "RDF_KIND",
+    "RSS_KIND",
     "AnnounceCalendar",
     "Announcement",
     "Answer",
+    "CrossrefWork",
     "FakeArxiv",
+    "FakeCrossref",
+    "FakeFeeds",
     "Request",
 ]
