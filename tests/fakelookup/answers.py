@@ -70,6 +70,15 @@ def _by_ids(*, records: list[Record], ids: list[str], query: str) -> list[Record
     return found
 
 
+def _sorted(*, records: list[Record], params: Params) -> list[Record]:
+    """sortBy submittedDate or lastUpdatedDate orders by date (sortOrder, descending unless
+    "ascending"); relevance, the default, keeps the catalogue's order. The fake holds one date."""
+    if params.get("sortBy", ["relevance"])[0] not in ("submittedDate", "lastUpdatedDate"):
+        return records
+    descending = params.get("sortOrder", ["descending"])[0] != "ascending"
+    return sorted(records, key=lambda record: record.published, reverse=descending)
+
+
 def arxiv(*, records: list[Record], query: str, params: Params) -> Answer:
     """The arXiv API: search_query and/or id_list (both: the listed papers that match)."""
     start = _int_param(params=params, name="start", default=0)
@@ -90,6 +99,7 @@ def arxiv(*, records: list[Record], query: str, params: Params) -> Answer:
     if search:
         predicate = arxiv_predicate(query=search)
         matched = [record for record in matched if predicate(record)]
+    matched = _sorted(records=matched, params=params)
     page = matched[start : start + size]
     body = formats.results_feed(query=query, total=len(matched), start=start, records=page)
     return Answer(200, ATOM, body, {})

@@ -35,6 +35,11 @@ def _wrapped(*, text: str, indent: str) -> str:
 def _entry(*, record: Record) -> str:
     """One <entry> of a feed for a record that is on arXiv."""
     vid = record.versioned_id or ""
+    categories = record.categories or ("cs.DC",)
+    listed = "".join(
+        f'\n    <category term={quoteattr(category)} scheme="http://arxiv.org/schemas/atom"/>'
+        for category in categories
+    )
     stamp = f"{record.published}T12:00:00Z"
     authors = "".join(
         f"\n    <author>\n      <name>{escape(name)}</name>\n    </author>"
@@ -57,8 +62,9 @@ def _entry(*, record: Record) -> str:
         f'\n    <link href="http://arxiv.org/abs/{vid}" rel="alternate" type="text/html"/>'
         f'\n    <link title="pdf" href="http://arxiv.org/pdf/{vid}" rel="related"'
         ' type="application/pdf"/>'
-        '\n    <arxiv:primary_category term="cs.DC" scheme="http://arxiv.org/schemas/atom"/>'
-        '\n    <category term="cs.DC" scheme="http://arxiv.org/schemas/atom"/>\n  </entry>\n'
+        f"\n    <arxiv:primary_category term={quoteattr(categories[0])}"
+        ' scheme="http://arxiv.org/schemas/atom"/>'
+        f"{listed}\n  </entry>\n"
     )
 
 

@@ -22,6 +22,8 @@ class Record:
     doi: str | None = None
     published: str = "2024-05-17"
     url: str | None = None
+    # arXiv categories, primary first (the API's cat: field, primary_category); () reads cs.DC.
+    categories: tuple[str, ...] = ()
 
     @property
     def base_id(self) -> str | None:

@@ -37,8 +37,9 @@ def _fields(*, record: Record, field: str) -> list[list[str]]:
         "au": authors,
         "all": [title, abstract, *authors],
         "id": [words(text=record.base_id or "")],
+        "cat": [words(text=category) for category in record.categories],
     }
-    # co:, jr:, cat:, rn: name fields the fake does not hold: they match nothing.
+    # co:, jr:, rn: name fields the fake does not hold: they match nothing.
     return by_field.get(field, [])
 
 

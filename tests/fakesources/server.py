@@ -1,0 +1,246 @@
+"""The HTTP part every source fake shares: a loopback server, the request log, faults, pacing.
+
+Each fake (FakeArxiv, FakeFeeds, FakeCrossref) is a SourceServer whose `answer` says what one
+GET gets; this module records the request, applies a queued fault or stall, enforces the
+spacing the real service asks for, and writes the answer (slowly, when told to).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any, NamedTuple, Self
+from urllib.parse import urlsplit
+
+REASONS = {
+    200: "OK",
+    304: "Not Modified",
+    400: "Bad Request",
+    403: "Forbidden",
+    404: "Not Found",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+}
+
+
+class Request(NamedTuple):
+    """One request as it arrived: path with its query, monotonic time, headers, the status sent."""
+
+    path: str
+    at: float
+    headers: dict[str, str]
+    status: int
+
+    def header(self, name: str) -> str | None:
+        """A request header by name, case-insensitively (None when absent)."""
+        wanted = name.lower()
+        return next((v for k, v in self.headers.items() if k.lower() == wanted), None)
+
+
+@dataclass
+class Answer:
+    """What one request gets: status, headers, body; `length` False sends no Content-Length
+    (the body then ends when the connection closes, as a server that streams does)."""
+
+    status: int
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    length: bool = True
+
+
+@dataclass(frozen=True)
+class Drip:
+    """Send the body `chunk` bytes at a time, `every` seconds apart (a slow server)."""
+
+    chunk: int
+    every: float
+
+
+def text_answer(*, status: int, text: str, kind: str = "text/plain; charset=utf-8") -> Answer:
+    """A short answer with a content type."""
+    return Answer(status, text.encode("utf-8"), {"Content-Type": kind})
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = False  # joined by server_close(): leaving the fake leaves no thread behind
+    block_on_close = True
+    request_queue_size = 64  # socketserver's 5 drops SYNs under a burst of parallel calls
+
+    def __init__(self, *, fake: SourceServer) -> None:
+        """Bind a free loopback port."""
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.fake = fake
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Quiet about clients that hang up (a client that times out does it on purpose)."""
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    timeout = 5  # a client that connects and never sends must not hold server_close() long
+    protocol_version = "HTTP/1.0"  # one request a connection, closed after the body
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """No access log: tests read `requests`."""
+
+    def do_GET(self) -> None:
+        """Answer through the fake."""
+        self.server.fake._serve(handler=self)
+
+
+class SourceServer:
+    """Base of the fakes: subclasses define `answer(path=, query=, headers=)`."""
+
+    name = "source"
+
+    def __init__(self, *, spacing: float = 0.0, retry_after: int = 3) -> None:
+        """`spacing`: seconds the service wants between requests; one sooner is answered 429
+        with Retry-After `retry_after` (0 turns pacing off)."""
+        self.spacing = spacing
+        self.retry_after = retry_after
+        self._lock = threading.Lock()
+        self._log: list[Request] = []
+        self._faults: deque[Answer] = deque()
+        self._stalls: deque[float] = deque()
+        self._drips: deque[Drip] = deque()
+        self._last_served: float | None = None
+        self._in_flight = 0
+        self.max_in_flight = 0
+        self._stopping = threading.Event()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Self:
+        """Start serving on a free loopback port."""
+        if self._server is not None:
+            raise RuntimeError(f"{type(self).__name__} is already running")
+        self._stopping.clear()
+        self._server = _Server(fake=self)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name=f"fake-{self.name}",
+            daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Stop serving, cut stalled and dripping answers short, join every thread."""
+        self._stopping.set()
+        if self._server is not None and self._thread is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._thread.join()
+        self._server = self._thread = None
+
+    @property
+    def url(self) -> str:
+        """http://127.0.0.1:PORT of the running fake, no trailing slash."""
+        if self._server is None:
+            raise RuntimeError(f"{type(self).__name__} is not running: use it as a context manager")
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    @property
+    def requests(self) -> list[Request]:
+        """Every request so far in arrival order, refused and failed ones included."""
+        with self._lock:
+            return list(self._log)
+
+    def fail_next(
+        self, *, status: int = 503, retry_after: int | None = None, times: int = 1
+    ) -> None:
+        """Answer the next `times` requests with `status` (and Retry-After when given)."""
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+        answer = text_answer(status=status, text=REASONS.get(status, "Error"))
+        with self._lock:
+            for _ in range(times):
+                self._faults.append(Answer(status, answer.body, {**answer.headers, **headers}))
+
+    def answer_next(self, answer: Answer) -> None:
+        """Answer the next request with exactly `answer` (a body of any shape)."""
+        with self._lock:
+            self._faults.append(answer)
+
+    def stall_next(self, *, seconds: float) -> None:
+        """Hold the next answer `seconds` before its headers (cut short when the fake stops)."""
+        with self._lock:
+            self._stalls.append(seconds)
+
+    def drip_next(self, *, chunk: int, every: float) -> None:
+        """Send the next answer's body `chunk` bytes at a time, `every` seconds apart."""
+        with self._lock:
+            self._drips.append(Drip(chunk, every))
+
+    def answer(self, *, path: str, query: str, headers: dict[str, str]) -> Answer:
+        """What a GET of `path`?`query` gets when no fault is queued."""
+        raise NotImplementedError
+
+    def _paced(self, *, now: float) -> Answer | None:
+        """429 when this request comes sooner than `spacing` after the last one served."""
+        last = self._last_served
+        if self.spacing and last is not None and now - last < self.spacing:
+            answer = text_answer(status=429, text="Rate exceeded.")
+            answer.headers["Retry-After"] = str(self.retry_after)
+            return answer
+        self._last_served = now
+        return None
+
+    def _decide(self, *, target: str, headers: dict[str, str]) -> tuple[Answer, float, Drip | None]:
+        """The answer to one request, its stall and drip; logs it."""
+        url = urlsplit(target)
+        now = time.monotonic()
+        with self._lock:
+            stall = self._stalls.popleft() if self._stalls else 0.0
+            drip = self._drips.popleft() if self._drips else None
+            answer = self._faults.popleft() if self._faults else self._paced(now=now)
+        if answer is None:
+            answer = self.answer(path=url.path, query=url.query, headers=headers)
+        with self._lock:
+            self._log.append(Request(target, now, headers, answer.status))
+        return answer, stall, drip
+
+    def _serve(self, *, handler: _Handler) -> None:
+        """Answer one request on its handler thread."""
+        with self._lock:
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+        try:
+            answer, stall, drip = self._decide(target=handler.path, headers=dict(handler.headers))
+            if stall:
+                self._stopping.wait(stall)
+            handler.send_response(answer.status, REASONS.get(answer.status))
+            for name, value in answer.headers.items():
+                handler.send_header(name, value)
+            if answer.length:
+                handler.send_header("Content-Length", str(len(answer.body)))
+            handler.end_headers()
+            self._write(handler=handler, body=answer.body, drip=drip)
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
+    def _write(self, *, handler: _Handler, body: bytes, drip: Drip | None) -> None:
+        """The body at once, or dripped (stopping early when the fake stops)."""
+        if drip is None:
+            handler.wfile.write(body)
+            return
+        for start in range(0, len(body), drip.chunk):
+            handler.wfile.write(body[start : start + drip.chunk])
+            handler.wfile.flush()
+            if self._stopping.wait(drip.every):
+                return
