@@ -163,10 +163,14 @@ class SqlActivity(UnitBound):
             },
         )
 
-    def clear_vote(self, *, post_id: int, user: str, now: datetime) -> None:
-        """Withdraw a person's vote, and keep when (one more upsert, on withdrawals only)."""
+    def clear_vote(self, *, post_id: int, user: str, now: datetime, source: str) -> None:
+        """Withdraw a person's vote, and keep when and by what (one more upsert, on
+        withdrawals only)."""
         self._run("clear_vote", {"post_id": post_id, "user_id": user})
-        self._run("note_withdrawal", {"post_id": post_id, "user_id": user, "withdrawn_at": now})
+        self._run(
+            "note_withdrawal",
+            {"post_id": post_id, "user_id": user, "withdrawn_at": now, "source": source},
+        )
 
     def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:
         """The comment with this message id in the post's channel, live or deleted."""

@@ -75,10 +75,14 @@ def note_withdrawal(*, dialect: str) -> Any:
         post_id=bindparam("post_id"),
         user_id=bindparam("user_id"),
         withdrawn_at=bindparam("withdrawn_at"),
+        source=bindparam("source"),
     )
     return statement.on_conflict_do_update(
         index_elements=["post_id", "user_id"],
-        set_={"withdrawn_at": statement.excluded.withdrawn_at},
+        set_={
+            "withdrawn_at": statement.excluded.withdrawn_at,
+            "source": statement.excluded.source,
+        },
     )
 
 
@@ -155,9 +159,9 @@ SQLITE_TEXT = {
     "ON CONFLICT (post_id, user_id) DO UPDATE SET value = excluded.value, "
     "source = excluded.source, updated_at = excluded.updated_at, origin = excluded.origin",
     "clear_vote": "DELETE FROM votes WHERE post_id = :post_id AND user_id = :user_id",
-    "note_withdrawal": "INSERT INTO vote_withdrawals (post_id, user_id, withdrawn_at) "
-    "VALUES (:post_id, :user_id, :withdrawn_at) ON CONFLICT (post_id, user_id) "
-    "DO UPDATE SET withdrawn_at = excluded.withdrawn_at",
+    "note_withdrawal": "INSERT INTO vote_withdrawals (post_id, user_id, withdrawn_at, source) "
+    "VALUES (:post_id, :user_id, :withdrawn_at, :source) ON CONFLICT (post_id, user_id) "
+    "DO UPDATE SET withdrawn_at = excluded.withdrawn_at, source = excluded.source",
     "comment_at": "SELECT text, deleted FROM comments "
     "WHERE channel_id = :channel_id AND message_id = :message_id",
     "add_comment": "INSERT INTO comments (post_id, channel_id, user_id, message_id, text, "

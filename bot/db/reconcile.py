@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, func, or_, select, update
 
 from bot.db.convert import channel_key, to_post, utc
 from bot.db.engine import upsert_insert
 from bot.db.schema import ChannelRow, CommentRow, PostRow, VoteRow, VoteWithdrawalRow
-from bot.db.schema_upkeep import ProcessedEventRow, ReconcileRow
+from bot.db.schema_upkeep import ReconcileRow
 from bot.db.unit import UnitBound
 from bot.domain import ChannelKey, Post, PostState
 from bot.ports.reconcile import (
@@ -171,14 +171,16 @@ class SqlReconcile(UnitBound):
             )
         }
         withdrawn = self.session.execute(
-            select(VoteWithdrawalRow.user_id, VoteWithdrawalRow.withdrawn_at).where(
-                VoteWithdrawalRow.post_id == post_id
-            )
+            select(
+                VoteWithdrawalRow.user_id, VoteWithdrawalRow.withdrawn_at, VoteWithdrawalRow.source
+            ).where(VoteWithdrawalRow.post_id == post_id)
         )
-        for user, at in withdrawn:
+        for user, at, source in withdrawn:
             current = votes.get(user)
             if current is None or current.changed_at < utc(value=at):
-                votes[user] = StoredVote(user=user, value=0, source="", changed_at=utc(value=at))
+                votes[user] = StoredVote(
+                    user=user, value=0, source=source, changed_at=utc(value=at)
+                )
         return list(votes.values())
 
     def comments_on(self, *, post: Post) -> list[StoredComment]:
@@ -202,16 +204,6 @@ class SqlReconcile(UnitBound):
             )
             for message_id, user, text, deleted, at in rows
         ]
-
-    def forget_events_from(self, *, prefix: str) -> None:
-        """A range on the primary key: the prefix, up to the prefix followed by the highest
-        character (no LIKE, whose escaping and case rules differ by dialect)."""
-        self.session.execute(
-            delete(ProcessedEventRow).where(
-                ProcessedEventRow.event_id >= prefix,
-                ProcessedEventRow.event_id < prefix + "\U0010ffff",
-            )
-        )
 
     def reconcile_status(self, *, channels: Sequence[ChannelKey] | None) -> list[ReconcileStatus]:
         """Every followed channel (of `channels`), with the defaults where none ran yet."""

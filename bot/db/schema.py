@@ -219,6 +219,9 @@ class VoteWithdrawalRow(Base):
     post_id: Mapped[int] = mapped_column(ForeignKey("posts.id", ondelete="CASCADE"))
     user_id: Mapped[str] = mapped_column(String(64))
     withdrawn_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # What the vote was set by when it was withdrawn: a button's withdrawal stays, whatever
+    # reaction a read-back still finds.
+    source: Mapped[str] = mapped_column(String(80), default="", server_default="")
 
 
 class CommentRow(Base):

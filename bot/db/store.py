@@ -158,6 +158,5 @@ class SqlStore:
     mark_reconciled = Offer(SqlReconcile, SqlReconcile.mark_reconciled)
     votes_on = Offer(SqlReconcile, SqlReconcile.votes_on)
     comments_on = Offer(SqlReconcile, SqlReconcile.comments_on)
-    forget_events_from = Offer(SqlReconcile, SqlReconcile.forget_events_from)
     reconcile_status = Offer(SqlReconcile, SqlReconcile.reconcile_status)
     set_reconcile_window = Offer(SqlReconcile, SqlReconcile.set_reconcile_window)

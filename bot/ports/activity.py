@@ -56,9 +56,10 @@ class ActivityStore(Protocol):
         """Set (or change) a person's one vote on a post."""
         ...
 
-    def clear_vote(self, *, post_id: int, user: str, now: datetime) -> None:
-        """Withdraw a person's vote, keeping when (a read-back older than that cannot bring
-        it back)."""
+    def clear_vote(self, *, post_id: int, user: str, now: datetime, source: str) -> None:
+        """Withdraw a person's vote, keeping when and what withdrew it (`source`: a button,
+        or the reaction taken back): a read-back older than that, or one finding a reaction a
+        button's withdrawal overruled, does not bring it back."""
         ...
 
     def comment_at(self, *, post: Post, message_id: str) -> CommentState | None:

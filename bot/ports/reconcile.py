@@ -116,10 +116,6 @@ class ReconcileStore(Protocol):
         """Every comment of the post's thread, deleted ones included."""
         ...
 
-    def forget_events_from(self, *, prefix: str) -> None:
-        """Forget the event ids that start with `prefix` (a person's reactions' presence)."""
-        ...
-
     def reconcile_status(self, *, channels: Sequence[ChannelKey] | None) -> list[ReconcileStatus]:
         """What the runs of these channels (None: every followed channel) did, by channel."""
         ...

@@ -39,9 +39,7 @@ def reaction(
 
 
 def presence_prefix(*, message_id: str, user: str) -> str:
-    """What every presence key of one person's reactions on one message starts with: a
-    reconciliation that finds their voting reaction gone forgets them all, so the next add is
-    taken as new."""
+    """What every presence key of one person's reactions on one message starts with."""
     return f"reaction:{message_id}:{user}:"
 
 

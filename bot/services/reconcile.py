@@ -24,7 +24,7 @@ from bot.ports import ActivityStore, UnitOfWork
 from bot.ports.activity import RECONCILED
 from bot.ports.readback import ReadBack, SeenReaction, SeenReply
 from bot.ports.reconcile import ReconcileStore, StoredVote
-from bot.services import event_ids, voting
+from bot.services import voting
 from bot.services.telemetry import Telemetry
 
 
@@ -144,11 +144,11 @@ def _votes(
         vote, present = stored.get(user), shown.get(user, [])
         if vote is not None and vote.changed_at >= read_at:
             continue  # a live event is newer than the read
-        if vote is not None and vote.value != 0:
-            if not vote.source.startswith(voting.REACTION + ":"):
-                continue  # a button's vote: acknowledged, and no reaction speaks for it
-            if any(voting.reaction_source(name=r.name) == vote.source for r in present):
-                continue  # the reaction that set it is still there
+        if vote is not None and vote.source == voting.BUTTON:
+            continue  # a button's vote or withdrawal: acknowledged, no reaction speaks for it
+        kept = vote is not None and vote.value != 0 and vote.source
+        if kept and any(voting.reaction_source(name=r.name) == kept for r in present):
+            continue  # the reaction that set it is still there
         if present:
             first = present[0]
             value = voting.reaction_value(name=first.name, up=up, down=down) or 0
@@ -164,14 +164,9 @@ def _votes(
                 origin=RECONCILED,
             )
         elif vote is not None and vote.value != 0:
-            store.clear_vote(post_id=post.id, user=user, now=read_at)
+            store.clear_vote(post_id=post.id, user=user, now=read_at, source=vote.source)
         else:
             continue
-        assert post.message_id is not None
-        # Any presence this person's reactions had is over: the next add is a new one.
-        store.forget_events_from(
-            prefix=event_ids.presence_prefix(message_id=post.message_id, user=user)
-        )
         changed += 1
     return changed
 

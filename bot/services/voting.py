@@ -88,7 +88,7 @@ def click(
             return NOT_HERE
         current = store.vote_of(post_id=post_id, user=user)
         if current is not None and current.value == value:
-            store.clear_vote(post_id=post_id, user=user, now=now)
+            store.clear_vote(post_id=post_id, user=user, now=now, source=BUTTON)
         else:
             store.set_vote(post_id=post_id, user=user, value=value, source=BUTTON, now=now)
     # Counted once committed: a vote rolled back (and so retried by the platform) never is.
@@ -131,12 +131,17 @@ def react(
     with uow() as store:
         if event_id is not None and not store.mark_event(event_id=event_id, now=now):
             return VoteOutcome(post_id=post.id, changed=False)
+        present_before = False
         if present_key is not None:
             if not added:
                 store.forget_event(event_id=present_key)
-            elif not store.mark_event(event_id=present_key, now=now):
-                return VoteOutcome(post_id=post.id, changed=False)
+            else:
+                present_before = not store.mark_event(event_id=present_key, now=now)
         current = store.vote_of(post_id=post.id, user=user)
+        # An add while the reaction is present is the same event again, unless the vote no
+        # longer says so: a read-back changed it, or it was taken back while unheard.
+        if present_before and current is not None and current.source == source:
+            return VoteOutcome(post_id=post.id, changed=False)
         if added:
             changed = current is None or (current.value, current.source) != (value, source)
             store.set_vote(post_id=post.id, user=user, value=value, source=source, now=now)
@@ -145,7 +150,7 @@ def react(
             if changed or current is None:
                 # None: the reaction was added while unheard; a read-back that saw it before
                 # this removal must not bring it back, so the withdrawal is noted all the same.
-                store.clear_vote(post_id=post.id, user=user, now=now)
+                store.clear_vote(post_id=post.id, user=user, now=now, source=source)
     if changed:  # once committed, as a click is
         telemetry.vote(platform=channel.platform, source=REACTION)
     return VoteOutcome(post_id=post.id, changed=changed)

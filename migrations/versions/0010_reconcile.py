@@ -50,6 +50,7 @@ def upgrade() -> None:
         sa.Column("post_id", sa.Integer, nullable=False),
         sa.Column("user_id", sa.String(64), nullable=False),
         sa.Column("withdrawn_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("source", sa.String(80), nullable=False, server_default=""),
         sa.ForeignKeyConstraint(
             ["post_id"],
             ["posts.id"],

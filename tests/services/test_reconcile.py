@@ -350,3 +350,60 @@ def test_the_window_leaves_older_posts_alone(database: Database, chat: MemoryCha
     run.run(chat=shown, channel_id=channel_id, stopping=lambda: False)
     reads = [a.split()[1] for a in shown.asked if a.startswith("reactions")]
     assert reads == [posts[2].message_id]
+
+
+def test_a_vote_withdrawn_by_button_stays_withdrawn_whatever_reaction_is_shown(
+    database: Database, posted: Posted
+) -> None:
+    _, post, _ = posted
+    assert post.message_id is not None
+    shown = ShownPlatform()
+    shown.react(post.message_id, "U1", "+1")  # reacted 👍, then clicked 👍: withdrawn
+    voting.react(
+        uow=database,
+        channel=post.channel,
+        message_id=post.message_id,
+        user="U1",
+        reaction="+1",
+        added=True,
+        event_id="ev1",
+        now=MONDAY,
+        telemetry=Telemetry(),
+    )
+    vote(database, post, user="U1", value=1, event="c1")  # the same vote again withdraws it
+    assert stored_votes(database, post) == {}
+    assert settle(database, post, shown) == Found()
+    assert stored_votes(database, post) == {}
+
+
+def test_a_presence_the_read_back_left_behind_does_not_swallow_a_live_add(
+    database: Database, posted: Posted
+) -> None:
+    """Discord: 👍 live, then the 👎 button; 👍 taken back while unheard (the button's vote
+    stands, so the read-back changes nothing); 👍 added again live counts."""
+    _, post, _ = posted
+    assert post.message_id is not None
+    key = f"reaction:{post.message_id}:U2:👍"
+
+    def discord_react(added: bool, now: datetime) -> voting.VoteOutcome:
+        return voting.react(
+            uow=database,
+            channel=post.channel,
+            message_id=post.message_id or "",
+            user="U2",
+            reaction="+1",
+            added=added,
+            event_id=None,
+            present_key=key,
+            now=now,
+            telemetry=Telemetry(),
+        )
+
+    discord_react(True, MONDAY)
+    vote(database, post, user="U2", value=-1, event="c1", now=MONDAY + timedelta(minutes=1))
+    assert settle(database, post, ShownPlatform()) == Found()
+    assert stored_votes(database, post) == {"U2": (-1, "button")}
+    assert discord_react(True, LATER + timedelta(minutes=5)).changed
+    assert stored_votes(database, post) == {"U2": (1, "reaction:+1")}
+    # The same add delivered again (a resumed session's replay) changes nothing.
+    assert not discord_react(True, LATER + timedelta(minutes=6)).changed
