@@ -16,6 +16,8 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 
+from sqlalchemy import Engine, text
+
 from bot.ports import ArchiveUnavailable, Chat, Clock
 from bot.ports.readback import ReadBack
 from bot.services.reconcile_run import Reconciler
@@ -23,6 +25,21 @@ from bot.services.reconcile_run import Reconciler
 log = logging.getLogger("paperclub")
 
 POLL_SECONDS = 60.0
+
+
+def started_on_server(*, engine: Engine) -> datetime:
+    """The database server's now: replicas' sessions are stamped by its clock, not ours."""
+    with engine.connect() as connection:
+        found = connection.execute(text("SELECT now()")).scalar_one()
+    return found if isinstance(found, datetime) else datetime.fromisoformat(str(found))
+
+
+def replica_running_since(*, engine: Engine, before: datetime) -> bool:
+    """Whether another replica (its leadership session alive) has been running since before
+    `before` (bot.runtime.leader keeps the lock that says so)."""
+    from bot.runtime.leader import replica_running_since as running
+
+    return running(engine=engine, before=before)
 
 
 class ReconcileWorker:
@@ -83,14 +100,17 @@ class ReconcileWorker:
     def _pass(self) -> None:
         """One pass over the asks and the due channels."""
         with self._lock:
-            asked, self._asked = self._asked, []
+            asked = list(self._asked)
         for platform, since, first in asked:
-            if first and self.others_served():
+            if first and self._others_served():
                 log.info(
                     "%s: another replica was running all along; nothing to read back", platform
                 )
-                continue
-            self.reconciler.want(platform=platform, since=since)
+            else:
+                self.reconciler.want(platform=platform, since=since)
+            # Forgotten only once written: an ask the archive could not take is asked again.
+            with self._lock:
+                self._asked.remove((platform, since, first))
         if not self.leading():
             return
         for name, chat in self.platforms().items():
@@ -100,6 +120,15 @@ class ReconcileWorker:
                 if self._stop.is_set():
                     return
                 self.reconciler.run(chat=chat, channel_id=channel_id, stopping=self._stop.is_set)
+
+    def _others_served(self) -> bool:
+        """Whether another replica ran all along; when that cannot be told, no (a read-back
+        too many costs requests, one too few loses what people said)."""
+        try:
+            return self.others_served()
+        except Exception:
+            log.warning("could not tell whether another replica runs; reading back", exc_info=True)
+            return False
 
     def close(self) -> None:
         """Stop between two pages (a post half read is read again next time)."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot.config.settings import Settings
@@ -25,7 +24,7 @@ from bot.ports import Chat, Clock, PaperLookup, Platform, ServesHttp, WsgiApp
 from bot.runtime import parts
 from bot.runtime.platforms import Plugin
 from bot.runtime.process import OWNER, owner_alive, signals_held
-from bot.runtime.reconciling import ReconcileWorker
+from bot.runtime.reconciling import ReconcileWorker, replica_running_since, started_on_server
 from bot.runtime.scheduler import PostScheduler
 from bot.semantic.background import Embedder
 from bot.services import posting
@@ -57,9 +56,11 @@ class Wiring:
         self.clock = clock
         self.settings = settings
         self.heartbeat = Heartbeat()
-        self.began = datetime.now(UTC)  # real time, as PostgreSQL stamps its sessions
         # One process on SQLite; on PostgreSQL replicas elect a leader to run the scheduler.
         self.replicated = database.engine.dialect.name == "postgresql"
+        # When this process began, on the database's clock (its sessions are stamped by it,
+        # and this process's own leadership session begins after this).
+        self.began = started_on_server(engine=database.engine) if self.replicated else None
         self.leadership: Leadership | None = None
         self.http: HttpService | None = None
         # Tier 3 allows ~50 chat.update a minute: a burst of votes makes a handful of redraws.
@@ -177,9 +178,7 @@ class Wiring:
     def _others_served(self) -> bool:
         """Whether another replica has been running since this process began (PostgreSQL
         only: one SQLite process is alone)."""
-        from bot.runtime.leader import replica_running_since
-
-        return self.replicated and replica_running_since(
+        return self.began is not None and replica_running_since(
             engine=self.database.engine, before=self.began
         )
 

@@ -94,10 +94,15 @@ def apply(
     up: frozenset[str],
     down: frozenset[str],
     telemetry: Telemetry,
+    still_ours: Callable[[Needs], bool] = lambda _store: True,
 ) -> Found:
     """Bring the archive in line with what was read (the read began at `read_at`), in one
-    transaction that also notes the post as read; the changes are counted once committed."""
+    transaction that also notes the post as read; the changes are counted once committed.
+    `still_ours` is asked first in that transaction (a run's claim); False: Stopped, and
+    nothing is written."""
     with uow() as store:
+        if not still_ours(store):
+            raise Stopped
         votes = _votes(
             store=store, post=post, seen=seen.reactions, read_at=read_at, up=up, down=down
         )

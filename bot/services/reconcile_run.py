@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.domain import Post
 from bot.ports import ChatError, Clock, UnitOfWork
 from bot.ports.readback import ReadBack
 from bot.services import reconcile
@@ -90,20 +91,22 @@ class Reconciler:
                 )
             except Stopped:
                 return None
-            except ChatError as error:
-                log.warning("could not read back post %s in %s: %s", post.id, run.channel, error)
+            except Exception as error:  # one post that cannot be read holds up no other
+                if stopping():
+                    return None  # the process stops: a wait for the platform was cut short
+                if isinstance(error, ChatError):
+                    log.warning(
+                        "could not read back post %s in %s: %s", post.id, run.channel, error
+                    )
+                else:
+                    log.exception("could not read back post %s in %s", post.id, run.channel)
                 if not self._progress(channel_id=channel_id, changes=0, failures=1):
                     return None
                 continue
-            found = reconcile.apply(
-                uow=self.uow,
-                post=post,
-                seen=seen,
-                read_at=read_at,
-                up=self.up,
-                down=self.down,
-                telemetry=self.telemetry,
-            )
+            try:
+                found = self._apply(post=post, seen=seen, read_at=read_at, channel_id=channel_id)
+            except Stopped:
+                return None
             total += found.total
             if found.total:
                 self.queue_redraw(post.id)  # once per post, however many changes
@@ -113,6 +116,28 @@ class Reconciler:
             store.finish_reconcile(channel_id=channel_id, owner=self.owner, now=self.clock.now())
         log.info("reconciled %s: %d change(s)", run.channel, total)
         return total
+
+    def _apply(
+        self, *, post: Post, seen: reconcile.Seen, read_at: datetime, channel_id: int
+    ) -> reconcile.Found:
+        """Apply one post's read, in a transaction that first renews the claim: a run another
+        process took over meanwhile (its claim went stale) writes nothing (Stopped)."""
+
+        def still_ours(store: Needs) -> bool:
+            return store.reconcile_progress(
+                channel_id=channel_id, owner=self.owner, changes=0, failures=0, now=self.clock.now()
+            )
+
+        return reconcile.apply(
+            uow=self.uow,
+            post=post,
+            seen=seen,
+            read_at=read_at,
+            up=self.up,
+            down=self.down,
+            telemetry=self.telemetry,
+            still_ours=still_ours,
+        )
 
     def _progress(self, *, channel_id: int, changes: int, failures: int) -> bool:
         """Count a post's result and renew the claim; False when another process took it."""
@@ -132,6 +157,7 @@ class Reconciler:
         """After each page: renew the claim (a long thread under tight limits takes minutes)."""
 
         def renew() -> None:
-            self._progress(channel_id=channel_id, changes=0, failures=0)
+            if not self._progress(channel_id=channel_id, changes=0, failures=0):
+                raise Stopped  # another process took the run over: this one reads no further
 
         return renew
