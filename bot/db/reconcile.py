@@ -66,6 +66,36 @@ class SqlReconcile(UnitBound):
         )
         return len(ids)
 
+    def want_channel_reconciled(self, *, channel: ChannelKey, since: datetime) -> None:
+        """The channel's row, created on first ask, asked since `since`."""
+        channel_id = self._channel_id(channel=channel)
+        if channel_id is None:
+            return
+        insert = upsert_insert(session=self.session, table=ReconcileRow.__table__)  # type: ignore[arg-type]
+        self.session.execute(
+            insert.values(
+                channel_id=channel_id, window_days=DEFAULT_WINDOW_DAYS
+            ).on_conflict_do_nothing()
+        )
+        self.session.execute(
+            update(ReconcileRow)
+            .where(
+                ReconcileRow.channel_id == channel_id,
+                or_(ReconcileRow.wanted_at.is_(None), ReconcileRow.wanted_at < since),
+            )
+            .values(wanted_at=since)
+        )
+
+    def _channel_id(self, *, channel: ChannelKey) -> int | None:
+        """A followed channel's row id."""
+        return self.session.scalar(
+            select(ChannelRow.id).where(
+                ChannelRow.platform == channel.platform,
+                ChannelRow.workspace == channel.workspace,
+                ChannelRow.external_id == channel.channel,
+            )
+        )
+
     def reconcile_due(self, *, platform: str) -> list[int]:
         """Channels asked for since their last run began, or whose run did not finish."""
         query = (
@@ -221,13 +251,7 @@ class SqlReconcile(UnitBound):
 
     def set_reconcile_window(self, *, channel: ChannelKey, days: int) -> None:
         """Upsert the channel's window."""
-        channel_id = self.session.scalar(
-            select(ChannelRow.id).where(
-                ChannelRow.platform == channel.platform,
-                ChannelRow.workspace == channel.workspace,
-                ChannelRow.external_id == channel.channel,
-            )
-        )
+        channel_id = self._channel_id(channel=channel)
         if channel_id is None:
             return
         insert = upsert_insert(session=self.session, table=ReconcileRow.__table__)  # type: ignore[arg-type]

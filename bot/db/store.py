@@ -149,6 +149,7 @@ class SqlStore:
     set_pick_reason = Offer(SqlSemantic, SqlSemantic.set_pick_reason)
     # Reading back what was missed (ports.ReconcileStore).
     want_reconcile = Offer(SqlReconcile, SqlReconcile.want_reconcile)
+    want_channel_reconciled = Offer(SqlReconcile, SqlReconcile.want_channel_reconciled)
     reconcile_due = Offer(SqlReconcile, SqlReconcile.reconcile_due)
     reconcile_holder = Offer(SqlReconcile, SqlReconcile.reconcile_holder)
     claim_reconcile = Offer(SqlReconcile, SqlReconcile.claim_reconcile)

@@ -72,6 +72,11 @@ class ReconcileStore(Protocol):
         lost until `since` (kept when later than what was asked before); how many channels."""
         ...
 
+    def want_channel_reconciled(self, *, channel: ChannelKey, since: datetime) -> None:
+        """Ask for one followed channel to be read back for what may have been lost until
+        `since` (an admin's ask: no other channel, no other workspace)."""
+        ...
+
     def reconcile_due(self, *, platform: str) -> list[int]:
         """The channel ids of a platform with a run asked for and not yet run, or one left
         unfinished."""

@@ -78,6 +78,10 @@ class ReconcileWorker:
             self._asked.append((platform, self.clock.now(), first))
         self._wake.set()
 
+    def wake(self) -> None:
+        """Look for due channels now (an ask was written straight to the archive)."""
+        self._wake.set()
+
     def start(self) -> None:
         """Run: at once, for a run a stopped process left unfinished; the platforms ask for
         their own when events flow again (a Socket Mode session opens, a Discord gateway

@@ -99,6 +99,7 @@ class Wiring:
             signer=web_signer(settings=settings),  # /paperclub web's links
             requests=database.requests,  # people's writes give up within Slack's 3 s
             wants_reconcile=self.reconciling.want,
+            wake_reconcile=self.reconciling.wake,
         )
         self.enricher = Enricher(
             uow=database,

@@ -57,6 +57,8 @@ class Club:
     # Asks for a platform's recent posts to be read back after events may have been lost
     # (the runtime's reconciler); the base asks nothing.
     wants_reconcile: Callable[[str], None] = lambda _platform: None
+    # Wakes it for an ask already in the archive (an admin's, for one channel).
+    wake_reconcile: Callable[[], None] = lambda: None
 
     def poster(self, *, chat: Chat, platform: str) -> Poster:
         """The posting service's inputs for one Chat of this process."""
@@ -103,6 +105,7 @@ class Club:
             semantic_extra=self.semantic_extra,
             inline_redraw=inline_redraw,
             wants_reconcile=self.wants_reconcile,
+            wake_reconcile=self.wake_reconcile,
         )
 
     def follow(self, *, channel: ChannelKey, private: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
 
 from bot.domain import ChannelKey
@@ -17,8 +18,8 @@ class Needs(ChannelsStore, ReconcileStore, Protocol):
     """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
-def ask(*, uow: UnitOfWork[Needs], channel: ChannelKey, args: list[str]) -> Reply:
-    """Ask for the channel's platform to be read back now (the Room sends the ask), after
+def ask(*, uow: UnitOfWork[Needs], channel: ChannelKey, args: list[str], now: datetime) -> Reply:
+    """Ask for this channel alone to be read back now (the Room wakes the reconciler), after
     setting the window when a number of days is given."""
     days: int | None = None
     if args:
@@ -30,6 +31,7 @@ def ask(*, uow: UnitOfWork[Needs], channel: ChannelKey, args: list[str]) -> Repl
             return Reply(message=replies.NOT_FOLLOWED)
         if days is not None:
             store.set_reconcile_window(channel=channel, days=days)
+        store.want_channel_reconciled(channel=channel, since=now)
         [status] = store.reconcile_status(channels=[channel])
     return Reply(
         message=words.asked(status=status, window_changed=days is not None), reconcile=True

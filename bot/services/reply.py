@@ -10,8 +10,8 @@ from bot.messages import Message, as_plain
 @dataclass(frozen=True, slots=True)
 class Reply:
     """A message for the person who asked; `reschedule` when the scheduler must be rebuilt;
-    `reconcile` when the channel's platform is to be read back; `summary`, a plain one-line
-    version for notifications where the message is long."""
+    `reconcile` when a read-back was asked for (the reconciler is woken); `summary`, a plain
+    one-line version for notifications where the message is long."""
 
     message: Message
     reschedule: bool = False

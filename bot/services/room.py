@@ -65,6 +65,8 @@ class Room:
     inline_redraw: bool = False
     # Asks for this platform's recent posts to be read back (bot.services.reconcile).
     wants_reconcile: Callable[[str], None] = lambda _platform: None
+    # Wakes the reconciler for an ask already written (an admin's, for one channel).
+    wake_reconcile: Callable[[], None] = lambda: None
 
     def reconcile_soon(self) -> None:
         """This Chat may have missed events (a new gateway session rather than a resume, a
@@ -92,12 +94,12 @@ class Room:
         )
 
     def _done(self, reply: Reply) -> Reply:
-        """The reply, with the scheduler rebuilt when the command changed a schedule, and a
-        read-back asked for when the command wants one."""
+        """The reply, with the scheduler rebuilt when the command changed a schedule, and the
+        reconciler woken when the command asked for a read-back."""
         if reply.reschedule:
             self.reschedule()
         if reply.reconcile:
-            self.reconcile_soon()
+            self.wake_reconcile()
         return reply
 
     @staticmethod

@@ -41,6 +41,7 @@ def club(database: Database, asked: list[str]) -> Club:
         queue_redraw=lambda _post: None,
         semantic_extra=NO_SEMANTIC,
         wants_reconcile=asked.append,
+        wake_reconcile=lambda: asked.append("woken"),
     )
 
 
@@ -52,8 +53,12 @@ def test_an_admin_asks_sets_the_window_and_sees_the_last_run(
     post, _ = deliver(database, chat, channel)
     asked: list[str] = []
     room = club(database, asked).on(chat=chat, platform="slack")
+    other = follow(database, "C2")  # another channel of the platform: not asked
     first = plain(room.command(channel=channel, user="UADMIN", text="reconcile").message)
-    assert asked == ["slack"]
+    assert asked == ["woken"]
+    with database(write=False) as store:
+        wanted = {s.channel: s.wanted_at for s in store.reconcile_status(channels=None)}
+    assert wanted[channel] is not None and wanted[other] is None
     assert "not read back yet; reads back the last 7 day(s) of posts" in first
     # A run happens (the runtime's worker would do this), and finds a vote.
     shown = ShownPlatform()
@@ -69,11 +74,10 @@ def test_an_admin_asks_sets_the_window_and_sees_the_last_run(
         telemetry=Telemetry(),
         queue_redraw=lambda _post: None,
     )
-    runs.want(platform="slack", since=MONDAY + timedelta(hours=20))
-    [channel_id] = runs.due(platform="slack")
+    [channel_id] = runs.due(platform="slack")  # the admin's channel alone
     assert runs.run(chat=shown, channel_id=channel_id, stopping=lambda: False) == 1
     again = plain(room.command(channel=channel, user="UADMIN", text="reconcile 14").message)
-    assert asked == ["slack", "slack"]
+    assert asked == ["woken", "woken"]
     assert "From now on, reconciliation reads back the last 14 day(s)" in again
     assert "last read back 2026-01-06 08:00 UTC: 1 change(s) found" in again
 

@@ -154,7 +154,7 @@ def _order(*, call: Invocation, args: list[str]) -> Reply:
 
 
 def _reconcile(*, call: Invocation, args: list[str]) -> Reply:
-    return reconcile_admin.ask(uow=call.uow, channel=call.channel, args=args)
+    return reconcile_admin.ask(uow=call.uow, channel=call.channel, args=args, now=call.now)
 
 
 # Anyone's subcommands first, then the admins', each in the order the help lists them.
