@@ -142,7 +142,8 @@ class DiscordReadBack:
                 self._thread_messages(guild_id=guild, thread_id=int(message_id), cursor=cursor)
             )
         except discord.NotFound as exc:
-            if exc.code == UNKNOWN_CHANNEL:
+            # Only a first page: a thread gone half-way through its read is no empty thread.
+            if exc.code == UNKNOWN_CHANNEL and cursor is None:
                 return ThreadPage(replies=(), cursor=None)
             raise chat_error(error=exc) from None
         except FAILURES as exc:

@@ -20,6 +20,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web import SlackResponse
 
 from bot.domain import ChannelKey
+from bot.ports import ChatError
 from bot.ports.readback import SeenReaction, SeenReply, ThreadPage
 from bot.slack.errors import chat_error, connection_error
 from bot.slack.pacing import HistoryLimits, Pacer
@@ -125,7 +126,9 @@ class SlackReadBack:
                     ),
                 )
         except Exception as exc:
-            if getattr(exc, "code", None) in NO_THREAD:
+            # Only a first page: a thread gone half-way through its read is no empty thread
+            # (its unread replies would be taken for deleted).
+            if cursor is None and getattr(exc, "code", None) in NO_THREAD:
                 return ThreadPage(replies=(), cursor=None)
             raise
         replies = tuple(
@@ -160,6 +163,13 @@ def _next_cursor(*, answer: SlackResponse) -> str | None:
     cursor = (answer.get("response_metadata") or {}).get("next_cursor") or None
     if answer.get("has_more") is False:
         return None
+    if not cursor and answer.get("has_more"):
+        # More to read and no way to ask for it: the read is incomplete, not finished.
+        raise ChatError(
+            code="no_cursor",
+            hint="Slack said there was more and gave no cursor; read again later",
+            posted_nothing=True,
+        )
     return str(cursor) if cursor else None
 
 

@@ -142,3 +142,19 @@ def test_a_halted_pacer_gives_up_at_once(limited: FakeSlack) -> None:
     with pytest.raises(Exception) as info:
         chat.thread_page(channel=KEY, message_id=ts, cursor=None)
     assert getattr(info.value, "code", None) == "stopping"
+
+
+def test_more_to_read_without_a_cursor_is_an_incomplete_read_not_the_end() -> None:
+    """Taken as the last page, the unread replies would count as deleted."""
+    from typing import Any, cast
+
+    from bot.ports import ChatError
+    from bot.slack.readback import _next_cursor
+
+    def answer(body: dict[str, Any]) -> Any:
+        return cast(Any, body)
+
+    assert _next_cursor(answer=answer({"has_more": False, "response_metadata": {}})) is None
+    assert _next_cursor(answer=answer({"response_metadata": {"next_cursor": "c2"}})) == "c2"
+    with pytest.raises(ChatError):
+        _next_cursor(answer=answer({"has_more": True, "response_metadata": {"next_cursor": ""}}))

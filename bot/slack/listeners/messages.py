@@ -50,7 +50,11 @@ def apply(*, deps: SlackDeps, event: dict[str, Any], delivery: str | None) -> No
         room.reply(about=target, text=typed(str(event.get("text", ""))))
     elif subtype == "message_changed":
         message = event.get("message") or {}
-        if message.get("thread_ts") and by_a_person(message):
+        if (
+            message.get("subtype") in REPLY_SUBTYPES
+            and message.get("thread_ts")
+            and by_a_person(message)
+        ):
             target = about(message, message["thread_ts"], message.get("ts"))
             room.edit(about=target, text=typed(str(message.get("text", ""))))
     elif subtype == "message_deleted":
