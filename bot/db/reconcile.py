@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, false, func, or_, select, update
 
 from bot.db.convert import channel_key, to_post, utc
 from bot.db.engine import upsert_insert
@@ -240,14 +240,24 @@ class SqlReconcile(UnitBound):
         query = select(ChannelRow, ReconcileRow).outerjoin(
             ReconcileRow, ReconcileRow.channel_id == ChannelRow.id
         )
-        wanted = None if channels is None else set(channels)
-        found: list[ReconcileStatus] = []
-        for channel, row in self.session.execute(query.order_by(ChannelRow.id)):
-            key = channel_key(row=channel)
-            if wanted is not None and key not in wanted:
-                continue
-            found.append(_status(key=key, row=row))
-        return found
+        if channels is not None:  # those rows alone (the Home asks per channel it shows)
+            query = query.where(
+                or_(
+                    false(),
+                    *(
+                        and_(
+                            ChannelRow.platform == key.platform,
+                            ChannelRow.workspace == key.workspace,
+                            ChannelRow.external_id == key.channel,
+                        )
+                        for key in channels
+                    ),
+                )
+            )
+        return [
+            _status(key=channel_key(row=channel), row=row)
+            for channel, row in self.session.execute(query.order_by(ChannelRow.id))
+        ]
 
     def set_reconcile_window(self, *, channel: ChannelKey, days: int) -> None:
         """Upsert the channel's window."""

@@ -108,9 +108,8 @@ class PaperClubClient(discord.Client):
     async def on_ready(self) -> None:
         """A new gateway session (IDENTIFY), the first of the process too: say where, and
         ask for recent posts to be read back, since Discord replays nothing from before a
-        new session (the first one's ask repeats the runtime's own at start, which is
-        harmless, and covers what happened between that and READY). A RESUME, whose missed
-        events Discord replays, is on_resumed, which asks nothing."""
+        new session (the first one's ask is the start's: stamped when events flow again).
+        A RESUME, whose missed events Discord replays, is on_resumed, which asks nothing."""
         self.ready.set()
         log.info(
             "connected to Discord as %s in %d server(s); Paper Club is running on Discord",

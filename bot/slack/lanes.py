@@ -7,11 +7,14 @@ HTTP mode has no such order to keep: Slack sends its requests concurrently."""
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 VOTING_EVENTS = frozenset({"reaction_added", "reaction_removed"})
 
@@ -79,4 +82,7 @@ class Lanes:
                     del self._queues[lane]
                     return
                 work = queue.popleft()
-            work()  # the listeners log their own failures; one never stops the lane
+            try:
+                work()
+            except Exception:  # the listeners log their own; one failure never stops the lane
+                log.exception("a Socket Mode envelope failed in lane %s", lane)
