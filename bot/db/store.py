@@ -25,6 +25,7 @@ from bot.db.papers import SqlPapers
 from bot.db.posts import SqlPosts
 from bot.db.ranking import SqlRanking
 from bot.db.reconcile import SqlReconcile
+from bot.db.reconcile_posts import SqlReconcilePosts
 from bot.db.search import SqlSearch
 from bot.db.semantic import SqlSemantic
 from bot.db.titles import SqlTitles
@@ -155,9 +156,9 @@ class SqlStore:
     claim_reconcile = Offer(SqlReconcile, SqlReconcile.claim_reconcile)
     reconcile_progress = Offer(SqlReconcile, SqlReconcile.reconcile_progress)
     finish_reconcile = Offer(SqlReconcile, SqlReconcile.finish_reconcile)
-    posts_to_reconcile = Offer(SqlReconcile, SqlReconcile.posts_to_reconcile)
-    mark_reconciled = Offer(SqlReconcile, SqlReconcile.mark_reconciled)
-    votes_on = Offer(SqlReconcile, SqlReconcile.votes_on)
-    comments_on = Offer(SqlReconcile, SqlReconcile.comments_on)
+    posts_to_reconcile = Offer(SqlReconcilePosts, SqlReconcilePosts.posts_to_reconcile)
+    mark_reconciled = Offer(SqlReconcilePosts, SqlReconcilePosts.mark_reconciled)
+    votes_on = Offer(SqlReconcilePosts, SqlReconcilePosts.votes_on)
+    comments_on = Offer(SqlReconcilePosts, SqlReconcilePosts.comments_on)
     reconcile_status = Offer(SqlReconcile, SqlReconcile.reconcile_status)
     set_reconcile_window = Offer(SqlReconcile, SqlReconcile.set_reconcile_window)

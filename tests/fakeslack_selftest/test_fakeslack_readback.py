@@ -4,6 +4,7 @@ reactions.get, conversations.replies, and the non-Marketplace limits."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -70,6 +71,10 @@ def test_events_reach_a_socket_mode_app_while_it_is_connected(
         assert fake.wait_ack(str(act.delivery))
         assert got.wait(5)
     assert seen[0]["reaction"] == "+1" and seen[0]["item"]["ts"] == ts
+    # The app closed its socket; the server sees it gone a moment later.
+    deadline = time.monotonic() + 5
+    while fake.socket_mode.open_connections and time.monotonic() < deadline:
+        time.sleep(0.01)
     later = fake.people.react("U0002", CHANNEL, ts, "+1")
     assert later is not None and later.via is None  # after the app left: dropped
 
