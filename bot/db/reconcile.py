@@ -1,6 +1,6 @@
-"""ports.ReconcileStore over SQL: one row per channel in `reconciliations`, claimed with one
-conditional UPDATE (so two replicas never run a channel at once), and the reads of a post's
-votes, withdrawals and comments that a run compares with the platform."""
+"""ports.ReconcileStore over SQL, the runs' side: one row per channel in `reconciliations`,
+asked for, claimed with one conditional UPDATE (so two replicas never run a channel at once),
+renewed, finished, and shown to admins (the posts' side: bot/db/reconcile_posts.py)."""
 
 from __future__ import annotations
 

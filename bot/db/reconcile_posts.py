@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 
 from bot.db.convert import to_post, utc
 from bot.db.schema import CommentRow, PostRow, VoteRow, VoteWithdrawalRow
+from bot.db.schema_upkeep import ProcessedEventRow
 from bot.db.unit import UnitBound
 from bot.domain import Post, PostState
 from bot.ports.reconcile import ReconcileRun, StoredComment, StoredVote
@@ -17,6 +18,23 @@ from bot.ports.reconcile import ReconcileRun, StoredComment, StoredVote
 
 class SqlReconcilePosts(UnitBound):
     """ports.ReconcileStore: the posts a run reads and what they hold."""
+
+    def forget_gone_presence(self, *, prefix: str, keep: frozenset[str]) -> int:
+        """Read the keys with the prefix (one scan of the recent event ids, compared by
+        substring: no collation's ordering of punctuation can hide one), forget the others."""
+        found = self.session.scalars(
+            select(ProcessedEventRow.event_id).where(
+                func.substr(ProcessedEventRow.event_id, 1, len(prefix)) == prefix
+            )
+        )
+        gone = [key for key in found if key not in keep]
+        for start in range(0, len(gone), 500):
+            self.session.execute(
+                delete(ProcessedEventRow).where(
+                    ProcessedEventRow.event_id.in_(gone[start : start + 500])
+                )
+            )
+        return len(gone)
 
     def posts_to_reconcile(self, *, run: ReconcileRun, since: datetime) -> list[Post]:
         """Posted posts of the window not read back since the run's `wanted_at`."""

@@ -158,6 +158,7 @@ class SqlStore:
     finish_reconcile = Offer(SqlReconcile, SqlReconcile.finish_reconcile)
     posts_to_reconcile = Offer(SqlReconcilePosts, SqlReconcilePosts.posts_to_reconcile)
     mark_reconciled = Offer(SqlReconcilePosts, SqlReconcilePosts.mark_reconciled)
+    forget_gone_presence = Offer(SqlReconcilePosts, SqlReconcilePosts.forget_gone_presence)
     votes_on = Offer(SqlReconcilePosts, SqlReconcilePosts.votes_on)
     comments_on = Offer(SqlReconcilePosts, SqlReconcilePosts.comments_on)
     reconcile_status = Offer(SqlReconcile, SqlReconcile.reconcile_status)

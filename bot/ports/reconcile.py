@@ -121,6 +121,12 @@ class ReconcileStore(Protocol):
         """Every comment of the post's thread, deleted ones included."""
         ...
 
+    def forget_gone_presence(self, *, prefix: str, keep: frozenset[str]) -> int:
+        """Forget the presence keys starting with `prefix` (one message's reactions:
+        event_ids.message_presence) but those in `keep` (the reactions a read-back found):
+        a reaction taken back unheard leaves none to swallow its next add. How many went."""
+        ...
+
     def reconcile_status(self, *, channels: Sequence[ChannelKey] | None) -> list[ReconcileStatus]:
         """What the runs of these channels (None: every followed channel) did, by channel."""
         ...

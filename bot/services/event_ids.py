@@ -40,7 +40,13 @@ def reaction(
 
 def presence_prefix(*, message_id: str, user: str) -> str:
     """What every presence key of one person's reactions on one message starts with."""
-    return f"reaction:{message_id}:{user}:"
+    return f"{message_presence(message_id=message_id)}{user}:"
+
+
+def message_presence(*, message_id: str) -> str:
+    """What every presence key of reactions on one message starts with (a read-back keeps
+    only those of the reactions it still finds)."""
+    return f"reaction:{message_id}:"
 
 
 def thread_message(*, delivery: str | None, kind: str, message_id: str, stamp: str | None) -> str:

@@ -24,7 +24,7 @@ from bot.ports import ActivityStore, UnitOfWork
 from bot.ports.activity import RECONCILED
 from bot.ports.readback import ReadBack, SeenReaction, SeenReply
 from bot.ports.reconcile import ReconcileStore, StoredVote
-from bot.services import voting
+from bot.services import event_ids, voting
 from bot.services.telemetry import Telemetry
 
 
@@ -143,6 +143,17 @@ def _votes(
     """Set the votes of reactions added while unheard and withdraw those of reactions taken
     back; how many changed."""
     shown = _voting(seen=seen, up=up, down=down)
+    assert post.message_id is not None
+    # Presence keys (Discord's reactions have no event id) of reactions gone while unheard
+    # would take the next add for a repeat: only the ones still shown stay.
+    store.forget_gone_presence(
+        prefix=event_ids.message_presence(message_id=post.message_id),
+        keep=frozenset(
+            event_ids.presence_prefix(message_id=post.message_id, user=r.user) + r.emoji
+            for reactions in shown.values()
+            for r in reactions
+        ),
+    )
     stored: dict[str, StoredVote] = {v.user: v for v in store.votes_on(post_id=post.id)}
     changed = 0
     for user in sorted(set(shown) | set(stored)):

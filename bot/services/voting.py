@@ -131,17 +131,12 @@ def react(
     with uow() as store:
         if event_id is not None and not store.mark_event(event_id=event_id, now=now):
             return VoteOutcome(post_id=post.id, changed=False)
-        present_before = False
         if present_key is not None:
             if not added:
                 store.forget_event(event_id=present_key)
-            else:
-                present_before = not store.mark_event(event_id=present_key, now=now)
+            elif not store.mark_event(event_id=present_key, now=now):
+                return VoteOutcome(post_id=post.id, changed=False)
         current = store.vote_of(post_id=post.id, user=user)
-        # An add while the reaction is present is the same event again, unless the vote no
-        # longer says so: a read-back changed it, or it was taken back while unheard.
-        if present_before and current is not None and current.source == source:
-            return VoteOutcome(post_id=post.id, changed=False)
         if added:
             changed = current is None or (current.value, current.source) != (value, source)
             store.set_vote(post_id=post.id, user=user, value=value, source=source, now=now)

@@ -67,6 +67,13 @@ def test_a_flood_across_a_kill_9_is_archived_once(tmp_path: Path, processes: Pro
         flooding = threading.Thread(target=flood, name="flood")
         flooding.start()
         assert half.wait(20)
+        # Heard live before the kill: part of the flood must be in the archive already.
+        wait_until(
+            lambda: archived(str(db), post=post_id).comment_rows > 0,
+            timeout=20,
+            what="a reply heard live",
+            interval=0.02,
+        )
         first.kill9()  # mid-flood: the rest of it goes on while the bot is down
         killed.set()
         since = datetime.now(UTC)
