@@ -76,6 +76,32 @@ def stored_votes(database: Database, post: Post) -> dict[str, tuple[int, str]]:
         }
 
 
+def react_live(
+    database: Database,
+    post: Post,
+    *,
+    user: str,
+    added: bool,
+    now: datetime,
+    event: str | None,
+    present_key: str | None = None,
+) -> voting.VoteOutcome:
+    """A 👍 (+1) added or taken back, heard live (Slack: an event id; Discord: a presence key)."""
+    assert post.message_id is not None
+    return voting.react(
+        uow=database,
+        channel=post.channel,
+        message_id=post.message_id,
+        user=user,
+        reaction="+1",
+        added=added,
+        event_id=event,
+        present_key=present_key,
+        now=now,
+        telemetry=Telemetry(),
+    )
+
+
 def test_reactions_added_and_removed_while_deaf_are_brought_in(
     database: Database, posted: Posted
 ) -> None:
@@ -83,17 +109,7 @@ def test_reactions_added_and_removed_while_deaf_are_brought_in(
     assert post.message_id is not None
     shown = ShownPlatform()
     # U1 reacted 👍 live; U1 took it back and U2, U3 reacted while the bot was down.
-    voting.react(
-        uow=database,
-        channel=post.channel,
-        message_id=post.message_id,
-        user="U1",
-        reaction="+1",
-        added=True,
-        event_id="ev1",
-        now=MONDAY,
-        telemetry=Telemetry(),
-    )
+    react_live(database, post, user="U1", added=True, now=MONDAY, event="ev1")
     shown.react(post.message_id, "U2", "+1::skin-tone-3")
     shown.react(post.message_id, "U3", "-1")
     shown.react(post.message_id, "U4", "tada")  # votes nothing
@@ -132,27 +148,11 @@ def test_what_the_archive_heard_after_the_read_began_wins(
         chat=shown, post=post, names=NAMES, stopping=lambda: False, on_page=lambda: None
     )
     # Between the read and its apply, U2 takes the reaction back and a reply is kept live.
-    voting.react(
-        uow=database,
-        channel=post.channel,
-        message_id=post.message_id,
-        user="U2",
-        reaction="+1",
-        added=True,
-        event_id="ev-add",
-        now=LATER + timedelta(seconds=1),
-        telemetry=Telemetry(),
+    react_live(
+        database, post, user="U2", added=True, now=LATER + timedelta(seconds=1), event="ev-add"
     )
-    voting.react(
-        uow=database,
-        channel=post.channel,
-        message_id=post.message_id,
-        user="U2",
-        reaction="+1",
-        added=False,
-        event_id="ev-remove",
-        now=LATER + timedelta(seconds=2),
-        telemetry=Telemetry(),
+    react_live(
+        database, post, user="U2", added=False, now=LATER + timedelta(seconds=2), event="ev-remove"
     )
     comments.reply(
         uow=database,
@@ -232,18 +232,8 @@ def test_a_reaction_cleared_by_a_read_can_be_added_again_live(
     assert post.message_id is not None
 
     def discord_react(added: bool, now: datetime) -> None:
-        voting.react(
-            uow=database,
-            channel=post.channel,
-            message_id=post.message_id or "",
-            user="U2",
-            reaction="+1",
-            added=added,
-            event_id=None,
-            present_key=f"reaction:{post.message_id}:U2:👍",
-            now=now,
-            telemetry=Telemetry(),
-        )
+        key = f"reaction:{post.message_id}:U2:👍"
+        react_live(database, post, user="U2", added=added, now=now, event=None, present_key=key)
 
     discord_react(True, MONDAY)
     assert settle(database, post, ShownPlatform()) == Found(votes=1)  # removed while deaf
@@ -367,17 +357,7 @@ def test_a_vote_withdrawn_by_button_stays_withdrawn_whatever_reaction_is_shown(
     assert post.message_id is not None
     shown = ShownPlatform()
     shown.react(post.message_id, "U1", "+1")  # reacted 👍, then clicked 👍: withdrawn
-    voting.react(
-        uow=database,
-        channel=post.channel,
-        message_id=post.message_id,
-        user="U1",
-        reaction="+1",
-        added=True,
-        event_id="ev1",
-        now=MONDAY,
-        telemetry=Telemetry(),
-    )
+    react_live(database, post, user="U1", added=True, now=MONDAY, event="ev1")
     vote(database, post, user="U1", value=1, event="c1")  # the same vote again withdraws it
     assert stored_votes(database, post) == {}
     assert settle(database, post, shown) == Found()
@@ -394,17 +374,8 @@ def test_a_presence_the_read_back_left_behind_does_not_swallow_a_live_add(
     key = f"reaction:{post.message_id}:U2:👍"
 
     def discord_react(added: bool, now: datetime) -> voting.VoteOutcome:
-        return voting.react(
-            uow=database,
-            channel=post.channel,
-            message_id=post.message_id or "",
-            user="U2",
-            reaction="+1",
-            added=added,
-            event_id=None,
-            present_key=key,
-            now=now,
-            telemetry=Telemetry(),
+        return react_live(
+            database, post, user="U2", added=added, now=now, event=None, present_key=key
         )
 
     discord_react(True, MONDAY)
