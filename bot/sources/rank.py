@@ -4,8 +4,8 @@ Without the semantic extra, a keyword and co-occurrence score: each candidate's 
 and adjacent word pairs, bot/sources/terms.py, weighted tf-idf over everything this call
 sees) against the terms of the papers the group liked, weighted by how much it liked them
 (the taste picker's `liking`: votes and comments) and by the candidates it promoted, minus
-its likeness to what the group voted down and hid; plus a bonus for an author of a paper the
-group read and did not vote down. With the extra, the caller's scorer (the group's taste
+its likeness to what the group voted down and hid; plus a bonus for an author of papers the
+group read and liked. With the extra, the caller's scorer (the group's taste
 model) says how close each candidate is to what the group liked, and the keyword score only
 adds a quarter of its weight; candidates the scorer cannot place keep the keyword score.
 """
@@ -159,7 +159,7 @@ def _keyword_scores(
     known = [(terms.vector(index=i), w) for i, w in enumerate(weights) if w != 0]
     liked = _profile(vectors=((v, w) for v, w in known if w > 0))
     disliked = _profile(vectors=((v, -w) for v, w in known if w < 0))
-    authors = AuthorIndex(papers=[r.authors for r in read if r.liking >= 0])
+    authors = AuthorIndex(papers=[(r.authors, r.liking) for r in read if r.liking >= 0])
     scores = []
     for place, candidate in enumerate(candidates, start=len(weights)):
         vector = terms.vector(index=place)
