@@ -76,3 +76,11 @@ def match_filters(
     if not found_words and not found_people:
         return None
     return FilterMatch(keywords=found_words, authors=found_people)
+
+
+def person_key(*, name: str) -> tuple[str, str] | None:
+    """(family name, first initial or "") of "Given Family" or "Family, Given", as the author
+    filters compare people; None for a name of no words. Two keys are the same person when
+    the family names agree and the initials do too, or one of them has none."""
+    found = _name(text=name)
+    return None if found is None else (found.family, found.initial)
