@@ -3,27 +3,25 @@
 Implements ports.PaperLookup. Without network access every call fails fast with
 LookupFailed, and `/paperclub add` keeps the paper with what it already knows.
 `get_within` is the one GET both this and bot/enrich/fetch.py make: the timeout bounds the
-whole request, and a redirect never leaves the host that was asked.
+whole request (bot.outbound.deadline), and a redirect never leaves the host that was asked.
 """
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
-import socket
-import threading
-import time
 import urllib.error
 import urllib.request
 from dataclasses import replace
-from typing import IO, Any
+from typing import IO
 from urllib.parse import quote, urlencode, urlsplit
 
 from bot import ingest
 from bot.domain import PaperDraft
 from bot.ingest.crossref import crossref_work
 from bot.ingest.doi import normalise_doi
+from bot.outbound.deadline import Deadline, WatchedConnection, WatchedTlsConnection
+from bot.outbound.failure import failure
 from bot.ports import LookupFailed
 
 USER_AGENT = "PaperClub/0.1 (reading-group bot; https://github.com/)"
@@ -35,96 +33,25 @@ class RedirectRefused(urllib.error.URLError):
     """A service redirected to another host (or port, or scheme) than the one asked."""
 
 
-class _Deadline:
-    """One request's time. A socket timeout bounds each read, not the request: a server sending
-    a byte a second would never trip it. So every socket the request opens is watched, and shut
-    when the time is up, whatever it is waiting for (connect, TLS, headers, body)."""
-
-    def __init__(self, *, seconds: float) -> None:
-        """Start the clock."""
-        self.end = time.monotonic() + seconds
-        self.expired = False
-        self._lock = threading.Lock()
-        self._watched: list[socket.socket] = []
-        self._timer = threading.Timer(seconds, self._expire)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def left(self) -> float:
-        """Seconds left; TimeoutError once there are none."""
-        left = self.end - time.monotonic()
-        if left <= 0 or self.expired:
-            raise TimeoutError("the deadline passed")
-        return left
-
-    def over(self) -> bool:
-        """Whether the time is up."""
-        return self.expired or time.monotonic() >= self.end
-
-    def connect(self, address: tuple[str, int], timeout: Any = None, *more: Any) -> socket.socket:
-        """socket.create_connection, bounded by the time left, the socket watched. A duplicate
-        of it is kept: TLS takes the original's descriptor over, a shutdown of either ends both."""
-        limit = min(timeout, self.left()) if isinstance(timeout, int | float) else self.left()
-        sock = socket.create_connection(address, limit, *more)
-        with self._lock:
-            self._watched.append(sock.dup())
-        if self.expired:
-            self._expire()
-        return sock
-
-    def _expire(self) -> None:
-        """Time is up: shut every socket, so a blocked read returns at once."""
-        with self._lock:
-            self.expired = True
-            for sock in self._watched:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-
-    def close(self) -> None:
-        """Stop the clock and let go of the duplicates."""
-        self._timer.cancel()
-        self._timer.join()
-        with self._lock:
-            for sock in self._watched:
-                sock.close()
-            self._watched.clear()
-
-
-class _Connection(http.client.HTTPConnection):
-    """An HTTP connection whose socket the deadline watches."""
-
-    def __init__(self, host: str, *, deadline: _Deadline, **options: Any) -> None:
-        """As HTTPConnection; http.client opens its socket through _create_connection."""
-        super().__init__(host, **options)
-        self._create_connection = deadline.connect
-
-
-class _TlsConnection(http.client.HTTPSConnection):
-    """An HTTPS connection whose socket (opened before the handshake) the deadline watches."""
-
-    def __init__(self, host: str, *, deadline: _Deadline, **options: Any) -> None:
-        """As HTTPSConnection, with the default, verifying TLS context."""
-        super().__init__(host, **options)
-        self._create_connection = deadline.connect
-
-
 class _Http(urllib.request.HTTPHandler):
     """http: through a watched connection."""
 
-    def __init__(self, *, deadline: _Deadline) -> None:
+    def __init__(self, *, deadline: Deadline) -> None:
         """The request's deadline."""
         super().__init__()
         self.deadline = deadline
 
     def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
         """Open with a connection the deadline watches."""
-        return self.do_open(lambda host, **kw: _Connection(host, deadline=self.deadline, **kw), req)
+        return self.do_open(
+            lambda host, **kw: WatchedConnection(host, deadline=self.deadline, **kw), req
+        )
 
 
 class _Https(urllib.request.HTTPSHandler):
     """https: through a watched connection."""
 
-    def __init__(self, *, deadline: _Deadline) -> None:
+    def __init__(self, *, deadline: Deadline) -> None:
         """The request's deadline."""
         super().__init__()
         self.deadline = deadline
@@ -132,7 +59,7 @@ class _Https(urllib.request.HTTPSHandler):
     def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
         """Open with a connection the deadline watches."""
         return self.do_open(
-            lambda host, **kw: _TlsConnection(host, deadline=self.deadline, **kw), req
+            lambda host, **kw: WatchedTlsConnection(host, deadline=self.deadline, **kw), req
         )
 
 
@@ -175,7 +102,7 @@ def get_within(*, url: str, user_agent: str, timeout: float, limit: int) -> byte
     it), TimeoutError once the time is up, RedirectRefused, or what else urllib raises."""
     # Settings only admit http(s) base URLs, so no file: or custom scheme gets here.
     request = urllib.request.Request(url, headers={"User-Agent": user_agent})  # noqa: S310
-    deadline = _Deadline(seconds=timeout)
+    deadline = Deadline(seconds=timeout)
     try:
         opener = urllib.request.build_opener(
             _Http(deadline=deadline), _Https(deadline=deadline), _SameHost()
@@ -204,15 +131,6 @@ def get_within(*, url: str, user_agent: str, timeout: float, limit: int) -> byte
         raise
     finally:
         deadline.close()
-
-
-def failure(*, exc: BaseException) -> str:
-    """What went wrong, in a few lower-case words: "connection refused", "a broken answer"."""
-    if isinstance(exc, http.client.HTTPException) and not isinstance(exc, OSError):
-        return f"a broken answer ({type(exc).__name__})"
-    reason = getattr(exc, "reason", exc)
-    why = getattr(reason, "strerror", None) or str(reason)
-    return str(why).lower()
 
 
 class HttpLookup:

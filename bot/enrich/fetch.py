@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from bot.lookup import failure, get_within
+from bot.lookup import get_within
+from bot.outbound.failure import failure
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -6,15 +6,9 @@ from __future__ import annotations
 from bot.config.settings import Settings
 from bot.enrich.fetch import Fetcher
 from bot.enrich.sources import Sources
+from bot.outbound.agent import PRODUCT as PRODUCT  # re-exported: the tests name it here
+from bot.outbound.agent import user_agent
 from bot.ports import Clock, Store, UnitOfWork
-
-PRODUCT = "PaperClub/0.2 (reading-group bot; https://github.com/paperclub/paperclub"
-
-
-def user_agent(*, contact: str) -> str:
-    """A descriptive User-Agent, with the operator's contact when set (arXiv and Crossref ask
-    for one, to reach whoever runs a client that misbehaves)."""
-    return f"{PRODUCT}; mailto:{contact})" if contact else f"{PRODUCT})"
 
 
 class StoreCache:
