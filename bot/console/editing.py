@@ -104,6 +104,10 @@ class EditingReader:
         self._main = threading.get_ident()
         self._stop: Event | None = None
         self._waiting = False  # readline shows the prompt and waits for keys
+        # A Ctrl-C not yet raised where the reader can see it: one that lands while readline
+        # runs the hook above is raised there and dropped by readline (CPython clears a
+        # hook's exception), so the ticker raises it again from the wait.
+        self._interrupted = False
         self._closed = Event()
 
     @classmethod
@@ -112,6 +116,7 @@ class EditingReader:
         """A reader with its wake-up handler and ticker, both gone at the end."""
         reader = cls(screen=screen)
         previous = signal.signal(WAKE, reader._woken)
+        previous_interrupt = signal.signal(signal.SIGINT, reader._interrupt)
         held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             ticker = threading.Thread(target=reader._tick, name="console-ticker", daemon=True)
@@ -124,10 +129,16 @@ class EditingReader:
             reader._closed.set()
             ticker.join()
             signal.signal(WAKE, previous)
+            signal.signal(signal.SIGINT, previous_interrupt)
 
     def _started(self) -> None:
         """readline's hook: the prompt is shown and keys are awaited."""
         self._waiting = True
+
+    def _interrupt(self, _signum: int, _frame: FrameType | None) -> None:
+        """Ctrl-C: KeyboardInterrupt, remembered until the reader has seen it."""
+        self._interrupted = True
+        raise KeyboardInterrupt
 
     def _wake(self) -> None:
         """Interrupt the main thread's wait (it then runs `_woken`)."""
@@ -136,12 +147,14 @@ class EditingReader:
     def _tick(self) -> None:
         """Interrupt the wait several times a second while a line is being read."""
         while not self._closed.wait(TICK_SECONDS):
-            if self._waiting:
+            if self._waiting or self._interrupted:
                 self._wake()
 
     def _woken(self, _signum: int, _frame: FrameType | None) -> None:
         """On the main thread, between two keys: end the wait once `stop` is set, else write
         what other threads printed above the line."""
+        if self._interrupted:
+            raise KeyboardInterrupt  # a Ctrl-C readline dropped: raised again, from the wait
         if not self._waiting:
             return
         if self._stop is not None and self._stop.is_set():
@@ -157,6 +170,9 @@ class EditingReader:
         with self._screen.editing(wake=self._wake):
             try:
                 line = input(prompt)
+            except KeyboardInterrupt:
+                self._interrupted = False  # seen: the caller says goodbye
+                raise
             finally:  # before held output is written below the line: the wait is over
                 self._waiting = False
         self._remember(line=cleaned(line=line))
