@@ -165,3 +165,10 @@ def replica_running_since(*, engine: Engine, before: datetime) -> bool:
     with engine.connect() as connection:
         found = connection.execute(_OLDER_REPLICAS, {"key": RUNNING_LOCK_KEY, "before": before})
         return bool(found.scalar())
+
+
+def started_on_server(*, engine: Engine) -> datetime:
+    """The database server's now: replicas' sessions are stamped by its clock, not ours."""
+    with engine.connect() as connection:
+        found = connection.execute(text("SELECT now()")).scalar_one()
+    return found if isinstance(found, datetime) else datetime.fromisoformat(str(found))

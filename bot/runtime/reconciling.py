@@ -16,8 +16,6 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlalchemy import Engine, text
-
 from bot.ports import ArchiveUnavailable, Chat, Clock
 from bot.ports.readback import ReadBack
 from bot.services.reconcile_run import Reconciler
@@ -25,21 +23,6 @@ from bot.services.reconcile_run import Reconciler
 log = logging.getLogger("paperclub")
 
 POLL_SECONDS = 60.0
-
-
-def started_on_server(*, engine: Engine) -> datetime:
-    """The database server's now: replicas' sessions are stamped by its clock, not ours."""
-    with engine.connect() as connection:
-        found = connection.execute(text("SELECT now()")).scalar_one()
-    return found if isinstance(found, datetime) else datetime.fromisoformat(str(found))
-
-
-def replica_running_since(*, engine: Engine, before: datetime) -> bool:
-    """Whether another replica (its leadership session alive) has been running since before
-    `before` (bot.runtime.leader keeps the lock that says so)."""
-    from bot.runtime.leader import replica_running_since as running
-
-    return running(engine=engine, before=before)
 
 
 class ReconcileWorker:

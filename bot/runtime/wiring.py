@@ -22,9 +22,10 @@ if TYPE_CHECKING:
     from bot.web.server import HttpService
 from bot.ports import Chat, Clock, PaperLookup, Platform, ServesHttp, WsgiApp
 from bot.runtime import parts
+from bot.runtime.leader import replica_running_since, started_on_server
 from bot.runtime.platforms import Plugin
 from bot.runtime.process import OWNER, owner_alive, signals_held
-from bot.runtime.reconciling import ReconcileWorker, replica_running_since, started_on_server
+from bot.runtime.reconciling import ReconcileWorker
 from bot.runtime.scheduler import PostScheduler
 from bot.semantic.background import Embedder
 from bot.services import posting

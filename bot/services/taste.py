@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from bot.domain import Channel, ChannelKey, Paper
+from bot.domain import Channel, ChannelKey, Paper, VoteCount
 from bot.domain.semantic import PickOrder, ReadPaper
 from bot.messages import message
 from bot.ports import ChannelsStore, PapersStore, Semantic, SemanticStore, UnitOfWork
@@ -43,8 +43,13 @@ class Pick:
 
 def liking(*, read: ReadPaper) -> float:
     """How much the group liked a paper it read: 👍 minus 👎, and some for the discussion."""
-    comments = min(read.comments, DISCUSSION_CAP)
-    return read.votes.up - read.votes.down + COMMENT_WEIGHT * comments
+    return liking_of(votes=read.votes, comments=read.comments)
+
+
+def liking_of(*, votes: VoteCount, comments: int) -> float:
+    """👍 minus 👎, and COMMENT_WEIGHT a comment up to DISCUSSION_CAP comments (the taste
+    picker's measure, and the suggestions ranking's)."""
+    return votes.up - votes.down + COMMENT_WEIGHT * min(comments, DISCUSSION_CAP)
 
 
 def order(

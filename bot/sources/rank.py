@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.domain import VoteCount
-from bot.services.taste import COMMENT_WEIGHT, DISCUSSION_CAP
+from bot.services.taste import liking_of
 from bot.sources.candidates import Candidate, candidate_keys
 from bot.sources.keywords import FilterMatch
 from bot.sources.rank_authors import AuthorIndex
@@ -63,9 +63,8 @@ class GroupRead:
 
     @property
     def liking(self) -> float:
-        """The taste picker's measure (bot/services/taste.py liking): 👍 minus 👎, and half a
-        point a comment up to DISCUSSION_CAP comments."""
-        return self.votes.up - self.votes.down + COMMENT_WEIGHT * min(self.comments, DISCUSSION_CAP)
+        """The taste picker's measure of how much the group liked it."""
+        return liking_of(votes=self.votes, comments=self.comments)
 
 
 @dataclass(frozen=True, slots=True)
