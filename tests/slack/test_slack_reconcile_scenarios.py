@@ -110,10 +110,11 @@ def _matches_platform(
     return post
 
 
-@MODES
-def test_stopped_then_started_reads_back_what_was_missed(
-    mode: str, fake: FakeSlack, settings: Settings, sqlite_url: str
-) -> None:
+def _heard_then_down(
+    fake: FakeSlack, settings: Settings, sqlite_url: str, mode: str
+) -> tuple[TickingClock, str, dict[str, str]]:
+    """The bot hears today's post's votes and replies live, stops, and people go on: the
+    clock, the post's ts and the live replies' ts by person."""
     add_people(fake)
     database = Database(url=sqlite_url)
     load_sample(database)
@@ -123,6 +124,14 @@ def test_stopped_then_started_reads_back_what_was_missed(
         ts, live = _live(fake, served)
         assert served.bot.coalescer.drain()
     _while_down(fake, ts=ts, live=live)
+    return clock, ts, live
+
+
+@MODES
+def test_stopped_then_started_reads_back_what_was_missed(
+    mode: str, fake: FakeSlack, settings: Settings, sqlite_url: str
+) -> None:
+    clock, ts, live = _heard_then_down(fake, settings, sqlite_url, mode)
     before = redraws(fake, ts)
     restarted = clock.now()
     with running(fake=fake, settings=settings, url=sqlite_url, clock=clock, mode=mode) as served:
@@ -152,15 +161,7 @@ def test_stopped_then_started_reads_back_what_was_missed(
 def test_events_during_the_read_back_are_neither_lost_nor_doubled(
     mode: str, fake: FakeSlack, settings: Settings, sqlite_url: str
 ) -> None:
-    add_people(fake)
-    database = Database(url=sqlite_url)
-    load_sample(database)
-    database.dispose()
-    clock = TickingClock(MONDAY_9)
-    with running(fake=fake, settings=settings, url=sqlite_url, clock=clock, mode=mode) as served:
-        ts, live = _live(fake, served)
-        assert served.bot.coalescer.drain()
-    _while_down(fake, ts=ts, live=live)
+    clock, ts, _live_replies = _heard_then_down(fake, settings, sqlite_url, mode)
     written_while_down = next(t for t, text in shown_thread(fake, ts).items() if "down" in text)
     # Slack is slow to answer the thread: people act between the reactions read and the thread.
     fake.delay_next("conversations.replies", 4.0)
