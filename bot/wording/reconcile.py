@@ -26,6 +26,13 @@ USAGE = message(
     )
 )
 
+NOTHING_MISSED = message(
+    line(
+        "Nothing to read back here: this chat hears every vote and reply as it happens, and "
+        "misses none while the bot is down."
+    )
+)
+
 
 def stamp(*, at: datetime | None) -> str:
     """A moment as admins read it, in UTC (the archive's clock)."""

@@ -3,9 +3,12 @@ many days it reads, and see when it last ran and what it found; others are refus
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.db.database import Database
+from bot.domain import ChannelKey
+from bot.ports.readback import SeenReaction, ThreadPage
 from bot.services import voting
 from bot.services.club import Club
 from bot.services.embedding import NO_SEMANTIC
@@ -23,6 +26,25 @@ class Fixed:
     def now(self) -> datetime:
         """MONDAY, a day on."""
         return MONDAY + timedelta(days=1)
+
+
+@dataclass
+class ReadingChat(MemoryChat):
+    """A chat that can lose events and read its posts back (as Slack's and Discord's do)."""
+
+    shown: ShownPlatform = field(default_factory=ShownPlatform)
+
+    def reactions_on(
+        self, *, channel: ChannelKey, message_id: str, names: frozenset[str]
+    ) -> list[SeenReaction]:
+        """What the platform shows."""
+        return self.shown.reactions_on(channel=channel, message_id=message_id, names=names)
+
+    def thread_page(
+        self, *, channel: ChannelKey, message_id: str, cursor: str | None
+    ) -> ThreadPage:
+        """What the platform shows."""
+        return self.shown.thread_page(channel=channel, message_id=message_id, cursor=cursor)
 
 
 def club(database: Database, asked: list[str]) -> Club:
@@ -52,7 +74,7 @@ def test_an_admin_asks_sets_the_window_and_sees_the_last_run(
     channel = follow(database)
     post, _ = deliver(database, chat, channel)
     asked: list[str] = []
-    room = club(database, asked).on(chat=chat, platform="slack")
+    room = club(database, asked).on(chat=ReadingChat(), platform="slack")
     other = follow(database, "C2")  # another channel of the platform: not asked
     first = plain(room.command(channel=channel, user="UADMIN", text="reconcile").message)
     assert asked == ["woken"]
@@ -87,7 +109,7 @@ def test_bad_windows_strangers_and_unfollowed_channels(
 ) -> None:
     channel = follow(database)
     asked: list[str] = []
-    room = club(database, asked).on(chat=chat, platform="slack")
+    room = club(database, asked).on(chat=ReadingChat(), platform="slack")
     for text in ("reconcile 0", "reconcile 31", "reconcile seven", "reconcile 3 4"):
         said = plain(room.command(channel=channel, user="UADMIN", text=text).message)
         assert said.startswith("Usage: /paperclub reconcile"), said
@@ -96,3 +118,18 @@ def test_bad_windows_strangers_and_unfollowed_channels(
     elsewhere = plain(room.command(channel=key("C9"), user="UADMIN", text="reconcile").message)
     assert "does not follow the reading list" in elsewhere
     assert asked == []
+
+
+def test_a_chat_that_misses_nothing_has_nothing_to_read_back(
+    database: Database, chat: MemoryChat
+) -> None:
+    """The console: the answer says so, and nothing is asked."""
+    channel = follow(database)
+    asked: list[str] = []
+    room = club(database, asked).on(chat=chat, platform="console")
+    said = plain(room.command(channel=channel, user="UADMIN", text="reconcile").message)
+    assert said.startswith("Nothing to read back here")
+    assert asked == []
+    with database(write=False) as store:
+        [status] = store.reconcile_status(channels=[channel])
+    assert status.wanted_at is None

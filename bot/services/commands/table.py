@@ -15,6 +15,7 @@ from typing import Protocol
 
 from bot.domain import PickOrder
 from bot.messages import Run
+from bot.ports.readback import ReadBack
 from bot.services import adding, admin, recap, reconcile_admin, related, taste, top, web_links
 from bot.services.commands.answers import queue_reply, search_words, timezone
 from bot.services.commands.invocation import Invocation
@@ -154,6 +155,8 @@ def _order(*, call: Invocation, args: list[str]) -> Reply:
 
 
 def _reconcile(*, call: Invocation, args: list[str]) -> Reply:
+    if not isinstance(call.chat, ReadBack):  # the console hears all it is told, as it is told
+        return Reply(message=reconcile_words.NOTHING_MISSED)
     return reconcile_admin.ask(uow=call.uow, channel=call.channel, args=args, now=call.now)
 
 
