@@ -162,8 +162,8 @@ def _votes(
             continue  # a live event is newer than the read
         if vote is not None and vote.source == voting.BUTTON:
             continue  # a button's vote or withdrawal: acknowledged, no reaction speaks for it
-        kept = vote is not None and vote.value != 0 and vote.source
-        if kept and any(voting.reaction_source(name=r.name) == kept for r in present):
+        sources = {voting.reaction_source(name=r.name) for r in present}
+        if vote is not None and vote.value != 0 and vote.source in sources:
             continue  # the reaction that set it is still there
         if present:
             first = present[0]
