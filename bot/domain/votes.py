@@ -11,3 +11,13 @@ class VoteCount:
 
     up: int = 0
     down: int = 0
+
+
+COMMENT_WEIGHT = 0.5  # a comment shows interest, half as much as a 👍
+DISCUSSION_CAP = 6  # beyond a few comments, a thread is lively, not more liked
+
+
+def liking_of(*, votes: VoteCount, comments: int) -> float:
+    """How much a group liked a paper it read: 👍 minus 👎, and COMMENT_WEIGHT a comment up to
+    DISCUSSION_CAP comments (the taste picker's measure, and the suggestions ranking's)."""
+    return votes.up - votes.down + COMMENT_WEIGHT * min(comments, DISCUSSION_CAP)

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from bot.domain import Channel, ChannelKey, Paper, VoteCount
+from bot.domain import Channel, ChannelKey, Paper
 from bot.domain.semantic import PickOrder, ReadPaper
+from bot.domain.votes import liking_of
 from bot.messages import message
 from bot.ports import ChannelsStore, PapersStore, Semantic, SemanticStore, UnitOfWork
 from bot.services.embedding import SemanticExtra
@@ -26,8 +27,6 @@ class Needs(PapersStore, ChannelsStore, SemanticStore, Protocol):
 
 CANDIDATES = 200  # queued papers weighed at each pick: the queue's head, not all of a big list
 MIN_READ = 3  # papers read (with a vector) before the group's taste says anything
-COMMENT_WEIGHT = 0.5  # a comment shows interest, half as much as a 👍
-DISCUSSION_CAP = 6  # beyond a few comments, a thread is lively, not more liked
 # Standard deviations of predicted interest a week of waiting is worth: after about two
 # months a paper the group would like least still beats a favourite that just arrived.
 AGE_PER_WEEK = 0.25
@@ -44,12 +43,6 @@ class Pick:
 def liking(*, read: ReadPaper) -> float:
     """How much the group liked a paper it read: 👍 minus 👎, and some for the discussion."""
     return liking_of(votes=read.votes, comments=read.comments)
-
-
-def liking_of(*, votes: VoteCount, comments: int) -> float:
-    """👍 minus 👎, and COMMENT_WEIGHT a comment up to DISCUSSION_CAP comments (the taste
-    picker's measure, and the suggestions ranking's)."""
-    return votes.up - votes.down + COMMENT_WEIGHT * min(comments, DISCUSSION_CAP)
 
 
 def order(

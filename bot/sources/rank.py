@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.domain import VoteCount
-from bot.services.taste import liking_of
+from bot.domain.votes import liking_of
 from bot.sources.candidates import Candidate, candidate_keys
 from bot.sources.keywords import FilterMatch
 from bot.sources.rank_authors import AuthorIndex

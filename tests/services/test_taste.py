@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from bot.db.database import Database
-from bot.domain import Paper, PaperStatus, VoteCount
+from bot.domain import Paper, PaperStatus, VoteCount, votes
 from bot.domain.semantic import ReadPaper
 from bot.messages import message
 from bot.services import listing, taste
@@ -80,9 +80,9 @@ def test_liking_counts_votes_and_some_discussion() -> None:
         votes=VoteCount(up=3, down=1),
         comments=2,
     )
-    assert taste.liking(read=read) == 3 - 1 + taste.COMMENT_WEIGHT * 2
+    assert taste.liking(read=read) == 3 - 1 + votes.COMMENT_WEIGHT * 2
     lively = replace(read, comments=100)
-    assert taste.liking(read=lively) == 2 + taste.COMMENT_WEIGHT * taste.DISCUSSION_CAP
+    assert taste.liking(read=lively) == 2 + votes.COMMENT_WEIGHT * votes.DISCUSSION_CAP
 
 
 def test_order_weighs_interest_and_waiting_ties_keep_queue_order() -> None:
