@@ -24,9 +24,9 @@ from bot.outbound.agent import user_agent
 from bot.outbound.body import CutOff, TooLarge, UnknownEncoding, read_capped
 from bot.outbound.deadline import Deadline, WatchedConnection, WatchedTlsConnection
 from bot.outbound.failure import failure
-from bot.outbound.fetched import Body, Failed, Fetched, NotModified, Validators
 from bot.outbound.retry import Backoff, retry_after
 from bot.outbound.spacing import HostTurns
+from bot.ports.fetching import Body, Failed, Fetched, NotModified, Validators
 
 REDIRECTS_MAX = 3
 SIZE_MAX = 5_000_000  # bytes, after gzip: arXiv's busiest day (about 2,000 entries) is ~4 MB

@@ -8,8 +8,8 @@ import pytest
 
 from bot.outbound.address import AddressRefused, checked_addresses
 from bot.outbound.fetch import PoliteFetcher
-from bot.outbound.fetched import Body, Failed
 from bot.outbound.spacing import HostTurns
+from bot.ports.fetching import Body, Failed
 from tests.fakesources import Answer, FakeFeeds
 from tests.sources.faketime import FakeTime, fetcher_on
 

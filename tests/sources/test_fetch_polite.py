@@ -8,9 +8,9 @@ import threading
 from datetime import date
 
 from bot.outbound.agent import PRODUCT
-from bot.outbound.fetched import Body, Failed, NotModified, Validators
 from bot.outbound.retry import Backoff
 from bot.outbound.spacing import HostTurns
+from bot.ports.fetching import Body, Failed, NotModified, Validators
 from tests.fakesources import ATOM_KIND, Answer, FakeArxiv, FakeFeeds
 from tests.sources.faketime import FakeTime, fetcher_on
 

@@ -8,7 +8,7 @@ import gzip
 import time as real_time
 from datetime import date
 
-from bot.outbound.fetched import Body, Failed
+from bot.ports.fetching import Body, Failed
 from bot.sources.feeds import read_feed
 from tests.fakesources import Answer, FakeArxiv, FakeFeeds
 from tests.sources.faketime import FakeTime, fetcher_on

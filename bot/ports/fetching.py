@@ -1,10 +1,12 @@
-"""What a polite fetch takes and gives: the validators kept from the last answer, and a new
-body, a "not modified" or a failure that says why, whether to try again and when."""
+"""Fetching a source: what a polite fetch takes (the validators kept from the last answer)
+and gives (a new body, a "not modified", or a failure that says why, whether to try again and
+when), and the Fetcher port bot/outbound implements."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
 # A validator is sent back verbatim in a header: one with a line break, a control character or
 # of absurd length (a hostile server's) is dropped rather than sent.
@@ -76,3 +78,19 @@ class Failed:
 
 
 Fetched = Body | NotModified | Failed
+
+
+class Fetcher(Protocol):
+    """Reads a URL politely (bot/outbound/fetch.py's PoliteFetcher is the real one)."""
+
+    def fetch(
+        self,
+        *,
+        url: str,
+        validators: Validators = Validators(),
+        failures: int = 0,
+        accept: str = "*/*",
+    ) -> Fetched:
+        """GET `url`, conditionally on `validators`: Body, NotModified or Failed; `failures`:
+        how many fetches of this source failed in a row before this one."""
+        ...

@@ -1,0 +1,150 @@
+"""A watch as an admin types it, read into a WatchSpec, and where each kind is fetched from.
+
+    arxiv cs.LG cs.CL keywords: diffusion, speculative decoding authors: Ada Lovelace
+    feed https://connect.biorxiv.org/biorxiv_xml/neuroscience keywords: sleep
+    crossref 0028-0836 keywords: protein
+
+Keywords and authors are lists separated by commas; each is matched as bot/sources/keywords
+says (words in title or abstract; "Given Family" or "G. Family" against any author).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from urllib.parse import quote, urlencode
+
+from bot.ports.sources import WatchKind, WatchSpec
+
+KINDS: tuple[WatchKind, ...] = ("arxiv", "feed", "crossref")
+MAX_CATEGORIES = 10
+MAX_FILTERS = 20  # keywords, and authors, per watch
+MAX_FILTER = 100  # characters of one keyword or name
+MAX_URL = 2_000
+CROSSREF_ROWS = 100  # one page of a journal's newest works: a journal indexes fewer a day
+
+# An archive (cs, hep-th) or a subject class (cs.LG, q-bio.NC), as arXiv's feeds take them.
+_CATEGORY_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]+(?:-[A-Za-z]+)*)?$", re.IGNORECASE)
+_ISSN_RE = re.compile(r"^(\d{4})-?(\d{3}[\dX])$", re.IGNORECASE)
+_MARKER_RE = re.compile(r"\b(keywords?|authors?):", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceBases:
+    """Where each kind of source is asked (Settings: the public services, or tests' fakes)."""
+
+    arxiv_feed: str = "https://rss.arxiv.org"
+    crossref: str = "https://api.crossref.org"
+
+
+class WatchTextError(ValueError):
+    """What is wrong with a typed watch, in words for the person who typed it."""
+
+
+def _issn(*, text: str) -> str | None:
+    """An ISSN as NNNN-NNNC when its check digit is right, else None."""
+    found = _ISSN_RE.match(text.strip())
+    if found is None:
+        return None
+    digits = (found.group(1) + found.group(2)).upper()
+    total = sum(int(d) * w for d, w in zip(digits[:7], range(8, 1, -1), strict=True))
+    check = (11 - total % 11) % 11
+    if digits[7] != ("X" if check == 10 else str(check)):
+        return None
+    return f"{digits[:4]}-{digits[4:]}"
+
+
+def _filters(*, text: str, what: str) -> tuple[str, ...]:
+    """A comma-separated list, spaces squashed, duplicates (by case) dropped."""
+    items: dict[str, str] = {}
+    for part in text.split(","):
+        item = " ".join(part.split())
+        if not item:
+            continue
+        if len(item) > MAX_FILTER:
+            raise WatchTextError(f"each of the {what} is at most {MAX_FILTER} characters")
+        items.setdefault(item.lower(), item)
+    if len(items) > MAX_FILTERS:
+        raise WatchTextError(f"a watch takes at most {MAX_FILTERS} {what}")
+    return tuple(items.values())
+
+
+def _target(*, kind: WatchKind, words: list[str]) -> str:
+    """The watch's target from the words after its kind."""
+    if kind == "arxiv":
+        if not words:
+            raise WatchTextError("name at least one arXiv category, like cs.LG")
+        cats = [w.strip(",") for w in words if w.strip(",")]
+        bad = next((c for c in cats if not _CATEGORY_RE.match(c)), None)
+        if bad is not None:
+            raise WatchTextError(f"{bad[:40]!r} is not an arXiv category (like cs.LG, q-bio.NC)")
+        cats = list(dict.fromkeys(cats))
+        if len(cats) > MAX_CATEGORIES:
+            raise WatchTextError(f"a watch takes at most {MAX_CATEGORIES} categories")
+        return "+".join(cats)
+    if len(words) != 1:
+        thing = "one feed address" if kind == "feed" else "one journal ISSN"
+        raise WatchTextError(f"give {thing}")
+    if kind == "feed":
+        url = words[0].strip("<>")
+        if not url.lower().startswith(("https://", "http://")) or len(url) > MAX_URL:
+            raise WatchTextError("a feed's address starts with https:// (or http://)")
+        return url
+    issn = _issn(text=words[0])
+    if issn is None:
+        raise WatchTextError(f"{words[0][:40]!r} is not an ISSN (like 0028-0836)")
+    return issn
+
+
+def read_watch(*, text: str) -> WatchSpec:
+    """The watch `text` describes (what follows `watch add`); WatchTextError says what is
+    wrong."""
+    head, *rest = _MARKER_RE.split(text, maxsplit=0) or [""]
+    words = head.split()
+    if not words or words[0].lower() not in KINDS:
+        raise WatchTextError("start with arxiv, feed or crossref")
+    kind: WatchKind = KINDS[KINDS.index(words[0].lower())]
+    target = _target(kind=kind, words=words[1:])
+    keywords: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()
+    for marker, value in zip(rest[::2], rest[1::2], strict=True):
+        if marker.lower().startswith("keyword"):
+            keywords = (*keywords, *_filters(text=value, what="keywords"))
+        else:
+            authors = (*authors, *_filters(text=value, what="authors"))
+    return WatchSpec(
+        kind=kind,
+        target=target,
+        keywords=tuple(dict.fromkeys(keywords)),
+        authors=tuple(dict.fromkeys(authors)),
+    )
+
+
+def watch_text(*, spec: WatchSpec) -> str:
+    """The spec as it would be typed (read_watch gives it back)."""
+    target = " ".join(spec.target.split("+")) if spec.kind == "arxiv" else spec.target
+    parts = [spec.kind, target]
+    if spec.keywords:
+        parts.append("keywords: " + ", ".join(spec.keywords))
+    if spec.authors:
+        parts.append("authors: " + ", ".join(spec.authors))
+    return " ".join(parts)
+
+
+def source_url(*, spec: WatchSpec, bases: SourceBases, since: date) -> str:
+    """Where the watch's source is read: arXiv's announcement feed of its categories, the
+    feed itself, or a journal's works Crossref indexed since `since` (newest first)."""
+    if spec.kind == "arxiv":
+        return f"{bases.arxiv_feed.rstrip('/')}/rss/{quote(spec.target, safe='+.-')}"
+    if spec.kind == "feed":
+        return spec.target
+    query = urlencode(
+        {
+            "filter": f"from-index-date:{since.isoformat()}",
+            "sort": "indexed",
+            "order": "desc",
+            "rows": str(CROSSREF_ROWS),
+        }
+    )
+    return f"{bases.crossref.rstrip('/')}/journals/{spec.target}/works?{query}"
