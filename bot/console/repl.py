@@ -16,7 +16,8 @@ from bot.console.chat import KEY, PLATFORM, USER, ConsoleChat
 from bot.console.typed import cleaned
 from bot.domain import Post
 from bot.ports import ArchiveUnavailable
-from bot.services.room import Room, ThreadEvent
+from bot.services.room import Room
+from bot.services.thread_event import ThreadEvent
 from bot.wording import archive, replies
 from bot.wording import console as words
 

@@ -77,6 +77,38 @@ def _known(*, store: Needs, paper: Paper, channel: ChannelKey) -> Reply:
     )
 
 
+def queue_draft(
+    *,
+    store: Needs,
+    draft: PaperDraft,
+    channel: ChannelKey,
+    user: str,
+    now: datetime,
+    locked: tuple[str, ...] = (),
+) -> tuple[Paper, int] | None:
+    """Insert a paper the workspace does not hold at the end of the channel's queue (its own
+    when it follows the list, else the shared one): the paper and its queue position; None
+    when another writer stored it meanwhile. `locked`: fields enrichment must keep."""
+    followed = store.channel(key=channel)
+    new = NewPaper(
+        draft=draft,
+        fingerprint=fingerprint(title=draft.title, abstract=draft.abstract),
+        source=draft.origin,
+        added_by=user,
+        added_at=now,
+        position=store.max_position(workspace=channel.workspace_key) + 1,
+        workspace_id=store.workspace_id(workspace=channel.workspace_key, claim=True),
+        queue_channel_id=followed.id if followed else None,
+        locked=locked,
+    )
+    if store.insert_papers(papers=[new]) == 0:
+        return None
+    paper = store.paper_by_keys(workspace=channel.workspace_key, keys=dedupe_keys(draft=draft))
+    if paper is None:
+        return None
+    return paper, store.queue_position(paper=paper, channel=followed)
+
+
 def add(
     *,
     uow: UnitOfWork[Needs],
@@ -103,22 +135,16 @@ def add(
         known = store.paper_by_keys(workspace=channel.workspace_key, keys=keys)
         if known is not None:  # the fetched title matched a paper typed differently before
             return _known(store=store, paper=known, channel=channel)
-        key = fingerprint(title=complete.title, abstract=complete.abstract)
-        followed = store.channel(key=channel)
-        new = NewPaper(
+        queued = queue_draft(
+            store=store,
             draft=complete,
-            fingerprint=key,
-            source=complete.origin,
-            added_by=user,
-            added_at=now,
-            position=store.max_position(workspace=channel.workspace_key) + 1,
-            workspace_id=store.workspace_id(workspace=channel.workspace_key, claim=True),
-            queue_channel_id=followed.id if followed else None,
+            channel=channel,
+            user=user,
+            now=now,
             locked=_typed_fields(draft=draft),
         )
-        if store.insert_papers(papers=[new]) == 0:
+        if queued is None:
             return Reply(message=replies.RACE_ADDED)
-        paper = store.paper_by_keys(workspace=channel.workspace_key, keys=keys)
-        position = store.queue_position(paper=paper, channel=followed) if paper else 0
+        _paper, position = queued
     semantic_extra.written()  # committed: the embedder may read it now
     return Reply(message=replies.added(title=complete.title, position=position, note=note))

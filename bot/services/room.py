@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from bot.domain import ChannelKey, Schedule
 from bot.messages import Message
@@ -22,25 +22,14 @@ from bot.services.embedding import SemanticExtra
 from bot.services.home import HomeView, ScheduleForm, Viewer
 from bot.services.posting import Poster
 from bot.services.reply import Reply
+from bot.services.suggestions import TrayAnswer, decide
 from bot.services.telemetry import Telemetry
+from bot.services.thread_event import ThreadEvent
 from bot.services.web_links import Signer
 from bot.wording import replies
+from bot.wording.suggestions import ADD
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class ThreadEvent:
-    """What an edge read off an event about one message in a thread: where it is, whose it
-    is, and how to tell its delivery apart (`delivery`: the platform's event id, the same on
-    every retry; `stamp`: the event's own time, e.g. which edit; see event_ids)."""
-
-    channel: ChannelKey
-    thread_id: str
-    message_id: str
-    user: str = ""
-    delivery: str | None = None
-    stamp: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +115,23 @@ class Room:
             semantic_extra=self.semantic_extra,
             telemetry=self.telemetry,
         )
+
+    def tray_click(self, *, channel: ChannelKey, user: str, action: str, value: str) -> TrayAnswer:
+        """A tray button (Add to queue, Not for us) pressed in `channel`: the answer for the
+        person, and the tray redrawn (None when it did not change)."""
+        how: Literal["promoted", "hidden"] = "promoted" if action == ADD else "hidden"
+        try:
+            return decide(
+                uow=self.uow,
+                channel=channel,
+                number=value,
+                how=how,
+                user=user,
+                now=self.clock.now(),
+                semantic_extra=self.semantic_extra,
+            )
+        except ArchiveUnavailable:  # logged where it was raised (bot/db)
+            return TrayAnswer(reply=Reply(message=replies.NOT_SAVED))
 
     # -- votes ---------------------------------------------------------------------------------
 

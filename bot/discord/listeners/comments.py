@@ -12,7 +12,7 @@ from bot.discord.listeners.outage import lost
 from bot.discord.text import by_a_person, typed
 from bot.domain import ChannelKey
 from bot.ports import ArchiveUnavailable
-from bot.services.room import ThreadEvent
+from bot.services.thread_event import ThreadEvent
 
 
 def _parent(*, client: discord.Client, channel_id: int) -> int | None:

@@ -16,12 +16,25 @@ from typing import Protocol
 from bot.domain import PickOrder
 from bot.messages import Run
 from bot.ports.readback import ReadBack
-from bot.services import adding, admin, recap, reconcile_admin, related, taste, top, web_links
+from bot.services import (
+    adding,
+    admin,
+    recap,
+    reconcile_admin,
+    related,
+    taste,
+    top,
+    tray_commands,
+    watches,
+    web_links,
+)
 from bot.services.commands.answers import queue_reply, search_words, timezone
 from bot.services.commands.invocation import Invocation
 from bot.services.reply import Reply
 from bot.wording import commands as words
 from bot.wording import reconcile as reconcile_words
+from bot.wording import sources as sources_words
+from bot.wording import suggestions as suggestions_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +205,20 @@ TABLE: tuple[Subcommand, ...] = (
         arguments=(Argument(name="period", about=words.TOP_PERIOD, choices=tuple(top.PERIODS)),),
     ),
     Subcommand(name="web", about=words.WEB_ABOUT, help_line=words.WEB_HELP, handler=_web),
+    Subcommand(
+        name="suggestions",
+        about=suggestions_words.ABOUT,
+        help_line=suggestions_words.HELP,
+        handler=tray_commands.command,
+        arguments=(Argument(name="what", about=suggestions_words.WHAT),),
+    ),
+    Subcommand(
+        name="watch",
+        about=sources_words.ABOUT,
+        help_line=sources_words.HELP,
+        handler=watches.command,
+        arguments=(Argument(name="what", about=sources_words.WHAT),),
+    ),
     Subcommand(name="help", about=words.HELP_ABOUT, help_line=words.HELP_HELP, handler=_help),
     Subcommand(
         name="schedule",

@@ -7,7 +7,7 @@ from typing import Any
 from slack_bolt import Ack, App, BoltResponse
 
 from bot.ports import ArchiveUnavailable
-from bot.services.room import ThreadEvent
+from bot.services.thread_event import ThreadEvent
 from bot.slack.deps import SlackDeps
 from bot.slack.listeners.outage import not_stored
 from bot.slack.text import typed

@@ -1,0 +1,147 @@
+"""The day's suggestions tray, posted by the minute sweep: once a channel's local day has
+reached its post time, its best new suggestions are chosen (the tray is opened: one row per
+channel and day, so two sweeps or two replicas open it once) and posted as one message.
+
+A tray opened and not posted (a crash in between, a platform that refused) is posted at the
+next sweep, that day. An attempt whose outcome is unknown (a timeout) is not tried again:
+a tray is never posted twice. A day with nothing new has no tray.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Protocol
+from zoneinfo import ZoneInfo
+
+from bot.domain import ChannelKey, Schedule
+from bot.messages import Message
+from bot.ports import Chat, ChatError, UnitOfWork
+from bot.services import suggestions
+from bot.sources.rank import Scorer
+from bot.wording import suggestions as words
+
+log = logging.getLogger("paperclub")
+
+
+class ScorerFor(Protocol):
+    """The group's taste model for a channel's candidates (None without the semantic extra)."""
+
+    def __call__(self, *, channel: ChannelKey) -> Scorer | None:
+        """The channel's scorer, or None."""
+        ...
+
+
+def no_scorer(*, channel: ChannelKey) -> Scorer | None:
+    """The keyword and co-occurrence ranking alone."""
+    return None
+
+
+def _schedule(
+    *, uow: UnitOfWork[suggestions.Needs], channel: ChannelKey, defaults: Schedule
+) -> Schedule:
+    """The channel's schedule, or the defaults for a channel that watches without a post."""
+    with uow(write=False) as store:
+        followed = store.channel(key=channel)
+    return followed.schedule if followed is not None else defaults
+
+
+def _send(
+    *,
+    uow: UnitOfWork[suggestions.Needs],
+    chat: Chat,
+    channel: ChannelKey,
+    tray_id: int,
+    shown: Message,
+) -> bool:
+    """Post a tray and note its message; whether it went out."""
+    try:
+        message_id = chat.send_notice(channel=channel, message=shown)
+    except ChatError as error:
+        log.error("suggestions tray to %s failed: %s (%s)", channel, error.code, error.hint)
+        if error.posted_nothing:
+            return False  # refused outright: the next sweep tries again
+        message_id = ""  # it may be there: never twice
+    with uow() as store:
+        store.tray_posted(tray_id=tray_id, message_id=message_id or "")
+    return True
+
+
+def post_due_trays(
+    *,
+    uow: UnitOfWork[suggestions.Needs],
+    chat: Chat,
+    platform: str,
+    now: datetime,
+    defaults: Schedule,
+    scorer_for: ScorerFor = no_scorer,
+) -> int:
+    """Open and post every tray of the platform that is due; how many went out.
+    Trays opened earlier today and not posted go first."""
+    sent = 0
+    with uow(write=False) as store:
+        unposted = store.unposted_trays(platform=platform, since=(now - timedelta(days=1)).date())
+        watching = store.channels_watching(platform=platform)
+    for tray in unposted:
+        with uow(write=False) as store:
+            shown = suggestions.tray_message(
+                store=store, channel=tray.channel, ids=tray.suggestion_ids
+            )
+        if shown is not None:
+            sent += _send(uow=uow, chat=chat, channel=tray.channel, tray_id=tray.id, shown=shown)
+    for channel in watching:
+        schedule = _schedule(uow=uow, channel=channel, defaults=defaults)
+        local = now.astimezone(ZoneInfo(schedule.timezone))
+        if local.time() < schedule.post_time:
+            continue
+        with uow(write=False) as store:
+            if store.tray_on(channel=channel, day=local.date()) is not None:
+                continue
+            settings = store.tray_settings(channel=channel)
+        limit = min(settings.per_day, suggestions.MAX_PER_DAY)
+        with uow() as store:
+            chosen = suggestions.picks(
+                store=store,
+                channel=channel,
+                now=now,
+                limit=limit,
+                scorer=scorer_for(channel=channel),
+            )
+            if not chosen:
+                continue  # nothing new today: no tray (a later sweep may find some)
+            opened = store.open_tray(channel=channel, day=local.date(), picks=chosen, now=now)
+            shown = (
+                suggestions.tray_message(store=store, channel=channel, ids=opened.suggestion_ids)
+                if opened is not None
+                else None
+            )
+        if opened is not None and shown is not None:
+            sent += _send(uow=uow, chat=chat, channel=channel, tray_id=opened.id, shown=shown)
+    return sent
+
+
+def autofill_low_queues(
+    *,
+    uow: UnitOfWork[suggestions.Needs],
+    chat: Chat,
+    platform: str,
+    now: datetime,
+    scorer_for: ScorerFor = no_scorer,
+) -> int:
+    """Let the top suggestion fill each watching channel's queue that ran low (where its admins
+    turned that on), telling the channel; how many papers joined."""
+    with uow(write=False) as store:
+        watching = store.channels_watching(platform=platform)
+    filled = 0
+    for channel in watching:
+        title = suggestions.autofill(
+            uow=uow, channel=channel, now=now, scorer=scorer_for(channel=channel)
+        )
+        if title is None:
+            continue
+        filled += 1
+        try:
+            chat.send_notice(channel=channel, message=words.autofilled(title=title))
+        except ChatError as error:
+            log.error("could not tell %s of an autofill: %s (%s)", channel, error.code, error.hint)
+    return filled
