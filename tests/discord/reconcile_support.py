@@ -49,7 +49,7 @@ def bot(
     try:
         platform.connect()
         assert platform.client.ready.wait(WAIT), "the bot never got ready"
-        wiring.workers.reconciling.start()  # what Wiring.start does for it: a start follows downtime
+        wiring.workers.reconciling.start()  # as Wiring.start does: a start follows downtime
         yield DiscordHarness(
             wiring=wiring,
             platform=platform,
