@@ -214,7 +214,9 @@ def _clean(process: BotProcess) -> None:
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("moment", ["request in flight", "answer on its way"])
+@pytest.mark.parametrize(
+    "moment", ["request in flight", "answer read, write held", "answer on its way"]
+)
 def test_kill_9_during_a_fetch_then_restart_keeps_every_suggestion_once(
     tmp_path: Path, processes: Processes, moment: str
 ) -> None:
@@ -232,13 +234,19 @@ def test_kill_9_during_a_fetch_then_restart_keeps_every_suggestion_once(
         if moment == "request in flight":
             first.kill9()
             hold.go.set()  # the answer goes to a dead client
+        elif moment == "answer read, write held":
+            with _write_lock(db):  # the read's unit of work waits for it (ten seconds at most)
+                hold.go.set()
+                wait_until(lambda: not arxiv._in_flight, timeout=10, what="the answer sent")
+                time.sleep(0.5)  # parsed by then: a dozen entries take milliseconds
+                first.kill9()
         else:
             hold.go.set()
             time.sleep(rng.uniform(0.0, 0.25))  # somewhere in reading, parsing, writing
             first.kill9()
         kept_at_kill = sum(_suggested(db).values())
         read_at_kill = _cycle(db, watch)
-        if moment == "request in flight":
+        if moment != "answer on its way":
             assert (kept_at_kill, read_at_kill) == (0, None)
         # All or nothing: the suggestions and the read state are one unit of work.
         assert (kept_at_kill == 0) == (read_at_kill is None), (kept_at_kill, read_at_kill)
