@@ -76,8 +76,14 @@ def test_the_tray_waits_for_the_post_time_holds_at_most_n_and_is_posted_once(
     labels = {b.label for row in rows for b in row.buttons}
     assert labels == {words.ADD_LABEL, words.HIDE_LABEL}
     assert "Ada Lovelace, Grace Hopper, Alan Turing et al." in chat.notices["C1"][0]
-    # The next day: the three shown pass, and three others come.
+    # The next day: nothing new found, no tray (older ones still wait)...
     tomorrow = AFTER_NINE + timedelta(days=1)
+    assert post(database, chat, now=tomorrow) == 0
+    # ... until a watch finds one: the three shown pass, and three others come.
+    with database() as store:
+        (watch,) = store.watches(channel=key("C1"))
+        fresh = [candidate(8)]
+        store.add_suggestions(channel=key("C1"), watch_id=watch.id, candidates=fresh, now=tomorrow)
     assert post(database, chat, now=tomorrow) == 1
     assert set(tray_ids(database, now=tomorrow)).isdisjoint(tray_ids(database, now=AFTER_NINE))
     with database(write=False) as store:
