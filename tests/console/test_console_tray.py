@@ -9,6 +9,7 @@ import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -30,6 +31,7 @@ OSC8_HYPERLINK = "\x1b]8;"
 TITLES = ("Sparse attention at scale", "Tiny recurrent nets")
 MARKUP = "[link=https://evil.example]Read[/link] [bold]loud[/bold] :fire: [/] \\"
 ELSEWHERE = ChannelKey(platform="slack", workspace="T0001", channel="C0001")
+NOON = MONDAY_9 + timedelta(hours=4)  # past the console's post time (09:00 UTC by default)
 
 
 @dataclass
@@ -77,7 +79,7 @@ def console(sqlite_url: str, terminal: Terminal) -> Iterator[tuple[Wiring, Conso
             crossref_api_url="http://127.0.0.1:9",
         ),
         database=database,
-        clock=FakeClock(MONDAY_9),
+        clock=FakeClock(NOON),
         plugins=[plugin],
     )
     platform = wiring.platforms["console"]
@@ -138,7 +140,7 @@ def test_another_channels_number_is_refused(
 ) -> None:
     wiring, platform = console
     _tray(wiring, platform)
-    suggest(uow=wiring.database, channel=ELSEWHERE, titles=("Theirs",), now=MONDAY_9, first=50)
+    suggest(uow=wiring.database, channel=ELSEWHERE, titles=("Theirs",), now=NOON, first=50)
     with wiring.database(write=False) as store:
         [theirs] = store.suggestions(channel=ELSEWHERE, states=("waiting",), limit=5)
     answer = _typed(platform, terminal, f"/paperclub suggestions add {theirs.id}")

@@ -6,6 +6,7 @@ refused, hostile titles inert, and the tray on the App Home."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -142,7 +143,8 @@ def test_not_for_us_then_a_second_click_is_told_what_became_of_it(harness: Harne
 def test_a_value_naming_another_channels_suggestion_is_refused(harness: Harness) -> None:
     _posted(harness)
     harness.fake.add_channel(OTHER, "random")
-    uow, now = harness.bot.database, harness.clock.now()
+    # A channel that only watches keeps the default schedule: 09:00 UTC.
+    uow, now = harness.bot.database, harness.clock.now() + timedelta(hours=2)
     suggest(uow=uow, channel=OTHER_KEY, titles=("Theirs, not ours",), now=now, first=50)
     assert post_trays(uow=uow, chat=harness.bot.chat, platform="slack", now=now) == 1
     theirs = numbers(uow=uow, channel=OTHER_KEY)["Theirs, not ours"]
