@@ -22,6 +22,8 @@ from bot.cli.secrets import add_parser as add_secrets
 from bot.cli.secrets import cmd_secrets
 from bot.cli.semantic import add_parser as add_semantic
 from bot.cli.semantic import cmd_embed, cmd_related
+from bot.cli.sources import add_parser as add_sources
+from bot.cli.sources import cmd_suggestions, cmd_watch
 from bot.cli.web import add_parser as add_web
 from bot.cli.web import cmd_web
 from bot.cli.workspaces import add_parser as add_workspaces
@@ -89,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_web(sub=sub)
     add_workspaces(sub=sub)
     add_reconcile(sub=sub)
+    add_sources(sub=sub)
     return parser
 
 
@@ -147,6 +150,8 @@ COMMANDS = {
     "related": cmd_related,
     "workspaces": cmd_workspaces,
     "reconcile": cmd_reconcile,
+    "watch": cmd_watch,
+    "suggestions": cmd_suggestions,
 }
 
 

@@ -28,6 +28,7 @@ from bot.config.slack import (
     SlackConfigError,
     slack_settings,
 )
+from bot.config.sources import SOURCES_VARIABLES, SourcesSettings, sources_settings
 from bot.config.web import WEB_VARIABLES, WebSettings, web_settings
 from bot.schedule_text import ScheduleTextError, parse_days, parse_hhmm
 
@@ -38,6 +39,7 @@ DEFAULT_CROSSREF_API = "https://api.crossref.org"
 VARIABLES: dict[str, str] = {
     **SLACK_VARIABLES,
     **WEB_VARIABLES,
+    **SOURCES_VARIABLES,
     **DISCORD_VARIABLES,
     **SEMANTIC_VARIABLES,
     "PAPERCLUB_DATABASE_URL": "SQLAlchemy URL (default: SQLite file paperclub.db here).",
@@ -107,6 +109,7 @@ class Settings:
     up_reactions: frozenset[str] = frozenset({"+1", "thumbsup"})
     down_reactions: frozenset[str] = frozenset({"-1", "thumbsdown"})
     web: WebSettings = field(default_factory=WebSettings)
+    sources: SourcesSettings = field(default_factory=SourcesSettings)
     # The semantic extra, when installed: load_settings turns it on unless PAPERCLUB_SEMANTIC=off;
     # off for settings made in code (tests), which ask for it where they test it.
     semantic: bool = False
@@ -239,6 +242,7 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         down_reactions=down,
         **slack,
         web=web_settings(get=get, error=ConfigError),
+        sources=sources_settings(get=get, error=ConfigError),
         semantic=semantic_enabled(get=get, error=ConfigError),
         discord_token=discord["DISCORD_TOKEN"],
         discord_api_url=discord["DISCORD_API_URL"] or DEFAULT_DISCORD_API_URL,

@@ -63,7 +63,8 @@ class SqlPosts(UnitBound):
         return to_channel(row=row) if row else None
 
     def save_channel(self, *, key: ChannelKey, schedule: Schedule, private: bool) -> Channel:
-        """Follow a channel with this schedule (or change its schedule and privacy)."""
+        """Follow a channel with this schedule (or change its schedule and privacy); a row a
+        watch made (watch_only, paused) follows from now on."""
         ensure_workspace(session=self.session, workspace=key.workspace_key, claim=True)
         row = self._channel_row(key=key)
         if row is None:
@@ -75,6 +76,8 @@ class SqlPosts(UnitBound):
                 empty_notice_sent=False,
             )
             self.session.add(row)
+        elif row.watch_only:
+            row.watch_only, row.paused = False, False
         row.post_time = schedule.post_time.strftime("%H:%M")
         row.timezone = schedule.timezone
         row.weekdays = days_to_text(days=schedule.weekdays)
@@ -85,7 +88,25 @@ class SqlPosts(UnitBound):
     def add_channel_if_missing(
         self, *, key: ChannelKey, schedule: Schedule, private: bool
     ) -> Channel:
-        """Follow a channel unless it already is followed (its own schedule then stays)."""
+        """Follow a channel unless it already is followed (its own schedule then stays); a row
+        a watch made (watch_only, paused) follows from now on, on this schedule."""
+        self.session.execute(
+            update(ChannelRow)
+            .where(
+                ChannelRow.platform == key.platform,
+                ChannelRow.workspace == key.workspace,
+                ChannelRow.external_id == key.channel,
+                ChannelRow.watch_only.is_(True),
+            )
+            .values(
+                watch_only=False,
+                paused=False,
+                private=private,
+                post_time=schedule.post_time.strftime("%H:%M"),
+                timezone=schedule.timezone,
+                weekdays=days_to_text(days=schedule.weekdays),
+            )
+        )
         row = self._channel_row(key=key)
         if row is None:
             ensure_workspace(session=self.session, workspace=key.workspace_key, claim=True)
@@ -118,9 +139,12 @@ class SqlPosts(UnitBound):
         empty_notice_sent: bool | None = None,
         private: bool | None = None,
     ) -> None:
-        """Pause/resume a channel, note that it was told its queue is empty, or its privacy."""
+        """Pause/resume a channel, note that it was told its queue is empty, or its privacy. A
+        row a watch made (watch_only) follows once resumed."""
         given = {"paused": paused, "empty_notice_sent": empty_notice_sent, "private": private}
         values = {name: value for name, value in given.items() if value is not None}
+        if paused is False:
+            values["watch_only"] = False
         if values:
             self.session.execute(
                 update(ChannelRow).where(ChannelRow.id == channel.id).values(**values)

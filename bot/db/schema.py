@@ -162,6 +162,8 @@ class ChannelRow(Base):
     recap_time: Mapped[str | None] = mapped_column(String(5))
     # How the next paper is picked: "queue" (list order) or "taste" (the group's votes).
     pick_order: Mapped[str] = mapped_column(String(8), default="queue", server_default="queue")
+    # Made for a watch or tray settings alone: paused, so it never posts, until a follow.
+    watch_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class PostRow(Base):

@@ -18,6 +18,7 @@ from bot.db.archive_pages import SqlArchivePages
 from bot.db.delivered import DeliveredPosts
 from bot.db.enrichment import SqlEnrichment
 from bot.db.group_commit import WriteScope
+from bot.db.group_history import SqlGroupHistory
 from bot.db.home import SqlHome
 from bot.db.lists import SqlLists
 from bot.db.names import SqlNames
@@ -28,8 +29,11 @@ from bot.db.reconcile import SqlReconcile
 from bot.db.reconcile_posts import SqlReconcilePosts
 from bot.db.search import SqlSearch
 from bot.db.semantic import SqlSemantic
+from bot.db.suggestions import SqlSuggestions
 from bot.db.titles import SqlTitles
+from bot.db.trays import SqlTrays
 from bot.db.unit import Offer, Unit
+from bot.db.watches import SqlWatches
 from bot.db.workspaces import SqlWorkspaces
 
 
@@ -163,3 +167,22 @@ class SqlStore:
     comments_on = Offer(SqlReconcilePosts, SqlReconcilePosts.comments_on)
     reconcile_status = Offer(SqlReconcile, SqlReconcile.reconcile_status)
     set_reconcile_window = Offer(SqlReconcile, SqlReconcile.set_reconcile_window)
+    # Sources: watches, suggestions and trays (ports.SourcesStore).
+    add_watch = Offer(SqlWatches, SqlWatches.add_watch)
+    remove_watch = Offer(SqlWatches, SqlWatches.remove_watch)
+    watches = Offer(SqlWatches, SqlWatches.watches)
+    channels_watching = Offer(SqlWatches, SqlWatches.channels_watching)
+    source_state = Offer(SqlWatches, SqlWatches.source_state)
+    save_source_state = Offer(SqlWatches, SqlWatches.save_source_state)
+    add_suggestions = Offer(SqlSuggestions, SqlSuggestions.add_suggestions)
+    suggestions = Offer(SqlSuggestions, SqlSuggestions.suggestions)
+    suggestion = Offer(SqlSuggestions, SqlSuggestions.suggestion)
+    decide_suggestion = Offer(SqlSuggestions, SqlSuggestions.decide_suggestion)
+    group_history = Offer(SqlGroupHistory, SqlGroupHistory.group_history)
+    tray_on = Offer(SqlTrays, SqlTrays.tray_on)
+    open_tray = Offer(SqlTrays, SqlTrays.open_tray)
+    tray_posted = Offer(SqlTrays, SqlTrays.tray_posted)
+    unposted_trays = Offer(SqlTrays, SqlTrays.unposted_trays)
+    tray_of = Offer(SqlTrays, SqlTrays.tray_of)
+    tray_settings = Offer(SqlTrays, SqlTrays.tray_settings)
+    save_tray_settings = Offer(SqlTrays, SqlTrays.save_tray_settings)

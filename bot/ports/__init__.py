@@ -20,6 +20,7 @@ from bot.ports.platform import (
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SearchRun, Semantic, SemanticStore
+from bot.ports.sources import SourcesStore
 from bot.ports.store import ArchiveUnavailable, Store, UnitOfWork
 from bot.ports.workspaces import WorkspacesStore
 
@@ -48,6 +49,7 @@ __all__ = [
     "Semantic",
     "SemanticStore",
     "ServesHttp",
+    "SourcesStore",
     "Store",
     "UnitOfWork",
     "WorkspacesStore",

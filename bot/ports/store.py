@@ -1,7 +1,8 @@
 """The Store port: every role of persistence inside one unit of work, and the unit of work.
 
 Each role is its own port (bot/ports/workspaces, papers, posts, activity, search, enrichment,
-archive_pages, semantic); a service may ask for just the roles it uses. `Store` offers them all.
+archive_pages, semantic, reconcile, sources); a service may ask for just the roles it uses.
+`Store` offers them all.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
 from bot.ports.reconcile import ReconcileStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SemanticStore
+from bot.ports.sources import SourcesStore
 from bot.ports.workspaces import WorkspacesStore
 
 
@@ -44,6 +46,7 @@ class Store(
     NamesStore,
     SemanticStore,
     ReconcileStore,
+    SourcesStore,
     Protocol,
 ):
     """Persistence inside one unit of work (one transaction): every role port at once."""

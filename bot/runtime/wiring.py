@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.domain import Channel, ChannelKey
-from bot.enrich.background import Enricher
 from bot.runtime import metrics
 from bot.runtime.coalesce import Coalescer
 from bot.runtime.db_probe import probe_database
@@ -21,13 +20,11 @@ if TYPE_CHECKING:
     from bot.runtime.leader import Leadership
     from bot.web.server import HttpService
 from bot.ports import Chat, Clock, PaperLookup, Platform, ServesHttp, WsgiApp
-from bot.runtime import parts
+from bot.runtime import parts, workers
 from bot.runtime.leader import replica_running_since, started_on_server
 from bot.runtime.platforms import Plugin
 from bot.runtime.process import OWNER, owner_alive, signals_held
-from bot.runtime.reconciling import ReconcileWorker
 from bot.runtime.scheduler import PostScheduler
-from bot.semantic.background import Embedder
 from bot.services import posting
 from bot.services.club import Club
 from bot.services.post_card import redraw
@@ -66,18 +63,14 @@ class Wiring:
         self.http: HttpService | None = None
         # Tier 3 allows ~50 chat.update a minute: a burst of votes makes a handful of redraws.
         self.coalescer = Coalescer(flush=self._redraw, interval=1.0)
-        self.embedder = Embedder.wired(enabled=settings.semantic, uow=database, clock=clock)
         telemetry = metrics.PrometheusTelemetry()  # the counts GET /metrics shows
-        self.reconciling = ReconcileWorker(
-            reconciler=parts.reconciler(
-                settings=settings,
-                database=database,
-                clock=clock,
-                telemetry=telemetry,
-                queue_redraw=self.coalescer.touch,
-            ),
+        self.workers = workers.build(
+            settings=settings,
+            database=database,
             clock=clock,
-            platforms=lambda: {name: p.chat for name, p in self.platforms.items()},
+            telemetry=telemetry,
+            queue_redraw=self.coalescer.touch,
+            chats=lambda: {name: p.chat for name, p in self.platforms.items()},
             leading=self._leading,
             others_served=self._others_served,
         )
@@ -93,19 +86,14 @@ class Wiring:
             down_reactions=settings.down_reactions,
             reschedule=self.reschedule,
             queue_redraw=self.coalescer.touch,
-            semantic_extra=self.embedder.semantic_extra,  # search, related, taste, add
+            semantic_extra=self.workers.embedder.semantic_extra,  # search, related, taste, add
             enrich_next=self._enrich_next,
             seen_requests=parts.seen_requests(database=database) if self.replicated else None,
             telemetry=telemetry,
             signer=web_signer(settings=settings),  # /paperclub web's links
             requests=database.requests,  # people's writes give up within Slack's 3 s
-            wants_reconcile=self.reconciling.want,
-            wake_reconcile=self.reconciling.wake,
-        )
-        self.enricher = Enricher(
-            uow=database,
-            sources=lambda: parts.sources(settings=settings, database=database, clock=clock),
-            clock=clock,
+            wants_reconcile=self.workers.reconciling.want,
+            wake_reconcile=self.workers.reconciling.wake,
         )
         self.platforms: dict[str, Platform] = {}
         self.posters: dict[str, Poster] = {}
@@ -113,8 +101,9 @@ class Wiring:
             uow=database,
             clock=clock,
             posters=self.posters,
-            enrichment=self.enricher,
-            embedding=self.embedder,
+            enrichment=self.workers.enricher,
+            embedding=self.workers.embedder,
+            defaults=parts.default_schedule(settings=settings),
             beat=self._beat,
         )
         self.scheduler = PostScheduler(
@@ -136,7 +125,7 @@ class Wiring:
 
     def _enrich_next(self, key: ChannelKey) -> None:
         """Enrich a channel's next paper now (the console posts at once when it opens)."""
-        self.enricher.next_of(channel=key, now=self.clock.now())
+        self.workers.enricher.next_of(channel=key, now=self.clock.now())
 
     def channels(self) -> list[Channel]:
         """The followed channels of the platforms running here (no job fires for another)."""
@@ -148,9 +137,7 @@ class Wiring:
         `paused` keeps every job from firing (tests that read the jobs). With replicas the
         jobs wait until this one leads."""
         if not paused:
-            self.enricher.start()
-            self.embedder.start()
-            self.reconciling.start()  # a start follows downtime: what was missed is read back
+            self.workers.start()
         standby = self.replicated and not paused
         self.scheduler.start(channels=self.channels(), paused=paused or standby)
         self._started = True
@@ -292,9 +279,7 @@ class Wiring:
         if self.leadership is not None:  # held until the post in flight is done
             self.leadership.close()
         metrics.LEADER.set(0)
-        self.reconciling.close()
-        self.enricher.close()
-        self.embedder.close()
+        self.workers.close()
         self.coalescer.close()
         for platform in self.platforms.values():
             platform.close()

@@ -10,9 +10,9 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Protocol
 
-from bot.domain import ChannelKey
-from bot.ports import Clock, Store, UnitOfWork
-from bot.services import housekeeping, names, posting, recap
+from bot.domain import ChannelKey, Schedule
+from bot.ports import ArchiveUnavailable, Clock, Store, UnitOfWork
+from bot.services import housekeeping, names, posting, recap, trays
 from bot.services.posting import Poster
 
 log = logging.getLogger("paperclub")
@@ -51,10 +51,12 @@ class Sweep:
         enrichment: Enrichment,
         embedding: Embedding,
         beat: Callable[[], None],
+        defaults: Schedule,
     ) -> None:
         """`posters`: one per platform of this process (read at each run: filled as they are
-        built); `beat`: tells the health check the worker is alive."""
-        self.uow, self.clock, self.posters = uow, clock, posters
+        built); `beat`: tells the health check the worker is alive; `defaults`: when a channel
+        that watches sources but has no daily post gets its tray."""
+        self.uow, self.clock, self.posters, self.defaults = uow, clock, posters, defaults
         self.enrichment, self.embedding, self.beat = enrichment, embedding, beat
         self.caught_up = False
 
@@ -63,6 +65,7 @@ class Sweep:
         poster = self.posters.get(key.platform)
         if poster is not None:
             self.enrichment.prepare(now=self.clock.now())
+            self._suggest(poster=poster, trays_too=False)
             result = posting.post_today(poster=poster, channel=key, now=self.clock.now())
             log_result(channel=key, result=result)
 
@@ -72,7 +75,9 @@ class Sweep:
         # The next papers of channels due now or soon first: a post shows what was found.
         self.enrichment.prepare(now=self.clock.now())
         for poster in self.posters.values():
+            self._suggest(poster=poster, trays_too=False)  # a queue run empty fills first
             results.update(posting.post_due(poster=poster, now=self.clock.now()))
+            self._suggest(poster=poster, trays_too=True)
             recap.send_due_recaps(poster=poster, now=self.clock.now())
             # Names for the web archive: after the posts, so a slow platform delays none.
             names.learn(
@@ -82,6 +87,22 @@ class Sweep:
         housekeeping.forget_old_events(uow=self.uow, now=self.clock.now())
         self.enrichment.kick()  # papers never tried (an add, an import), on its own thread
         return results
+
+    def _suggest(self, *, poster: Poster, trays_too: bool) -> None:
+        """Let the top suggestion fill queues run low, then (`trays_too`) post the trays due;
+        a failure is logged, and the posts and recaps go on."""
+        now, chat, platform = self.clock.now(), poster.chat, poster.platform
+        try:
+            if not trays_too:
+                trays.autofill_low_queues(uow=self.uow, chat=chat, platform=platform, now=now)
+                return
+            trays.post_due_trays(
+                uow=self.uow, chat=chat, platform=platform, now=now, defaults=self.defaults
+            )
+        except ArchiveUnavailable:
+            log.warning("suggestions wait: the archive is unavailable")
+        except Exception:
+            log.exception("suggestions for %s failed", platform)
 
     def on_sweep(self) -> None:
         """The minute sweep, with every attempt logged; the first one (the catch-up after a

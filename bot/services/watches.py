@@ -33,6 +33,6 @@ def command(*, call: Invocation, args: list[str]) -> Reply:
         return Reply(message=words.bad_watch(why=str(why)))
     with call.uow() as store:
         before = {w.id for w in store.watches(channel=call.channel)}
-        number = store.add_watch(channel=call.channel, spec=spec, user=call.user, now=call.now)
-        watch = next(w for w in store.watches(channel=call.channel) if w.id == number)
-    return Reply(message=words.added(watch=watch, new=number not in before))
+        added = store.add_watch(channel=call.channel, spec=spec, user=call.user, now=call.now)
+        watch = next(w for w in store.watches(channel=call.channel) if w.id == added)
+    return Reply(message=words.added(watch=watch, new=added not in before))

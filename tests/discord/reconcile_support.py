@@ -49,7 +49,7 @@ def bot(
     try:
         platform.connect()
         assert platform.client.ready.wait(WAIT), "the bot never got ready"
-        wiring.reconciling.start()  # what Wiring.start does for it: a start follows downtime
+        wiring.workers.reconciling.start()  # as Wiring.start does: a start follows downtime
         yield DiscordHarness(
             wiring=wiring,
             platform=platform,
@@ -74,7 +74,7 @@ def reconciled(harness: DiscordHarness, *, after: datetime, timeout: float = WAI
             and status.started_at >= after
             and finished >= status.started_at
             and not status.running
-            and not harness.wiring.reconciling.reconciler.due(platform="discord")
+            and not harness.wiring.workers.reconciling.reconciler.due(platform="discord")
         )
 
     # The archive is polled: a finished run changes nothing the fake would wake a wait on.

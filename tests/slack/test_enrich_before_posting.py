@@ -27,7 +27,7 @@ def test_the_sweep_posts_the_enriched_paper(
 ) -> None:
     bot = make_bot(arxiv_api_url=scholar.arxiv_url, crossref_api_url=scholar.crossref_url)
     load_sample(bot.database)
-    bot.wiring.enricher.start()  # as Wiring.start() does, without the scheduler's own thread
+    bot.wiring.workers.enricher.start()  # as Wiring.start() does, without the scheduler
     results = bot.wiring.sweep()
     assert results[KEY].outcome is posting.Outcome.POSTED
     [post] = [m for m in fake.messages(CHANNEL) if m.get("metadata")]

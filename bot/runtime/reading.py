@@ -1,0 +1,113 @@
+"""Reading the watches in the background: one thread per process that, on the process that
+leads (every process on SQLite, the scheduler's leader among replicas), reads the watches due
+and tells a channel's admins once when its source fails.
+
+Its own thread, because arXiv asks for three seconds between requests and a feed may take
+its whole timeout: the daily post and events never wait for it. It looks every `poll`
+seconds (a source is still read once a cycle: bot/services/sources_read.py) and at once when
+woken (a watch was just added).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from bot.ports import ArchiveUnavailable, Chat, ChatError, Clock, UnitOfWork
+from bot.ports.fetching import Fetcher
+from bot.services import sources_read
+from bot.sources.watch_text import SourceBases
+from bot.wording import sources as words
+
+log = logging.getLogger("paperclub")
+
+
+class SourcesWorker:
+    """Reads due watches on a thread of its own."""
+
+    def __init__(
+        self,
+        *,
+        uow: UnitOfWork[sources_read.Needs],
+        fetcher: Fetcher,
+        bases: SourceBases,
+        clock: Clock,
+        platforms: Callable[[], dict[str, Chat]],
+        leading: Callable[[], bool],
+        poll: float,
+    ) -> None:
+        """`platforms`: the Chats running here by platform name (read at each pass: they are
+        built after this); `leading`: whether this process runs the work now."""
+        self.uow, self.fetcher, self.bases, self.clock = uow, fetcher, bases, clock
+        self.platforms, self.leading, self.poll = platforms, leading, poll
+        self.rounds = 0  # finished passes, for tests that wait for one
+        self.passed = threading.Condition()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="sources", daemon=True)
+
+    def start(self) -> None:
+        """Run: a first look at once (a cycle a stopped process left unread), then every poll."""
+        self._thread.start()
+
+    def wake(self) -> None:
+        """Look now (a watch was added)."""
+        self._wake.set()
+
+    def _loop(self) -> None:
+        """Read what is due, wait; until closed."""
+        while not self._stop.is_set():
+            self._wake.clear()
+            try:
+                self._pass()
+            except ArchiveUnavailable:
+                log.warning("reading the watches waits: the archive is unavailable")
+            except Exception:
+                log.exception("reading the watches failed; trying again later")
+            with self.passed:
+                self.rounds += 1
+                self.passed.notify_all()
+            self._wake.wait(self.poll)
+
+    def _pass(self) -> None:
+        """One round of reads, on the leader, for the platforms running here."""
+        if not self.leading():
+            return
+        chats = self.platforms()
+        with self.uow(write=False) as store:
+            channels = [
+                w.channel for w in store.watches(channel=None) if w.channel.platform in chats
+            ]
+        if not channels:
+            return
+        done = sources_read.read_due(
+            uow=self.uow,
+            fetcher=self.fetcher,
+            bases=self.bases,
+            now=self.clock.now(),
+            channels=channels,
+        )
+        if done.asked:
+            log.info("read %d source(s): %d new suggestion(s)", done.asked, done.kept)
+        for failure in done.failures:
+            chat = chats.get(failure.watch.channel.platform)
+            if chat is None:
+                continue
+            said = words.failing(watch=failure.watch, reason=failure.reason)
+            try:
+                chat.send_notice(channel=failure.watch.channel, message=said)
+            except ChatError as error:
+                log.error("could not report a failing watch: %s (%s)", error.code, error.hint)
+
+    def wait_rounds(self, *, count: int, timeout: float) -> bool:
+        """Wait until `count` passes have finished (for tests and the CLI); whether they did."""
+        with self.passed:
+            return self.passed.wait_for(lambda: self.rounds >= count, timeout=timeout)
+
+    def close(self) -> None:
+        """Stop after the request in flight."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=40)
