@@ -25,6 +25,8 @@ from bot.services.club import Club
 from tests.discord.conftest import DiscordHarness, running
 from tests.fakediscord import FakeDiscord
 from tests.fakeslack import FakeSlack, slash_command_payload, socket_mode_app
+from tests.hostile.discord_view import payload_view, pings
+from tests.hostile.slack_view import blocks_view, payload_pings, shows
 from tests.slack.conftest import ADMIN, CHANNEL, KEY, SECRET, FakeClock, free_port, shown_mrkdwn
 from tests.sources.scenario_support import BEFORE, at_morning, import_read_paper
 from tests.wired import build_slack_bot
@@ -62,6 +64,11 @@ class ConsoleRoom:
     def shown(self, *, message_id: str) -> str:
         """A terminal keeps no messages apart: everything it printed."""
         return self.raw.getvalue()
+
+    def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
+        """The titles not printed whole, as typed, on one line (a terminal pings nobody)."""
+        lines = self.raw.getvalue().splitlines()
+        return [t for t in titles if not any(t in line for line in lines)]
 
 
 @contextmanager
@@ -116,6 +123,14 @@ class SlackRoom:
     def shown(self, *, message_id: str) -> str:
         """The message's mrkdwn, as a member reads it."""
         return shown_mrkdwn(self.fake.message(CHANNEL, message_id))
+
+    def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
+        """What the message pings, and the titles a member cannot read as typed."""
+        payload = self.fake.message(CHANNEL, message_id)
+        seen = blocks_view(blocks=payload.get("blocks") or [], text=payload.get("text"))
+        return payload_pings(payload=payload) + [
+            t for t in titles if not shows(typed=t, visible=seen.text)
+        ]
 
 
 @contextmanager
@@ -182,6 +197,12 @@ class DiscordRoom:
     def shown(self, *, message_id: str) -> str:
         """The message's words."""
         return _discord_text(self.harness.fake.message(message_id))
+
+    def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
+        """What the message pings or draws as a mention, and the titles a member cannot read
+        as typed."""
+        seen = payload_view(payload=self.harness.fake.message(message_id))
+        return pings(view=seen) + [t for t in titles if not shows(typed=t, visible=seen.text)]
 
 
 @contextmanager

@@ -38,6 +38,7 @@ HOSTILE = (
     "<!channel> @everyone **bold** _it_ `code` [x](https://evil.example) 🚀🔥",
     "<@U0ADMIN> <#C0001> <script>alert(1)</script> &amp; " + "long " * 40,
 )
+HOSTILE_MARKS = ("@everyone", "🚀", "alert(1)", "**bold**")  # what survives the feed's parsing
 WATCHES = ("watch add arxiv cs.LG", "watch add arxiv cs.CL")
 SETTINGS = (f"suggestions size {PER_DAY}", "suggestions autofill on")
 
@@ -140,6 +141,11 @@ class Platform(Protocol):
 
     def shown(self, *, message_id: str) -> str:
         """The text of one of the bot's messages in the channel, as people read it."""
+        ...
+
+    def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
+        """What is wrong with how a message shows data: pings, and `titles` not readable as
+        they were announced (empty: nothing)."""
         ...
 
 
