@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 from typing import Literal
 
 from bot.domain import VoteCount
@@ -119,10 +122,9 @@ class _Terms:
 
     def __init__(self, *, papers: Iterable[tuple[str, str]]) -> None:
         self.raw = [paper_terms(title=title, abstract=abstract) for title, abstract in papers]
-        seen: dict[str, int] = {}
+        seen: Counter[str] = Counter()
         for terms in self.raw:
-            for term in terms:
-                seen[term] = seen.get(term, 0) + 1
+            seen.update(terms.keys())  # in how many papers each term occurs
         total = len(self.raw)
         self.idf = {t: math.log((1 + total) / (1 + n)) + 1.0 for t, n in seen.items()}
 
@@ -162,11 +164,13 @@ def _keyword_scores(
     scores = []
     for place, candidate in enumerate(candidates, start=len(weights)):
         vector = terms.vector(index=place)
-        shared = {t: v * liked[t] for t, v in vector.items() if t in liked}
-        like = sum(shared[t] for t in sorted(shared))
-        dislike = sum(v * disliked[t] for t, v in sorted(vector.items()) if t in disliked)
+        # In term order: sums in a fixed order, and max() keeps the first of equal terms.
+        shared = sorted((t, v * liked[t]) for t, v in vector.items() if t in liked)
+        like = sum(v for _, v in shared)
+        against = sorted((t, v) for t, v in vector.items() if t in disliked)
+        dislike = sum(v * disliked[t] for t, v in against)
         author = authors.bonus(candidate=candidate)
-        top = min(shared, key=lambda t: (-shared[t], t)) if shared else None
+        top = max(shared, key=itemgetter(1))[0] if shared else None
         scores.append(_Keyword(like - dislike + author, like, author, top))
     return scores, authors
 
@@ -240,5 +244,18 @@ def rank(
             match=(filters or {}).get(candidate),
         )
         ranked.append(RankedCandidate(candidate=candidate, score=score, reason=reason))
-    ranked.sort(key=lambda r: (-round(r.score, PLACES), _tie_key(candidate=r.candidate)))
-    return tuple(ranked)
+    return _best_first(ranked=ranked)
+
+
+def _best_first(*, ranked: list[RankedCandidate]) -> tuple[RankedCandidate, ...]:
+    """`ranked` by score to PLACES decimals, best first, equal scores in _tie_key's order. The
+    tie keys are made only for candidates that tie: they hash each abstract, too dear for
+    every entry of a 2,000-entry listing (the same order as sorting on both at once)."""
+    scored = sorted(((-round(r.score, PLACES), r) for r in ranked), key=lambda pair: pair[0])
+    ordered: list[RankedCandidate] = []
+    for _, group in groupby(scored, key=lambda pair: pair[0]):
+        tied = [r for _, r in group]
+        if len(tied) > 1:
+            tied.sort(key=lambda r: _tie_key(candidate=r.candidate))
+        ordered += tied
+    return tuple(ordered)
