@@ -111,9 +111,14 @@ class _Keyword:
     term: str | None
 
 
+def _norm(*, vector: Mapping[str, float]) -> float:
+    """The length of `vector`."""
+    return math.sqrt(sum(v * v for v in vector.values()))
+
+
 def _unit(*, vector: Mapping[str, float]) -> dict[str, float]:
     """`vector` scaled to length 1 (empty stays empty)."""
-    norm = math.sqrt(sum(v * v for v in vector.values()))
+    norm = _norm(vector=vector)
     return {t: v / norm for t, v in vector.items()} if norm > 0 else {}
 
 
@@ -128,9 +133,13 @@ class _Terms:
         total = len(self.raw)
         self.idf = {t: math.log((1 + total) / (1 + n)) + 1.0 for t, n in seen.items()}
 
+    def weights(self, *, index: int) -> dict[str, float]:
+        """The tf-idf weights of the index-th paper given."""
+        return {t: tf * self.idf[t] for t, tf in self.raw[index].items()}
+
     def vector(self, *, index: int) -> dict[str, float]:
         """The unit tf-idf vector of the index-th paper given."""
-        return _unit(vector={t: tf * self.idf[t] for t, tf in self.raw[index].items()})
+        return _unit(vector=self.weights(index=index))
 
 
 def _profile(*, vectors: Iterable[tuple[dict[str, float], float]]) -> dict[str, float]:
@@ -163,16 +172,29 @@ def _keyword_scores(
     authors = AuthorIndex(papers=[(r.authors, r.liking) for r in read if r.liking >= 0])
     scores = []
     for place, candidate in enumerate(candidates, start=len(weights)):
-        vector = terms.vector(index=place)
-        # In term order: sums in a fixed order, and max() keeps the first of equal terms.
-        shared = sorted((t, v * liked[t]) for t, v in vector.items() if t in liked)
-        like = sum(v for _, v in shared)
-        against = sorted((t, v) for t, v in vector.items() if t in disliked)
-        dislike = sum(v * disliked[t] for t, v in against)
+        like, dislike, top = _likeness(
+            weights=terms.weights(index=place), liked=liked, disliked=disliked
+        )
         author = authors.bonus(candidate=candidate)
-        top = max(shared, key=itemgetter(1))[0] if shared else None
         scores.append(_Keyword(like - dislike + author, like, author, top))
     return scores, authors
+
+
+def _likeness(
+    *, weights: dict[str, float], liked: dict[str, float], disliked: dict[str, float]
+) -> tuple[float, float, str | None]:
+    """A paper's cosine with the liked and the disliked profile, and the term that did most
+    for the first. Only the shared terms are scaled to unit length (the vector would have
+    200-odd terms, the profiles share a few dozen), to the same values _unit would give."""
+    norm = _norm(vector=weights)
+    if not norm > 0:
+        return 0, 0, None
+    # In term order: sums in a fixed order, and max() keeps the first of equal terms.
+    shared = sorted((t, v / norm * liked[t]) for t, v in weights.items() if t in liked)
+    against = sorted((t, v / norm) for t, v in weights.items() if t in disliked)
+    like = sum(v for _, v in shared)
+    dislike = sum(v * disliked[t] for t, v in against)
+    return like, dislike, (max(shared, key=itemgetter(1))[0] if shared else None)
 
 
 def _standard(*, values: Sequence[float]) -> list[float]:
