@@ -124,11 +124,6 @@ def _check(*, scenario: Scenario, promoted: int, hidden: int) -> None:
     assert posts[HOLIDAY]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="README: 'A day nothing new was announced (arXiv's weekends and holidays) has no "
-    "tray', but post_due_trays shows the week's leftover waiting suggestions on any day",
-)
 def test_a_day_arxiv_announces_nothing_has_no_tray(sqlite_url: str) -> None:
     with console_room(url=sqlite_url) as room, FakeArxiv(today=FIRST, calendar=calendar()) as arxiv:
         scenario = Scenario(platform=room, arxiv=arxiv)
