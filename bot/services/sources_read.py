@@ -19,17 +19,18 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bot.domain import ChannelKey
 from bot.ports import UnitOfWork
 from bot.ports.fetching import Body, Failed, Fetcher, NotModified, Validators
 from bot.ports.sources import SourcesStore, SourceState, Watch
 from bot.sources.candidates import Candidate
-from bot.sources.crossref import read_crossref
-from bot.sources.feeds import FeedRead, read_feed
 from bot.sources.keywords import match_filters
 from bot.sources.watch_text import SourceBases, source_url
+
+if TYPE_CHECKING:
+    from bot.sources.feeds import FeedRead
 
 log = logging.getLogger("paperclub")
 
@@ -82,7 +83,11 @@ def _url(*, watch: Watch, state: SourceState, bases: SourceBases, now: datetime)
 
 
 def _parsed(*, watch: Watch, body: Body) -> FeedRead:
-    """The body read as the watch's kind of source."""
+    """The body read as the watch's kind of source. The readers are imported here: they load
+    feedparser (60 ms), which a process with no watch due never needs."""
+    from bot.sources.crossref import read_crossref
+    from bot.sources.feeds import read_feed
+
     source = f"watch:{watch.id}"
     if watch.spec.kind == "crossref":
         return read_crossref(data=body.data, source=source)
