@@ -28,8 +28,10 @@ from tests.sources.faketime import FakeTime, fetcher_on
 FIRST = date(2026, 1, 5)  # a Monday
 DAYS = 14
 HOLIDAY = date(2026, 1, 14)  # a Wednesday arXiv does not mail (the channel still posts)
+LATE = date(2026, 1, 8)  # a Thursday whose mailing is not out at the morning's read
 BEFORE = date(2026, 1, 2)  # the Friday before: the channel reads READ_ID
 MORNING = time(8, 5)  # UTC: five minutes after the channel's 09:00 in Berlin
+LATER = timedelta(hours=1, minutes=5)  # the worker's look after a 304 (READ_AGAIN: an hour)
 PER_DAY = 2  # the tray's size, set by command
 READ_ID = "2512.04321"  # read before the fortnight; replaced on the second Monday
 CROSS_ID = "2601.00777"  # cs.LG, cross-listed to cs.CL: in both watched feeds
@@ -175,19 +177,19 @@ class Scenario:
         return SourceBases(arxiv_feed=self.arxiv.url, crossref=self.arxiv.url)
 
     def morning(self, *, day: date) -> Day:
-        """Serve `day`'s mailing, read the due watches as the worker would, then the sweep."""
+        """Serve `day`'s mailing, read the due watches as the worker would, then the sweep. On
+        LATE the mailing is not out at first: the read is a 304, the sweep goes on without it,
+        and the worker's look an hour later finds it."""
         self.platform.clock.at = at_morning(day=day)
-        self.arxiv.set_day(day)
+        self.arxiv.set_day(day, late=day == LATE)
         read_before = frozenset(self.read_ids())
-        fetcher = fetcher_on(self.time, gaps={"127.0.0.1": 3.0})
-        done = sources_read.read_due(
-            uow=self.platform.database,
-            fetcher=fetcher,
-            bases=self.bases,
-            now=self.platform.clock.now(),
-        )
-        assert done.failures == (), done.failures
+        self.read()
         self.platform.wiring.sweep()
+        if day == LATE:
+            self.platform.clock.at += LATER
+            self.arxiv.set_day(day)
+            self.read()
+            self.platform.wiring.sweep()
         with self.platform.database(write=False) as store:
             tray = store.tray_on(channel=self.platform.key, day=day)
             items = [
@@ -207,6 +209,18 @@ class Scenario:
         )
         self.days.append(today)
         return today
+
+    def read(self) -> None:
+        """One round of the reader, as the worker runs it, on a fetcher spaced as for arXiv
+        (3 s, on the fake clock: no real time)."""
+        fetcher = fetcher_on(self.time, gaps={"127.0.0.1": 3.0})
+        done = sources_read.read_due(
+            uow=self.platform.database,
+            fetcher=fetcher,
+            bases=self.bases,
+            now=self.platform.clock.now(),
+        )
+        assert done.failures == (), done.failures
 
     def posted_on(self, *, day: date) -> str | None:
         """The arXiv id of the paper posted on `day` ("" for one without), None: no post."""

@@ -16,9 +16,11 @@ from tests.fakesources import FakeArxiv
 from tests.sources.scenario_platforms import console_room, discord_room, slack_room
 from tests.sources.scenario_support import (
     CROSS_ID,
+    DAYS,
     FIRST,
     HOLIDAY,
     HOSTILE_MARKS,
+    LATE,
     PER_DAY,
     READ_ID,
     SETTINGS,
@@ -81,6 +83,14 @@ def test_a_fortnight_of_announcements_on_each_platform(name: str, sqlite_url: st
 def _check(*, scenario: Scenario, promoted: int, hidden: int) -> None:
     """The issue's invariants over the fortnight."""
     room, everything = scenario.platform, scenario.all_suggestions()
+    # One request per watched feed and day; the late mailing's first two were 304s, and none
+    # of its papers was lost.
+    statuses = [r.status for r in scenario.arxiv.requests]
+    assert len(statuses) == 2 * DAYS + 2 and statuses.count(304) == 2, statuses
+    mailed = scenario.arxiv.calendar.papers_up_to(day=LATE)
+    late = {paper.arxiv_id for day, paper in mailed if day == LATE}
+    assert late and late <= {s.candidate.arxiv_id for s in everything}
+    assert scenario.time.sleeps == [3.0] * (DAYS + 1)  # each round's two feeds 3 s apart
     by_id = {s.id: s for s in everything}
     # A cross-list in two watched feeds is one suggestion; a replacement of a read paper none.
     assert [s.candidate.arxiv_id for s in everything].count(CROSS_ID) == 1
