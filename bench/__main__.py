@@ -17,7 +17,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import discord_events, embedding, events, imports, relevance, search, startup, web
+from bench import (
+    discord_events,
+    embedding,
+    events,
+    imports,
+    relevance,
+    search,
+    sources_fetch,
+    sources_rank,
+    startup,
+    web,
+)
 from bench.stats import figure
 from bench.targets import judged
 from bot.semantic.encoder import SemanticUnavailable
@@ -163,6 +174,14 @@ def main(argv: list[str] | None = None) -> int:
             ),
         ),
         ("embedding", lambda: embedding.run(texts=32 if args.quick else 128, repeat=3)),
+        # With the extra it embeds every listed paper that passed: two minutes, not for --quick.
+        (
+            "sources ranking",
+            lambda: sources_rank.run(
+                seeds=2 if args.quick else 5, days=5 if args.quick else 15, extra=not args.quick
+            ),
+        ),
+        ("sources fetch", lambda: sources_fetch.run(repeats=3 if args.quick else 7)),
     ]
     if args.quick:  # it embeds the whole judged corpus: a minute, too long for a smoke run
         print("relevance: skipped with --quick (python -m bench.relevance)", file=sys.stderr)

@@ -50,6 +50,12 @@ TARGETS = (
     Target(prefix="web page", better="lower"),
     # References: MRR and recall@5 of hybrid over bm25 on the judged set (bench/relevance.py).
     Target(prefix="relevance", better="higher"),
+    # issue 32: the ranked tray's precision must beat newest-first and filter-only trays of the
+    # same days (bench/sources_rank.py); a tenth more at least, as a tie is no reason to rank.
+    Target(prefix="sources ranking", better="higher", limit=1.1),
+    # issue 32: a 2,000-entry listing fetched, filtered, ranked and deduped in at most twice
+    # the bare feedparser parse of its bytes (bench/sources_fetch.py).
+    Target(prefix="sources fetch", better="lower", limit=2.0),
 )
 
 

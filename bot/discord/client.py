@@ -15,7 +15,7 @@ from discord import app_commands
 from bot.discord.chat import snowflake_time
 from bot.discord.deps import PLATFORM, DiscordDeps
 from bot.discord.errors import error_trace
-from bot.discord.listeners import commands, comments, search, votes
+from bot.discord.listeners import commands, comments, search, tray, votes
 from bot.services.telemetry import Telemetry
 
 log = logging.getLogger("paperclub")
@@ -92,7 +92,11 @@ class PaperClubClient(discord.Client):
         """Wire the listeners (before connecting): the command group and the buttons."""
         self._deps = deps
         self.tree.add_command(commands.group(deps=deps))
-        self.add_dynamic_items(votes.vote_button(deps=deps), search.more_button(deps=deps))
+        self.add_dynamic_items(
+            votes.vote_button(deps=deps),
+            search.more_button(deps=deps),
+            *tray.tray_buttons(deps=deps),
+        )
 
     @property
     def deps(self) -> DiscordDeps:

@@ -29,6 +29,8 @@ from bot.outbound.spacing import HostTurns
 from bot.ports.fetching import Body, Failed, Fetched, NotModified, Validators
 
 REDIRECTS_MAX = 3
+# What a watch reads: a feed, else whatever the server has (Crossref answers JSON to any).
+FEED_ACCEPT = "application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5"
 SIZE_MAX = 5_000_000  # bytes, after gzip: arXiv's busiest day (about 2,000 entries) is ~4 MB
 TIMEOUT_S = 30.0  # seconds for one request as a whole: connect, headers and body
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -104,7 +106,7 @@ class PoliteFetcher:
         url: str,
         validators: Validators = Validators(),  # noqa: B008 -- frozen, shared safely
         failures: int = 0,
-        accept: str = "*/*",
+        accept: str = FEED_ACCEPT,
     ) -> Fetched:
         """GET `url`, conditionally on `validators`: Body, NotModified or Failed.
 

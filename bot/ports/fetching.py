@@ -89,7 +89,6 @@ class Fetcher(Protocol):
         url: str,
         validators: Validators = Validators(),
         failures: int = 0,
-        accept: str = "*/*",
     ) -> Fetched:
         """GET `url`, conditionally on `validators`: Body, NotModified or Failed; `failures`:
         how many fetches of this source failed in a row before this one."""

@@ -1,8 +1,10 @@
-"""The App Home: what one person sees (their channels' next papers, schedules and states, their
-own votes and comments, admin buttons), and what its buttons and schedule form do.
+"""The App Home: what one person sees (their channels' next papers, schedules and states, today's
+suggestions (home_trays), their own votes and comments, admin buttons), and what its buttons and
+schedule form do.
 
 Everything a Home button or the form does is the slash command's own subcommand, run through
-commands.handle: the same services, the same admin check, the same replies.
+commands.handle: the same services, the same admin check, the same replies. A tray's buttons
+are decided as in the channel (Room.tray_click), like /paperclub suggestions add|hide.
 """
 
 from __future__ import annotations
@@ -16,17 +18,36 @@ from typing import Protocol
 
 from bot.domain import Channel, ChannelKey, Schedule
 from bot.messages import Button, Buttons, Divider, Message, message
-from bot.ports import ChannelsStore, Chat, HomeStore, PapersStore, PostsStore, UnitOfWork
+from bot.ports import (
+    ChannelsStore,
+    Chat,
+    HomeStore,
+    PapersStore,
+    PostsStore,
+    UnitOfWork,
+    WorkspacesStore,
+)
 from bot.ports.reconcile import ReconcileStore
+from bot.ports.sources import SourcesStore
 from bot.schedule_text import DAY_NAMES, ScheduleTextError, describe_days, parse_hhmm
 from bot.services import admin, commands
+from bot.services.home_trays import tray_sections
 from bot.services.reply import Reply
 from bot.services.schedule import describe_when, local_now, next_post_at
 from bot.wording import home as words
 from bot.wording import reconcile as reconcile_words
 
 
-class Needs(PapersStore, ChannelsStore, PostsStore, HomeStore, ReconcileStore, Protocol):
+class Needs(
+    PapersStore,
+    ChannelsStore,
+    PostsStore,
+    HomeStore,
+    ReconcileStore,
+    SourcesStore,
+    WorkspacesStore,
+    Protocol,
+):
     """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
@@ -166,6 +187,7 @@ def home(
             sections.append(_channel_section(uow=uow, channel=channel, now=now, can_act=can_act))
         if len(channels) > CHANNELS_SHOWN:
             sections.append(message(words.more_channels(count=len(channels) - CHANNELS_SHOWN)))
+        sections.extend(tray_sections(uow=uow, channels=channels[:CHANNELS_SHOWN], now=now))
     sections.extend(_activity(uow=uow, user=viewer.user, channels=[c.key for c in channels]))
     return HomeView(sections=tuple(sections), admin=can_act)
 

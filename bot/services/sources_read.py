@@ -36,7 +36,6 @@ log = logging.getLogger("paperclub")
 READ_AGAIN = timedelta(hours=1)  # a listing not out yet, or cut short, is asked again after
 FIX_FIRST = timedelta(days=1)  # a source a person must fix (a 404) is tried daily meanwhile
 CROSSREF_LOOKBACK = timedelta(days=7)  # a journal's first read covers the week before
-FEED_ACCEPT = "application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5"
 
 
 class Needs(SourcesStore, Protocol):
@@ -209,7 +208,6 @@ def read_due(
             url=url,
             validators=Validators(etag=etag, last_modified=modified),
             failures=max(states[w.id].failures for w in group),
-            accept=FEED_ACCEPT,
         )
         asked += 1
         for watch in group:

@@ -48,14 +48,24 @@ class TrayAnswer:
 
 
 def picks(
-    *, store: Needs, channel: ChannelKey, now: datetime, limit: int, scorer: Scorer | None
+    *,
+    store: Needs,
+    channel: ChannelKey,
+    now: datetime,
+    limit: int,
+    scorer: Scorer | None,
+    news_since: datetime | None = None,
 ) -> list[Pick]:
-    """The best `limit` waiting suggestions for the channel's group, new to its archive."""
+    """The best `limit` waiting suggestions for the channel's group, new to its archive;
+    with `news_since`, none unless one of them was found since then (a day's tray: a day
+    nothing was announced has none, though older ones still wait)."""
     waiting = [
         s
         for s in store.suggestions(channel=channel, states=("waiting",), limit=CONSIDERED)
         if s.found_at >= now - FRESH
     ]
+    if news_since is not None and not any(s.found_at >= news_since for s in waiting):
+        return []
     if not waiting or limit < 1:
         return []
     by_candidate = {s.candidate: s for s in waiting}

@@ -3,8 +3,10 @@ reached its post time, its best new suggestions are chosen (the tray is opened: 
 channel and day, so two sweeps or two replicas open it once) and posted as one message.
 
 A tray opened and not posted (a crash in between, a platform that refused) is posted at the
-next sweep, that day. An attempt whose outcome is unknown (a timeout) is not tried again:
-a tray is never posted twice. A day with nothing new has no tray.
+next sweep, that day. An attempt whose outcome is unknown (a timeout) is not tried again.
+A limit: a process killed after the platform took the message and before it was noted posts
+it again on restart (tests/faults/test_fault_sources.py shows it). A day with nothing new
+(nothing found in the 24 hours before) has no tray.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ from bot.sources.rank import Scorer
 from bot.wording import suggestions as words
 
 log = logging.getLogger("paperclub")
+
+# A tray shows news: it is posted only when a watch found something this long before it
+# (a source is read once a UTC day, so a weekend or a holiday with no mailing has no tray).
+NEWS_WITHIN = timedelta(hours=24)
 
 
 class ScorerFor(Protocol):
@@ -106,6 +112,7 @@ def post_due_trays(
                 now=now,
                 limit=limit,
                 scorer=scorer_for(channel=channel),
+                news_since=now - NEWS_WITHIN,
             )
             if not chosen:
                 continue  # nothing new today: no tray (a later sweep may find some)

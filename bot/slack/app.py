@@ -16,7 +16,17 @@ from slack_bolt.logger.messages import (
 from slack_sdk import WebClient
 
 from bot.slack.deps import SlackDeps
-from bot.slack.listeners import commands, events, guard, home, lag, messages, search, votes
+from bot.slack.listeners import (
+    commands,
+    events,
+    guard,
+    home,
+    lag,
+    messages,
+    search,
+    tray,
+    votes,
+)
 
 __all__ = ["SlackDeps", "build_app"]
 
@@ -65,6 +75,7 @@ def build_app(
     commands.register(app=app, deps=deps)
     votes.register(app=app, deps=deps)
     search.register(app=app, deps=deps)
+    tray.register(app=app, deps=deps)
     messages.register(app=app, deps=deps)
     home.register(app=app, deps=deps)
     events.register(app=app)  # last: the catch-all

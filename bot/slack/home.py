@@ -19,6 +19,7 @@ from bot.services import home
 from bot.slack.deps import SlackDeps
 from bot.slack.home_modal import schedule_modal
 from bot.slack.home_view import home_view
+from bot.wording import home as words
 
 log = logging.getLogger(__name__)
 PAGES_MAX = 10  # of 200 channels each: a person in more sees the Home of the first 2,000
@@ -55,13 +56,29 @@ def member_of(*, client: WebClient, deps: SlackDeps, user: str) -> frozenset[Cha
 
 
 def publish(
-    *, client: WebClient, deps: SlackDeps, user: str, notice: Message | None = None
+    *,
+    client: WebClient,
+    deps: SlackDeps,
+    user: str,
+    notice: Message | None = None,
+    viewer: home.Viewer | None = None,
 ) -> None:
-    """Build the person's Home and publish it (with what their last action did, if any)."""
-    viewer = home.Viewer(user=user, channels=member_of(client=client, deps=deps, user=user))
+    """Build the person's Home and publish it (with what their last action did, if any);
+    `viewer`: their channels, when the caller asked Slack already."""
+    if viewer is None:
+        viewer = home.Viewer(user=user, channels=member_of(client=client, deps=deps, user=user))
     built = deps.room.home(viewer=viewer, notice=notice)
     try:
         client.views_publish(user_id=user, view=home_view(view=built, names=deps.chat.names))
+    except (SlackApiError, URLError, OSError) as exc:
+        log.warning("views.publish failed for %s: %s", user, exc)
+
+
+def unavailable(*, client: WebClient, deps: SlackDeps, user: str) -> None:
+    """The Home that says the archive is unavailable (the next opening shows it as it is)."""
+    view = home.HomeView(sections=(words.UNAVAILABLE,), admin=False)
+    try:
+        client.views_publish(user_id=user, view=home_view(view=view, names=deps.chat.names))
     except (SlackApiError, URLError, OSError) as exc:
         log.warning("views.publish failed for %s: %s", user, exc)
 

@@ -67,12 +67,15 @@ def match_filters(
     people = [(a, n) for a, n in wanted_people if n is not None]
     if not wanted_words and not people:
         return FilterMatch()
-    text = (
-        f" {normalise_for_key(text=candidate.title)} {normalise_for_key(text=candidate.abstract)} "
-    )
-    found_words = tuple(k for k, n in wanted_words if f" {n} " in text)
-    names = [n for n in (_name(text=a) for a in candidate.authors) if n is not None]
-    found_people = tuple(a for a, n in people if _author_matches(wanted=n, authors=names))
+    found_words: tuple[str, ...] = ()
+    if wanted_words:
+        title, abstract = candidate.title, candidate.abstract
+        text = f" {normalise_for_key(text=title)} {normalise_for_key(text=abstract)} "
+        found_words = tuple(k for k, n in wanted_words if f" {n} " in text)
+    found_people: tuple[str, ...] = ()
+    if people:  # a keywords-only watch reads no names: 2,000 entries of a listing name ~10,000
+        names = [n for n in (_name(text=a) for a in candidate.authors) if n is not None]
+        found_people = tuple(a for a, n in people if _author_matches(wanted=n, authors=names))
     if not found_words and not found_people:
         return None
     return FilterMatch(keywords=found_words, authors=found_people)

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 from typing import Literal
 
 from bot.domain import VoteCount
@@ -108,9 +111,14 @@ class _Keyword:
     term: str | None
 
 
+def _norm(*, vector: Mapping[str, float]) -> float:
+    """The length of `vector`."""
+    return math.sqrt(sum(v * v for v in vector.values()))
+
+
 def _unit(*, vector: Mapping[str, float]) -> dict[str, float]:
     """`vector` scaled to length 1 (empty stays empty)."""
-    norm = math.sqrt(sum(v * v for v in vector.values()))
+    norm = _norm(vector=vector)
     return {t: v / norm for t, v in vector.items()} if norm > 0 else {}
 
 
@@ -119,16 +127,19 @@ class _Terms:
 
     def __init__(self, *, papers: Iterable[tuple[str, str]]) -> None:
         self.raw = [paper_terms(title=title, abstract=abstract) for title, abstract in papers]
-        seen: dict[str, int] = {}
+        seen: Counter[str] = Counter()
         for terms in self.raw:
-            for term in terms:
-                seen[term] = seen.get(term, 0) + 1
+            seen.update(terms.keys())  # in how many papers each term occurs
         total = len(self.raw)
         self.idf = {t: math.log((1 + total) / (1 + n)) + 1.0 for t, n in seen.items()}
 
+    def weights(self, *, index: int) -> dict[str, float]:
+        """The tf-idf weights of the index-th paper given."""
+        return {t: tf * self.idf[t] for t, tf in self.raw[index].items()}
+
     def vector(self, *, index: int) -> dict[str, float]:
         """The unit tf-idf vector of the index-th paper given."""
-        return _unit(vector={t: tf * self.idf[t] for t, tf in self.raw[index].items()})
+        return _unit(vector=self.weights(index=index))
 
 
 def _profile(*, vectors: Iterable[tuple[dict[str, float], float]]) -> dict[str, float]:
@@ -161,14 +172,29 @@ def _keyword_scores(
     authors = AuthorIndex(papers=[(r.authors, r.liking) for r in read if r.liking >= 0])
     scores = []
     for place, candidate in enumerate(candidates, start=len(weights)):
-        vector = terms.vector(index=place)
-        shared = {t: v * liked[t] for t, v in vector.items() if t in liked}
-        like = sum(shared[t] for t in sorted(shared))
-        dislike = sum(v * disliked[t] for t, v in sorted(vector.items()) if t in disliked)
+        like, dislike, top = _likeness(
+            weights=terms.weights(index=place), liked=liked, disliked=disliked
+        )
         author = authors.bonus(candidate=candidate)
-        top = min(shared, key=lambda t: (-shared[t], t)) if shared else None
         scores.append(_Keyword(like - dislike + author, like, author, top))
     return scores, authors
+
+
+def _likeness(
+    *, weights: dict[str, float], liked: dict[str, float], disliked: dict[str, float]
+) -> tuple[float, float, str | None]:
+    """A paper's cosine with the liked and the disliked profile, and the term that did most
+    for the first. Only the shared terms are scaled to unit length (the vector would have
+    200-odd terms, the profiles share a few dozen), to the same values _unit would give."""
+    norm = _norm(vector=weights)
+    if not norm > 0:
+        return 0, 0, None
+    # In term order: sums in a fixed order, and max() keeps the first of equal terms.
+    shared = sorted((t, v / norm * liked[t]) for t, v in weights.items() if t in liked)
+    against = sorted((t, v / norm) for t, v in weights.items() if t in disliked)
+    like = sum(v for _, v in shared)
+    dislike = sum(v * disliked[t] for t, v in against)
+    return like, dislike, (max(shared, key=itemgetter(1))[0] if shared else None)
 
 
 def _standard(*, values: Sequence[float]) -> list[float]:
@@ -240,5 +266,18 @@ def rank(
             match=(filters or {}).get(candidate),
         )
         ranked.append(RankedCandidate(candidate=candidate, score=score, reason=reason))
-    ranked.sort(key=lambda r: (-round(r.score, PLACES), _tie_key(candidate=r.candidate)))
-    return tuple(ranked)
+    return _best_first(ranked=ranked)
+
+
+def _best_first(*, ranked: list[RankedCandidate]) -> tuple[RankedCandidate, ...]:
+    """`ranked` by score to PLACES decimals, best first, equal scores in _tie_key's order. The
+    tie keys are made only for candidates that tie: they hash each abstract, too dear for
+    every entry of a 2,000-entry listing (the same order as sorting on both at once)."""
+    scored = sorted(((-round(r.score, PLACES), r) for r in ranked), key=lambda pair: pair[0])
+    ordered: list[RankedCandidate] = []
+    for _, group in groupby(scored, key=lambda pair: pair[0]):
+        tied = [r for _, r in group]
+        if len(tied) > 1:
+            tied.sort(key=lambda r: _tie_key(candidate=r.candidate))
+        ordered += tied
+    return tuple(ordered)

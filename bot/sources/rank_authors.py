@@ -26,6 +26,8 @@ class AuthorIndex:
         """`papers`: the authors of each paper read and how much the group liked it."""
         self._by_family: dict[str, list[tuple[str, int]]] = {}
         self._liking: list[float] = []
+        # Each name's papers, once looked up: a listing names the same people many times.
+        self._places: dict[str, frozenset[int]] = {}
         for place, (names, liking) in enumerate(papers):
             self._liking.append(liking)
             for name in names:
@@ -33,17 +35,24 @@ class AuthorIndex:
                 if key is not None:
                     self._by_family.setdefault(key[0], []).append((key[1], place))
 
-    def _read_by(self, *, name: str) -> set[int]:
+    def _read_by(self, *, name: str) -> frozenset[int]:
         """The places of the papers read that `name` wrote."""
+        found = self._places.get(name)
+        if found is None:
+            found = self._places[name] = self._look_up(name=name)
+        return found
+
+    def _look_up(self, *, name: str) -> frozenset[int]:
+        """The places of the papers read that `name` wrote, from the index."""
         key = person_key(name=name)
         if key is None:
-            return set()
+            return frozenset()
         family, initial = key
-        return {
+        return frozenset(
             place
             for known, place in self._by_family.get(family, ())
             if not initial or not known or known == initial
-        }
+        )
 
     def bonus(self, *, candidate: Candidate) -> float:
         """PER_READ for each distinct liked paper read by any of the candidate's authors (in

@@ -9,6 +9,7 @@ numbers carry no topic and are left out; a pair is two kept words that stood tog
 from __future__ import annotations
 
 import math
+from collections import Counter
 from itertools import pairwise
 
 from bot.ingest.keys import normalise_for_key
@@ -16,7 +17,7 @@ from bot.ingest.keys import normalise_for_key
 # Words read from the title and from the abstract each: enough for any real abstract (arXiv's
 # cap of 1,920 characters is about 300 words), bounded for a 10,000-character one.
 MAX_WORDS = 400
-TITLE_WEIGHT = 2.0  # a title word says more about the topic than an abstract word
+TITLE_WEIGHT = 2  # times a title term is counted: it says more about the topic than the abstract
 MIN_LENGTH = 3
 STOPWORDS = frozenset(
     """
@@ -38,28 +39,26 @@ STOPWORDS = frozenset(
 
 def words(*, text: str) -> list[str]:
     """The topic words of `text` in order, at most MAX_WORDS of them."""
-    kept: list[str] = []
-    for word in normalise_for_key(text=text).split():
-        if len(word) >= MIN_LENGTH and not word.isdigit() and word not in STOPWORDS:
-            kept.append(word)
-            if len(kept) >= MAX_WORDS:
-                break
-    return kept
+    kept = [
+        word
+        for word in normalise_for_key(text=text).split()
+        if len(word) >= MIN_LENGTH and word not in STOPWORDS and not word.isdigit()
+    ]
+    return kept[:MAX_WORDS]
 
 
-def _counted(*, found: list[str], weight: float, into: dict[str, float]) -> None:
-    """Add `found`'s words and adjacent pairs to `into`, each `weight` times."""
-    for word in found:
-        into[word] = into.get(word, 0.0) + weight
-    for first, second in pairwise(found):
-        pair = f"{first} {second}"
-        into[pair] = into.get(pair, 0.0) + weight
+def _count(*, found: list[str], into: Counter[str]) -> None:
+    """Count `found`'s words and adjacent pairs into `into` (in C: a listing is 2,000 papers)."""
+    into.update(found)
+    into.update(map(" ".join, pairwise(found)))
 
 
 def paper_terms(*, title: str, abstract: str) -> dict[str, float]:
     """Each term of a paper with its damped frequency (1 + ln count; title words count
     TITLE_WEIGHT times), so a word repeated ten times is not ten times the topic."""
-    counts: dict[str, float] = {}
-    _counted(found=words(text=title), weight=TITLE_WEIGHT, into=counts)
-    _counted(found=words(text=abstract), weight=1.0, into=counts)
-    return {term: 1.0 + math.log(count) for term, count in counts.items() if count > 0}
+    counts: Counter[str] = Counter()
+    title_words = words(text=title)
+    for _ in range(TITLE_WEIGHT):
+        _count(found=title_words, into=counts)
+    _count(found=words(text=abstract), into=counts)
+    return {term: 1.0 + math.log(count) for term, count in counts.items()}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.messages import Button, Code, Message, Paragraph, Strong, line, message
 from bot.wording.archive import SEARCH_MORE
+from bot.wording.suggestions import ADD, HIDE
 
 HINT = "Type /paperclub help, +1 or -1 to vote, or anything else to comment. Ctrl-D leaves."
 NO_PAPER_YET = message(
@@ -18,10 +19,19 @@ NOTHING_MORE = message("There is nothing more to show; search again for more res
 
 # A terminal has no buttons: each button's action is a word to type instead.
 TYPED_ACTIONS = {SEARCH_MORE: "more"}
+# ... or, where one message holds several buttons of an action (a tray: one pair a
+# suggestion), the command that does the same with the button's value: (command, what for).
+TYPED_COMMANDS = {
+    ADD: ("/paperclub suggestions add", "to add it to the queue"),
+    HIDE: ("/paperclub suggestions hide", "if it is not for us"),
+}
 
 
 def typed_button(*, button: Button) -> Paragraph:
     """The line that stands for a button: what to type to press it."""
+    if button.action in TYPED_COMMANDS:
+        command, purpose = TYPED_COMMANDS[button.action]
+        return line("Type ", Code(f"{command} {button.value}"), f" {purpose}.", quiet=True)
     word = TYPED_ACTIONS.get(button.action, button.action)
     return line("Type ", Code(word), f" for {button.label.lower()}.", quiet=True)
 

@@ -48,6 +48,7 @@ CHANNELS_UNKNOWN = message(
 CHANNELS_HEADING = line(Strong("Your channels"))
 VOTES_HEADING = line(Strong("Your recent votes"))
 COMMENTS_HEADING = line(Strong("Your recent comments"))
+SUGGESTIONS_HEADING = line(Strong("Suggestions"))
 NO_VOTES = line(
     "No votes yet: the 👍 and 👎 under each day's paper are yours to press.", quiet=True
 )
@@ -97,6 +98,11 @@ def next_papers(*, titles: tuple[str, ...], total: int) -> tuple[Block, ...]:
     listed = Listing(items=tuple(runs(title) for title in titles))
     more = total - len(titles)
     return (listed, line(f"… and {more} more in the queue.", quiet=True)) if more > 0 else (listed,)
+
+
+def tray_heading(*, channel: ChannelKey) -> Paragraph:
+    """Above a channel's tray on the Home: where its buttons decide."""
+    return line("Today in ", ChannelRef(channel.channel), ":", quiet=True)
 
 
 def more_channels(*, count: int) -> Paragraph:

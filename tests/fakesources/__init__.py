@@ -12,7 +12,7 @@ from .arxiv import ARXIV_SPACING_S, FakeArxiv
 from .crossref import FakeCrossref
 from .crossref_works import CrossrefWork
 from .feeds import ATOM_KIND, RDF_KIND, RSS_KIND, FakeFeeds
-from .server import Answer, Request
+from .server import Answer, Hold, Request
 
 __all__ = [
     "ARXIV_SPACING_S",
@@ -26,5 +26,6 @@ __all__ = [
     "FakeArxiv",
     "FakeCrossref",
     "FakeFeeds",
+    "Hold",
     "Request",
 ]

@@ -1,7 +1,7 @@
 """The HTTP part every source fake shares: a loopback server, the request log, faults, pacing.
 
 Each fake (FakeArxiv, FakeFeeds, FakeCrossref) is a SourceServer whose `answer` says what one
-GET gets; this module records the request, applies a queued fault or stall, enforces the
+GET gets; this module records the request, applies a queued fault, stall or hold, enforces the
 spacing the real service asks for, and writes the answer (slowly, when told to).
 """
 
@@ -53,6 +53,16 @@ class Answer:
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
     length: bool = True
+
+
+@dataclass(frozen=True)
+class Hold:
+    """One answer held until the test says go: `arrived` is set once the request is in (the
+    client is then waiting for its headers), and the answer goes out when `go` is set or the
+    fake stops. For a test that must act while a request is in flight (kill the client)."""
+
+    arrived: threading.Event = field(default_factory=threading.Event)
+    go: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass(frozen=True)
@@ -111,6 +121,8 @@ class SourceServer:
         self._log: list[Request] = []
         self._faults: deque[Answer] = deque()
         self._stalls: deque[float] = deque()
+        self._holds: deque[Hold] = deque()
+        self._held: list[Hold] = []  # taken by a request: let go when the fake stops
         self._drips: deque[Drip] = deque()
         self._last_served: float | None = None
         self._in_flight = 0
@@ -142,6 +154,9 @@ class SourceServer:
     ) -> None:
         """Stop serving, cut stalled and dripping answers short, join every thread."""
         self._stopping.set()
+        with self._lock:
+            for hold in self._held:
+                hold.go.set()
         if self._server is not None and self._thread is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -181,6 +196,15 @@ class SourceServer:
         with self._lock:
             self._stalls.append(seconds)
 
+    def hold_next(self) -> Hold:
+        """Hold the next answer, before its headers, until the returned Hold's `go` is set (or
+        the fake stops); its `arrived` says when that request came. Unlike a stall, no
+        deadline: the test decides, after whatever it did meanwhile."""
+        hold = Hold()
+        with self._lock:
+            self._holds.append(hold)
+        return hold
+
     def drip_next(self, *, chunk: int, every: float) -> None:
         """Send the next answer's body `chunk` bytes at a time, `every` seconds apart."""
         with self._lock:
@@ -200,19 +224,26 @@ class SourceServer:
         self._last_served = now
         return None
 
-    def _decide(self, *, target: str, headers: dict[str, str]) -> tuple[Answer, float, Drip | None]:
-        """The answer to one request, its stall and drip; logs it."""
+    def _decide(
+        self, *, target: str, headers: dict[str, str]
+    ) -> tuple[Answer, float, Hold | None, Drip | None]:
+        """The answer to one request, its stall, hold and drip; logs it."""
         url = urlsplit(target)
         now = time.monotonic()
         with self._lock:
             stall = self._stalls.popleft() if self._stalls else 0.0
+            hold = self._holds.popleft() if self._holds else None
+            if hold is not None:
+                self._held.append(hold)
+                if self._stopping.is_set():  # came after __exit__ let the others go
+                    hold.go.set()
             drip = self._drips.popleft() if self._drips else None
             answer = self._faults.popleft() if self._faults else self._paced(now=now)
         if answer is None:
             answer = self.answer(path=url.path, query=url.query, headers=headers)
         with self._lock:
             self._log.append(Request(target, now, headers, answer.status))
-        return answer, stall, drip
+        return answer, stall, hold, drip
 
     def _serve(self, *, handler: _Handler) -> None:
         """Answer one request on its handler thread."""
@@ -220,7 +251,12 @@ class SourceServer:
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
         try:
-            answer, stall, drip = self._decide(target=handler.path, headers=dict(handler.headers))
+            answer, stall, hold, drip = self._decide(
+                target=handler.path, headers=dict(handler.headers)
+            )
+            if hold is not None:
+                hold.arrived.set()
+                hold.go.wait()  # set by the test, or by __exit__ (which lets every hold go)
             if stall:
                 self._stopping.wait(stall)
             handler.send_response(answer.status, REASONS.get(answer.status))

@@ -192,10 +192,17 @@ def harness(
     yield from _running(mode=request.param, fake=fake, settings=settings, url=sqlite_url)
 
 
-def _running(*, mode: str, fake: FakeSlack, settings: Settings, url: str) -> Iterator[Harness]:
-    """Build and serve a bot until the test ends."""
+def _running(
+    *,
+    mode: str,
+    fake: FakeSlack,
+    settings: Settings,
+    url: str,
+    load: Callable[[Database], object] = load_sample,
+) -> Iterator[Harness]:
+    """Build and serve a bot until the test ends, with `load`'s papers (the sample list)."""
     database = Database(url=url)
-    load_sample(database)
+    load(database)
     clock = FakeClock(MONDAY_9)
     bot = build_slack_bot(settings=settings, database=database, clock=clock, mode=mode)
     harness = Harness(bot=bot, fake=fake, clock=clock, mode=mode, settings=settings)

@@ -8,12 +8,10 @@ where it was raised, in bot/db."""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
 from bot.domain import ChannelKey
 from bot.messages import as_plain
@@ -23,11 +21,7 @@ from bot.slack import home as slack_home
 from bot.slack import ids
 from bot.slack.deps import SlackDeps
 from bot.slack.home_modal import FIELD_BLOCKS, submitted
-from bot.slack.home_view import home_view
-from bot.wording import home as words
 from bot.wording import replies
-
-log = logging.getLogger(__name__)
 
 
 def _user(body: dict[str, Any]) -> str:
@@ -38,15 +32,6 @@ def _user(body: dict[str, Any]) -> str:
 def _form_channel(*, deps: SlackDeps, view: dict[str, Any]) -> ChannelKey:
     """The channel a schedule form is about (it rides in the view's private metadata)."""
     return deps.channel(channel_id=slack_home.channel_id(value=view.get("private_metadata")))
-
-
-def _unavailable(*, client: WebClient, deps: SlackDeps, user: str) -> None:
-    """The Home that says the archive is unavailable (the next opening shows it as it is)."""
-    view = home.HomeView(sections=(words.UNAVAILABLE,), admin=False)
-    try:
-        client.views_publish(user_id=user, view=home_view(view=view, names=deps.chat.names))
-    except (SlackApiError, OSError) as exc:  # URLError is an OSError
-        log.warning("views.publish failed for %s: %s", user, exc)
 
 
 def register(*, app: App, deps: SlackDeps) -> None:
@@ -63,7 +48,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
             try:
                 slack_home.publish(client=client, deps=deps, user=user)
             except ArchiveUnavailable:
-                _unavailable(client=client, deps=deps, user=user)
+                slack_home.unavailable(client=client, deps=deps, user=user)
 
     app.event("app_home_opened")(ack=acknowledge, lazy=[opened])
 
@@ -75,7 +60,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
         try:
             act(body=body, action=action, client=client, user=user)
         except ArchiveUnavailable:
-            _unavailable(client=client, deps=deps, user=user)
+            slack_home.unavailable(client=client, deps=deps, user=user)
 
     def act(*, body: dict[str, Any], action: dict[str, Any], client: WebClient, user: str) -> None:
         """Run the button's subcommand (admin check included) and show what it did."""
@@ -139,6 +124,6 @@ def register(*, app: App, deps: SlackDeps) -> None:
         try:
             slack_home.publish(client=client, deps=deps, user=_user(body), notice=reply.message)
         except ArchiveUnavailable:
-            _unavailable(client=client, deps=deps, user=_user(body))
+            slack_home.unavailable(client=client, deps=deps, user=_user(body))
 
     app.view(ids.SCHEDULE_VIEW)(ack=check, lazy=[save])
