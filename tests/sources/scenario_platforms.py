@@ -22,12 +22,28 @@ from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.runtime.wiring import Wiring
 from bot.services.club import Club
+from bot.wording.console import TYPED_COMMANDS
+from bot.wording.suggestions import ADD, ADD_LABEL, HIDE, HIDE_LABEL
 from tests.discord.conftest import DiscordHarness, running
 from tests.fakediscord import FakeDiscord
-from tests.fakeslack import FakeSlack, slash_command_payload, socket_mode_app
+from tests.fakeslack import (
+    FakeSlack,
+    block_actions_payload,
+    slash_command_payload,
+    socket_mode_app,
+)
 from tests.hostile.discord_view import payload_view, pings
 from tests.hostile.slack_view import blocks_view, payload_pings, shows
-from tests.slack.conftest import ADMIN, CHANNEL, KEY, SECRET, FakeClock, free_port, shown_mrkdwn
+from tests.slack.conftest import (
+    ADMIN,
+    CHANNEL,
+    KEY,
+    MEMBER,
+    SECRET,
+    FakeClock,
+    free_port,
+    shown_mrkdwn,
+)
 from tests.sources.scenario_support import BEFORE, at_morning, import_read_paper
 from tests.wired import build_slack_bot
 
@@ -64,6 +80,15 @@ class ConsoleRoom:
     def shown(self, *, message_id: str) -> str:
         """A terminal keeps no messages apart: everything it printed."""
         return self.raw.getvalue()
+
+    def click(self, *, message_id: str, suggestion_id: int, label: str) -> str:
+        """A button on the console is the command the tray prints for it: type that."""
+        action = {ADD_LABEL: ADD, HIDE_LABEL: HIDE}[label]
+        typed = f"{TYPED_COMMANDS[action][0]} {suggestion_id}"
+        assert typed in self.raw.getvalue()  # the tray said what to type
+        start = len(self.raw.getvalue())
+        handle_line(app=self.platform.app, line=typed)
+        return self.raw.getvalue()[start:]
 
     def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
         """The titles not printed whole, as typed, on one line (a terminal pings nobody)."""
@@ -124,6 +149,28 @@ class SlackRoom:
         """The message's mrkdwn, as a member reads it."""
         return shown_mrkdwn(self.fake.message(CHANNEL, message_id))
 
+    def click(self, *, message_id: str, suggestion_id: int, label: str) -> str:
+        """A member clicks the button through Socket Mode; the ephemeral answer."""
+        message = self.fake.message(CHANNEL, message_id)
+        [button] = [
+            e
+            for b in message["blocks"]
+            if b["type"] == "actions"
+            for e in b["elements"]
+            if e["text"]["text"] == label and e["value"] == str(suggestion_id)
+        ]
+        url = self.fake.new_response_url()
+        payload = block_actions_payload(
+            button["action_id"],
+            button["value"],
+            user_id=MEMBER,
+            message_ts=message_id,
+            channel_id=CHANNEL,
+            response_url=url,
+        )
+        self.fake.wait_ack(self.fake.push("interactive", payload))
+        return shown_mrkdwn(self.fake.wait_response(url, timeout=WAIT))
+
     def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
         """What the message pings, and the titles a member cannot read as typed."""
         payload = self.fake.message(CHANNEL, message_id)
@@ -141,6 +188,7 @@ def slack_room(*, url: str) -> Iterator[SlackRoom]:
     with FakeSlack(ts_base=ts_base) as fake:
         fake.add_channel(CHANNEL, "general")
         fake.add_user(ADMIN, "ana", is_admin=True)
+        fake.add_user(MEMBER, "bo")
         database = Database(url=url)
         import_read_paper(database=database)
         settings = Settings(
@@ -198,11 +246,36 @@ class DiscordRoom:
         """The message's words."""
         return _discord_text(self.harness.fake.message(message_id))
 
+    def click(self, *, message_id: str, suggestion_id: int, label: str) -> str:
+        """A member (alice) clicks the button through the gateway; the follow-up only the
+        clicker reads."""
+        fake = self.harness.fake
+        [button] = [
+            c
+            for row in fake.message(message_id)["components"]
+            for c in row["components"]
+            if c["label"] == label and c["custom_id"].endswith(f":{suggestion_id}")
+        ]
+        record = fake.click(message_id, button["custom_id"], user=fake.alice_id)
+
+        def answered() -> bool:
+            live = fake.state.interactions.lookup(interaction_id=record.id)
+            return bool(live.followup_ids)
+
+        fake.wait_until(answered, timeout=WAIT)
+        [followup] = fake.interaction(record.id).followup_ids
+        return _discord_text(fake.message(followup))
+
     def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
-        """What the message pings or draws as a mention, and the titles a member cannot read
-        as typed."""
-        seen = payload_view(payload=self.harness.fake.message(message_id))
-        return pings(view=seen) + [t for t in titles if not shows(typed=t, visible=seen.text)]
+        """What the message pings or draws as a mention (but the people who decided), and the
+        titles a member cannot read as typed."""
+        fake = self.harness.fake
+        seen = payload_view(payload=fake.message(message_id))
+        # A decided suggestion names who decided (alice's click, bob's command) as a mention.
+        deciders = {fake.alice_id, fake.bob_id}
+        return pings(view=seen, people=deciders) + [
+            t for t in titles if not shows(typed=t, visible=seen.text)
+        ]
 
 
 @contextmanager

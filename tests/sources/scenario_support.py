@@ -31,6 +31,7 @@ HOLIDAY = date(2026, 1, 14)  # a Wednesday arXiv does not mail (the channel stil
 LATE = date(2026, 1, 8)  # a Thursday whose mailing is not out at the morning's read
 BEFORE = date(2026, 1, 2)  # the Friday before: the channel reads READ_ID
 MORNING = time(8, 5)  # UTC: five minutes after the channel's 09:00 in Berlin
+MAILED = time(5, 5)  # UTC: the worker's look after arXiv's midnight Eastern mailing
 LATER = timedelta(hours=1, minutes=5)  # the worker's look after a 304 (READ_AGAIN: an hour)
 PER_DAY = 2  # the tray's size, set by command
 READ_ID = "2512.04321"  # read before the fortnight; replaced on the second Monday
@@ -48,6 +49,11 @@ SETTINGS = (f"suggestions size {PER_DAY}", "suggestions autofill on")
 def at_morning(*, day: date) -> datetime:
     """The scheduled morning of `day`, when the scenario reads and sweeps."""
     return datetime.combine(day, MORNING, tzinfo=UTC)
+
+
+def at_mailing(*, day: date) -> datetime:
+    """When the worker first reads `day`'s mailing (the admin set up an hour before)."""
+    return datetime.combine(day, MAILED, tzinfo=UTC)
 
 
 def fortnight() -> list[date]:
@@ -145,6 +151,11 @@ class Platform(Protocol):
         """The text of one of the bot's messages in the channel, as people read it."""
         ...
 
+    def click(self, *, message_id: str, suggestion_id: int, label: str) -> str:
+        """A member clicks the button labelled `label` of a suggestion on the tray message;
+        the answer the clicker reads."""
+        ...
+
     def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
         """What is wrong with how a message shows data: pings, and `titles` not readable as
         they were announced (empty: nothing)."""
@@ -177,19 +188,19 @@ class Scenario:
         return SourceBases(arxiv_feed=self.arxiv.url, crossref=self.arxiv.url)
 
     def morning(self, *, day: date) -> Day:
-        """Serve `day`'s mailing, read the due watches as the worker would, then the sweep. On
-        LATE the mailing is not out at first: the read is a 304, the sweep goes on without it,
-        and the worker's look an hour later finds it."""
-        self.platform.clock.at = at_morning(day=day)
+        """Serve `day`'s mailing and read the due watches as the worker would after it, then
+        the sweep at the channel's post time. On LATE the mailing is not out at first: the read
+        is a 304, and the worker's look an hour later finds it."""
+        self.platform.clock.at = at_mailing(day=day)
         self.arxiv.set_day(day, late=day == LATE)
         read_before = frozenset(self.read_ids())
         self.read()
-        self.platform.wiring.sweep()
         if day == LATE:
             self.platform.clock.at += LATER
             self.arxiv.set_day(day)
             self.read()
-            self.platform.wiring.sweep()
+        self.platform.clock.at = at_morning(day=day)
+        self.platform.wiring.sweep()
         with self.platform.database(write=False) as store:
             tray = store.tray_on(channel=self.platform.key, day=day)
             items = [
