@@ -90,6 +90,10 @@ class ConsoleRoom:
         handle_line(app=self.platform.app, line=typed)
         return self.raw.getvalue()[start:]
 
+    def offered(self, *, message_id: str) -> set[str] | None:
+        """A terminal prints; it redraws nothing in place."""
+        return None
+
     def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
         """The titles not printed whole, as typed, on one line (a terminal pings nobody)."""
         lines = self.raw.getvalue().splitlines()
@@ -170,6 +174,16 @@ class SlackRoom:
         )
         self.fake.wait_ack(self.fake.push("interactive", payload))
         return shown_mrkdwn(self.fake.wait_response(url, timeout=WAIT))
+
+    def offered(self, *, message_id: str) -> set[str] | None:
+        """The values of the message's buttons as it stands."""
+        message = self.fake.message(CHANNEL, message_id)
+        return {
+            str(e["value"])
+            for b in message["blocks"]
+            if b["type"] == "actions"
+            for e in b["elements"]
+        }
 
     def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
         """What the message pings, and the titles a member cannot read as typed."""
@@ -265,6 +279,11 @@ class DiscordRoom:
         fake.wait_until(answered, timeout=WAIT)
         [followup] = fake.interaction(record.id).followup_ids
         return _discord_text(fake.message(followup))
+
+    def offered(self, *, message_id: str) -> set[str] | None:
+        """The values the message's buttons carry as it stands (a custom id's last part)."""
+        rows = self.harness.fake.message(message_id)["components"]
+        return {str(c["custom_id"]).rsplit(":", 1)[-1] for row in rows for c in row["components"]}
 
     def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
         """What the message pings or draws as a mention (but the people who decided), and the

@@ -156,6 +156,11 @@ class Platform(Protocol):
         the answer the clicker reads."""
         ...
 
+    def offered(self, *, message_id: str) -> set[str] | None:
+        """The suggestion numbers whose buttons the message shows now (None: a platform that
+        does not redraw a message in place)."""
+        ...
+
     def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
         """What is wrong with how a message shows data: pings, and `titles` not readable as
         they were announced (empty: nothing)."""

@@ -76,9 +76,11 @@ def _decide_by_button(*, scenario: Scenario) -> tuple[int, int]:
     assert today.day == NEXT_TUESDAY and today.tray is not None and today.tray.message_id
     wanted, unwanted = today.tray_items
     tray = today.tray.message_id
+    assert room.offered(message_id=tray) in (None, {str(wanted.id), str(unwanted.id)})
     assert "Added" in room.click(message_id=tray, suggestion_id=wanted.id, label=ADD_LABEL)
     assert "Hidden" in room.click(message_id=tray, suggestion_id=unwanted.id, label=HIDE_LABEL)
-    # Redrawn in place: the hidden one's buttons are gone, and typing still answers.
+    # Redrawn in place: the decided ones' buttons are gone, and typing still answers.
+    assert room.offered(message_id=tray) in (None, set())
     assert "Added" not in room.command(f"suggestions add {unwanted.id}")
     states = {s.id: s.state for s in scenario.all_suggestions()}
     assert states[wanted.id] == "promoted" and states[unwanted.id] == "hidden"
