@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.db.database import Database
 from bot.domain import ChannelKey, PaperDraft
@@ -22,7 +22,7 @@ from bot.runtime.wiring import Wiring
 from bot.services import importing, sources_read
 from bot.sources.watch_text import SourceBases
 from tests.fakesources import AnnounceCalendar, Announcement, FakeArxiv
-from tests.slack.conftest import FakeClock
+from tests.slack.conftest import FakeClock, free_port
 from tests.sources.faketime import FakeTime, fetcher_on
 
 FIRST = date(2026, 1, 5)  # a Monday
@@ -37,6 +37,8 @@ PER_DAY = 2  # the tray's size, set by command
 READ_ID = "2512.04321"  # read before the fortnight; replaced on the second Monday
 CROSS_ID = "2601.00777"  # cs.LG, cross-listed to cs.CL: in both watched feeds
 READ_TITLE = "Pipelines of speculative decoders, read the Friday before"
+WAIT = 10.0  # seconds a platform's answer may take
+NINE, BERLIN, WEEKDAYS = time(9, 0), "Europe/Berlin", frozenset(range(1, 6))  # the schedule
 HOSTILE = (
     "<!channel> @everyone **bold** _it_ `code` [x](https://evil.example) 🚀🔥",
     "<@U0ADMIN> <#C0001> <script>alert(1)</script> &amp; " + "long " * 40,
@@ -44,6 +46,16 @@ HOSTILE = (
 HOSTILE_MARKS = ("@everyone", "🚀", "alert(1)", "**bold**")  # what survives the feed's parsing
 WATCHES = ("watch add arxiv cs.LG", "watch add arxiv cs.CL")
 SETTINGS = (f"suggestions size {PER_DAY}", "suggestions autofill on")
+
+
+def closed_lookups() -> dict[str, Any]:
+    """Settings whose metadata look-ups fail fast on closed local ports: no test touches the
+    internet."""
+    return {
+        "arxiv_api_url": f"http://127.0.0.1:{free_port()}/api/query",
+        "crossref_api_url": f"http://127.0.0.1:{free_port()}",
+        "lookup_timeout": 1,
+    }
 
 
 def at_morning(*, day: date) -> datetime:

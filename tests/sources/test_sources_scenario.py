@@ -14,7 +14,9 @@ import pytest
 
 from bot.wording.suggestions import ADD_LABEL, HIDE_LABEL
 from tests.fakesources import FakeArxiv
-from tests.sources.scenario_platforms import console_room, discord_room, slack_room
+from tests.sources.scenario_console import console_room
+from tests.sources.scenario_discord import discord_room
+from tests.sources.scenario_slack import slack_room
 from tests.sources.scenario_support import (
     CROSS_ID,
     DAYS,
