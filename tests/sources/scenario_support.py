@@ -11,7 +11,7 @@ channel read the Friday before, and titles written to hurt a chat (mentions, mar
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Protocol
 
@@ -126,7 +126,7 @@ def calendar() -> AnnounceCalendar:
     cal.announce(day=FIRST + timedelta(days=1), papers=[cross])
     cal.announce(
         day=FIRST + timedelta(days=10),
-        papers=[Announcement(**{**_fields(cross), "version": 2, "replacement": True})],
+        papers=[replace(cross, version=2, replacement=True)],
     )
     replaced = Announcement(
         arxiv_id=READ_ID,
@@ -139,11 +139,6 @@ def calendar() -> AnnounceCalendar:
     )
     cal.announce(day=FIRST + timedelta(days=7), papers=[replaced])
     return cal
-
-
-def _fields(paper: Announcement) -> dict[str, object]:
-    """An announcement's fields, to make a later version of it."""
-    return {name: getattr(paper, name) for name in paper.__dataclass_fields__}
 
 
 class Platform(Protocol):

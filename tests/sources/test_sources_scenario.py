@@ -36,7 +36,7 @@ from tests.sources.scenario_support import (
 )
 
 Room = Callable[..., AbstractContextManager[Platform]]
-ROOMS = {"console": console_room, "slack": slack_room, "discord": discord_room}
+ROOMS: dict[str, Room] = {"console": console_room, "slack": slack_room, "discord": discord_room}
 TUESDAY = FIRST + timedelta(days=1)
 NEXT_TUESDAY = FIRST + timedelta(days=8)
 
@@ -112,8 +112,8 @@ def _check(*, scenario: Scenario, decided: dict[date, tuple[int, int]]) -> None:
     # of its papers was lost.
     statuses = [r.status for r in scenario.arxiv.requests]
     assert len(statuses) == 2 * DAYS + 2 and statuses.count(304) == 2, statuses
-    mailed = scenario.arxiv.calendar.papers_up_to(day=LATE)
-    late = {paper.arxiv_id for day, paper in mailed if day == LATE}
+    listed = scenario.arxiv.calendar.papers_up_to(day=LATE)
+    late = {paper.arxiv_id for when, paper in listed if when == LATE}
     assert late and late <= {s.candidate.arxiv_id for s in everything}
     assert scenario.time.sleeps == [3.0] * (DAYS + 1)  # each round's two feeds 3 s apart
     by_id = {s.id: s for s in everything}
@@ -146,18 +146,18 @@ def _check(*, scenario: Scenario, decided: dict[date, tuple[int, int]]) -> None:
     # weekends none.
     posts = {d.day: d.posted_arxiv_id for d in scenario.days}
     assert len(decided) == 2
-    for day, (promoted, hidden) in decided.items():
-        assert posts[day + timedelta(days=1)] == by_id[promoted].candidate.arxiv_id
+    for when, (promoted, hidden) in decided.items():
+        assert posts[when + timedelta(days=1)] == by_id[promoted].candidate.arxiv_id
         assert by_id[hidden].candidate.arxiv_id not in posts.values()
     assert len([p for p in posts.values() if p]) == len({p for p in posts.values() if p})
-    for day, posted in posts.items():
-        if day.weekday() < 5:
-            assert posted, f"no post on {day:%a %d %b}"
+    for when, posted in posts.items():
+        if when.weekday() < 5:
+            assert posted, f"no post on {when:%a %d %b}"
         else:
             assert posted is None
     # Mailing days have a tray, days without one (weekends, the holiday) none; the holiday's
     # post still came.
-    for day in scenario.days:
-        mailed = day.day.weekday() < 5 and day.day != HOLIDAY
-        assert (day.tray is not None) == mailed, f"tray {day.tray} on {day.day:%a %d %b}"
+    for seen in scenario.days:
+        mailed = seen.day.weekday() < 5 and seen.day != HOLIDAY
+        assert (seen.tray is not None) == mailed, f"tray {seen.tray} on {seen.day:%a %d %b}"
     assert posts[HOLIDAY]
