@@ -28,7 +28,7 @@ from bench.sources_corpus import SimPaper, papers
 from bench.stats import figure
 from bot.domain import VoteCount
 from bot.outbound.fetch import PoliteFetcher
-from bot.outbound.fetched import Body
+from bot.ports.fetching import Body
 from bot.sources.candidates import Candidate, candidate_keys, make_candidate
 from bot.sources.feeds import read_feed
 from bot.sources.keywords import match_filters

@@ -65,6 +65,11 @@ def cycle_of(*, now: datetime) -> str:
     return now.astimezone(UTC).date().isoformat()
 
 
+def cycle_start(*, now: datetime) -> datetime:
+    """When the announce cycle `now` falls in began (its UTC midnight)."""
+    return datetime.combine(now.astimezone(UTC).date(), datetime.min.time(), tzinfo=UTC)
+
+
 def _due(*, state: SourceState, cycle: str, now: datetime) -> bool:
     """Whether a watch is to be read now: its cycle is unread and no retry time is ahead."""
     return state.cycle != cycle and (state.retry_at is None or state.retry_at <= now)

@@ -20,14 +20,11 @@ from bot.domain import ChannelKey, Schedule
 from bot.messages import Message
 from bot.ports import Chat, ChatError, UnitOfWork
 from bot.services import suggestions
+from bot.services.sources_read import cycle_start
 from bot.sources.rank import Scorer
 from bot.wording import suggestions as words
 
 log = logging.getLogger("paperclub")
-
-# A tray shows news: it is posted only when a watch found something this long before it
-# (a source is read once a UTC day, so a weekend or a holiday with no mailing has no tray).
-NEWS_WITHIN = timedelta(hours=24)
 
 
 class ScorerFor(Protocol):
@@ -112,7 +109,7 @@ def post_due_trays(
                 now=now,
                 limit=limit,
                 scorer=scorer_for(channel=channel),
-                news_since=now - NEWS_WITHIN,
+                news_since=cycle_start(now=now),
             )
             if not chosen:
                 continue  # nothing new today: no tray (a later sweep may find some)

@@ -161,3 +161,13 @@ def _check(*, scenario: Scenario, decided: dict[date, tuple[int, int]]) -> None:
         mailed = seen.day.weekday() < 5 and seen.day != HOLIDAY
         assert (seen.tray is not None) == mailed, f"tray {seen.tray} on {seen.day:%a %d %b}"
     assert posts[HOLIDAY]
+
+
+def test_a_day_arxiv_announces_nothing_has_no_tray(sqlite_url: str) -> None:
+    with console_room(url=sqlite_url) as room, FakeArxiv(today=FIRST, calendar=calendar()) as arxiv:
+        scenario = Scenario(platform=room, arxiv=arxiv)
+        _set_up(room=room)
+        saturday = FIRST + timedelta(days=5)
+        for day in fortnight()[:6]:
+            scenario.morning(day=day)
+        assert {d.day: d.tray is not None for d in scenario.days}[saturday] is False
