@@ -191,7 +191,8 @@ class Scenario:
 
     platform: Platform
     arxiv: FakeArxiv
-    time: FakeTime = field(default_factory=FakeTime)
+    fetch_time: FakeTime = field(default_factory=FakeTime)  # the fetcher's spacing clock
+    read_at: time = MAILED  # UTC: when the worker first reads each day (MORNING: at the sweep)
     days: list[Day] = field(default_factory=list)
 
     @property
@@ -203,7 +204,7 @@ class Scenario:
         """Serve `day`'s mailing and read the due watches as the worker would after it, then
         the sweep at the channel's post time. On LATE the mailing is not out at first: the read
         is a 304, and the worker's look an hour later finds it."""
-        self.platform.clock.at = at_mailing(day=day)
+        self.platform.clock.at = datetime.combine(day, self.read_at, tzinfo=UTC)
         self.arxiv.set_day(day, late=day == LATE)
         read_before = frozenset(self.read_ids())
         self.read()
@@ -236,7 +237,7 @@ class Scenario:
     def read(self) -> None:
         """One round of the reader, as the worker runs it, on a fetcher spaced as for arXiv
         (3 s, on the fake clock: no real time)."""
-        fetcher = fetcher_on(self.time, gaps={"127.0.0.1": 3.0})
+        fetcher = fetcher_on(self.fetch_time, gaps={"127.0.0.1": 3.0})
         done = sources_read.read_due(
             uow=self.platform.database,
             fetcher=fetcher,

@@ -24,6 +24,7 @@ from tests.sources.scenario_support import (
     HOLIDAY,
     HOSTILE_MARKS,
     LATE,
+    MORNING,
     PER_DAY,
     READ_ID,
     SETTINGS,
@@ -115,7 +116,7 @@ def _check(*, scenario: Scenario, decided: dict[date, tuple[int, int]]) -> None:
     listed = scenario.arxiv.calendar.papers_up_to(day=LATE)
     late = {paper.arxiv_id for when, paper in listed if when == LATE}
     assert late and late <= {s.candidate.arxiv_id for s in everything}
-    assert scenario.time.sleeps == [3.0] * (DAYS + 1)  # each round's two feeds 3 s apart
+    assert scenario.fetch_time.sleeps == [3.0] * (DAYS + 1)  # each round's two feeds 3 s apart
     by_id = {s.id: s for s in everything}
     # A cross-list in two watched feeds is one suggestion; a replacement of a read paper none.
     assert [s.candidate.arxiv_id for s in everything].count(CROSS_ID) == 1
@@ -165,7 +166,8 @@ def _check(*, scenario: Scenario, decided: dict[date, tuple[int, int]]) -> None:
 
 def test_a_day_arxiv_announces_nothing_has_no_tray(sqlite_url: str) -> None:
     with console_room(url=sqlite_url) as room, FakeArxiv(today=FIRST, calendar=calendar()) as arxiv:
-        scenario = Scenario(platform=room, arxiv=arxiv)
+        # Read at the sweep's own time: Friday's read is exactly 24 hours before Saturday's.
+        scenario = Scenario(platform=room, arxiv=arxiv, read_at=MORNING)
         _set_up(room=room)
         saturday = FIRST + timedelta(days=5)
         for day in fortnight()[:6]:
