@@ -11,9 +11,9 @@ channel read the Friday before, and titles written to hurt a chat (mentions, mar
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.db.database import Database
 from bot.domain import ChannelKey, PaperDraft
@@ -22,18 +22,23 @@ from bot.runtime.wiring import Wiring
 from bot.services import importing, sources_read
 from bot.sources.watch_text import SourceBases
 from tests.fakesources import AnnounceCalendar, Announcement, FakeArxiv
-from tests.slack.conftest import FakeClock
+from tests.slack.conftest import FakeClock, free_port
 from tests.sources.faketime import FakeTime, fetcher_on
 
 FIRST = date(2026, 1, 5)  # a Monday
 DAYS = 14
 HOLIDAY = date(2026, 1, 14)  # a Wednesday arXiv does not mail (the channel still posts)
+LATE = date(2026, 1, 8)  # a Thursday whose mailing is not out at the morning's read
 BEFORE = date(2026, 1, 2)  # the Friday before: the channel reads READ_ID
 MORNING = time(8, 5)  # UTC: five minutes after the channel's 09:00 in Berlin
+MAILED = time(5, 5)  # UTC: the worker's look after arXiv's midnight Eastern mailing
+LATER = timedelta(hours=1, minutes=5)  # the worker's look after a 304 (READ_AGAIN: an hour)
 PER_DAY = 2  # the tray's size, set by command
 READ_ID = "2512.04321"  # read before the fortnight; replaced on the second Monday
 CROSS_ID = "2601.00777"  # cs.LG, cross-listed to cs.CL: in both watched feeds
 READ_TITLE = "Pipelines of speculative decoders, read the Friday before"
+WAIT = 10.0  # seconds a platform's answer may take
+NINE, BERLIN, WEEKDAYS = time(9, 0), "Europe/Berlin", frozenset(range(1, 6))  # the schedule
 HOSTILE = (
     "<!channel> @everyone **bold** _it_ `code` [x](https://evil.example) 🚀🔥",
     "<@U0ADMIN> <#C0001> <script>alert(1)</script> &amp; " + "long " * 40,
@@ -43,9 +48,24 @@ WATCHES = ("watch add arxiv cs.LG", "watch add arxiv cs.CL")
 SETTINGS = (f"suggestions size {PER_DAY}", "suggestions autofill on")
 
 
+def closed_lookups() -> dict[str, Any]:
+    """Settings whose metadata look-ups fail fast on closed local ports: no test touches the
+    internet."""
+    return {
+        "arxiv_api_url": f"http://127.0.0.1:{free_port()}/api/query",
+        "crossref_api_url": f"http://127.0.0.1:{free_port()}",
+        "lookup_timeout": 1,
+    }
+
+
 def at_morning(*, day: date) -> datetime:
     """The scheduled morning of `day`, when the scenario reads and sweeps."""
     return datetime.combine(day, MORNING, tzinfo=UTC)
+
+
+def at_mailing(*, day: date) -> datetime:
+    """When the worker first reads `day`'s mailing (the admin set up an hour before)."""
+    return datetime.combine(day, MAILED, tzinfo=UTC)
 
 
 def fortnight() -> list[date]:
@@ -106,7 +126,7 @@ def calendar() -> AnnounceCalendar:
     cal.announce(day=FIRST + timedelta(days=1), papers=[cross])
     cal.announce(
         day=FIRST + timedelta(days=10),
-        papers=[Announcement(**{**_fields(cross), "version": 2, "replacement": True})],
+        papers=[replace(cross, version=2, replacement=True)],
     )
     replaced = Announcement(
         arxiv_id=READ_ID,
@@ -119,11 +139,6 @@ def calendar() -> AnnounceCalendar:
     )
     cal.announce(day=FIRST + timedelta(days=7), papers=[replaced])
     return cal
-
-
-def _fields(paper: Announcement) -> dict[str, object]:
-    """An announcement's fields, to make a later version of it."""
-    return {name: getattr(paper, name) for name in paper.__dataclass_fields__}
 
 
 class Platform(Protocol):
@@ -141,6 +156,16 @@ class Platform(Protocol):
 
     def shown(self, *, message_id: str) -> str:
         """The text of one of the bot's messages in the channel, as people read it."""
+        ...
+
+    def click(self, *, message_id: str, suggestion_id: int, label: str) -> str:
+        """A member clicks the button labelled `label` of a suggestion on the tray message;
+        the answer the clicker reads."""
+        ...
+
+    def offered(self, *, message_id: str) -> set[str] | None:
+        """The suggestion numbers whose buttons the message shows now (None: a platform that
+        does not redraw a message in place)."""
         ...
 
     def harmful(self, *, message_id: str, titles: list[str]) -> list[str]:
@@ -166,7 +191,8 @@ class Scenario:
 
     platform: Platform
     arxiv: FakeArxiv
-    time: FakeTime = field(default_factory=FakeTime)
+    fetch_time: FakeTime = field(default_factory=FakeTime)  # the fetcher's spacing clock
+    read_at: time = MAILED  # UTC: when the worker first reads each day (MORNING: at the sweep)
     days: list[Day] = field(default_factory=list)
 
     @property
@@ -175,18 +201,18 @@ class Scenario:
         return SourceBases(arxiv_feed=self.arxiv.url, crossref=self.arxiv.url)
 
     def morning(self, *, day: date) -> Day:
-        """Serve `day`'s mailing, read the due watches as the worker would, then the sweep."""
-        self.platform.clock.at = at_morning(day=day)
-        self.arxiv.set_day(day)
+        """Serve `day`'s mailing and read the due watches as the worker would after it, then
+        the sweep at the channel's post time. On LATE the mailing is not out at first: the read
+        is a 304, and the worker's look an hour later finds it."""
+        self.platform.clock.at = datetime.combine(day, self.read_at, tzinfo=UTC)
+        self.arxiv.set_day(day, late=day == LATE)
         read_before = frozenset(self.read_ids())
-        fetcher = fetcher_on(self.time, gaps={"127.0.0.1": 3.0})
-        done = sources_read.read_due(
-            uow=self.platform.database,
-            fetcher=fetcher,
-            bases=self.bases,
-            now=self.platform.clock.now(),
-        )
-        assert done.failures == (), done.failures
+        self.read()
+        if day == LATE:
+            self.platform.clock.at += LATER
+            self.arxiv.set_day(day)
+            self.read()
+        self.platform.clock.at = at_morning(day=day)
         self.platform.wiring.sweep()
         with self.platform.database(write=False) as store:
             tray = store.tray_on(channel=self.platform.key, day=day)
@@ -207,6 +233,18 @@ class Scenario:
         )
         self.days.append(today)
         return today
+
+    def read(self) -> None:
+        """One round of the reader, as the worker runs it, on a fetcher spaced as for arXiv
+        (3 s, on the fake clock: no real time)."""
+        fetcher = fetcher_on(self.fetch_time, gaps={"127.0.0.1": 3.0})
+        done = sources_read.read_due(
+            uow=self.platform.database,
+            fetcher=fetcher,
+            bases=self.bases,
+            now=self.platform.clock.now(),
+        )
+        assert done.failures == (), done.failures
 
     def posted_on(self, *, day: date) -> str | None:
         """The arXiv id of the paper posted on `day` ("" for one without), None: no post."""

@@ -8,36 +8,43 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 
+from bot.wording.suggestions import ADD_LABEL, HIDE_LABEL
 from tests.fakesources import FakeArxiv
-from tests.sources.scenario_platforms import console_room, discord_room, slack_room
+from tests.sources.scenario_console import console_room
+from tests.sources.scenario_discord import discord_room
+from tests.sources.scenario_slack import slack_room
 from tests.sources.scenario_support import (
     CROSS_ID,
+    DAYS,
     FIRST,
     HOLIDAY,
     HOSTILE_MARKS,
+    LATE,
+    MORNING,
     PER_DAY,
     READ_ID,
     SETTINGS,
     WATCHES,
     Platform,
     Scenario,
-    at_morning,
+    at_mailing,
     calendar,
     fortnight,
 )
 
 Room = Callable[..., AbstractContextManager[Platform]]
-ROOMS = {"console": console_room, "slack": slack_room, "discord": discord_room}
-TUESDAY, WEDNESDAY = FIRST + timedelta(days=1), FIRST + timedelta(days=2)
+ROOMS: dict[str, Room] = {"console": console_room, "slack": slack_room, "discord": discord_room}
+TUESDAY = FIRST + timedelta(days=1)
+NEXT_TUESDAY = FIRST + timedelta(days=8)
 
 
 def _set_up(*, room: Platform) -> None:
     """The first Monday, before arXiv is read: the admin adds two watches and the settings."""
-    room.clock.at = at_morning(day=FIRST)
+    room.clock.at = at_mailing(day=FIRST) - timedelta(hours=1)
     for text in WATCHES:
         assert "cs." in room.command(text)
     listed = room.command("watch")
@@ -64,23 +71,52 @@ def _decide_by_command(*, scenario: Scenario) -> tuple[int, int]:
     return wanted.id, unwanted.id
 
 
+def _decide_by_button(*, scenario: Scenario) -> tuple[int, int]:
+    """On the second Tuesday: a member clicks Add to queue on the first of the tray and Not
+    for us on the second; Add to queue on the hidden one afterwards changes nothing."""
+    room = scenario.platform
+    today = scenario.days[-1]
+    assert today.day == NEXT_TUESDAY and today.tray is not None and today.tray.message_id
+    wanted, unwanted = today.tray_items
+    tray = today.tray.message_id
+    assert room.offered(message_id=tray) in (None, {str(wanted.id), str(unwanted.id)})
+    assert "Added" in room.click(message_id=tray, suggestion_id=wanted.id, label=ADD_LABEL)
+    assert "Hidden" in room.click(message_id=tray, suggestion_id=unwanted.id, label=HIDE_LABEL)
+    # Redrawn in place: the decided ones' buttons are gone, and typing still answers.
+    assert room.offered(message_id=tray) in (None, set())
+    assert "Added" not in room.command(f"suggestions add {unwanted.id}")
+    states = {s.id: s.state for s in scenario.all_suggestions()}
+    assert states[wanted.id] == "promoted" and states[unwanted.id] == "hidden"
+    return wanted.id, unwanted.id
+
+
 @pytest.mark.parametrize("name", sorted(ROOMS))
 def test_a_fortnight_of_announcements_on_each_platform(name: str, sqlite_url: str) -> None:
     with ROOMS[name](url=sqlite_url) as room, FakeArxiv(today=FIRST, calendar=calendar()) as arxiv:
         scenario = Scenario(platform=room, arxiv=arxiv)
         _set_up(room=room)
-        decided: tuple[int, int] | None = None
+        decided: dict[date, tuple[int, int]] = {}
         for day in fortnight():
             scenario.morning(day=day)
             if day == TUESDAY:
-                decided = _decide_by_command(scenario=scenario)
-        assert decided is not None
-        _check(scenario=scenario, promoted=decided[0], hidden=decided[1])
+                decided[day] = _decide_by_command(scenario=scenario)
+            if day == NEXT_TUESDAY:
+                decided[day] = _decide_by_button(scenario=scenario)
+        _check(scenario=scenario, decided=decided)
 
 
-def _check(*, scenario: Scenario, promoted: int, hidden: int) -> None:
-    """The issue's invariants over the fortnight."""
+def _check(*, scenario: Scenario, decided: dict[date, tuple[int, int]]) -> None:
+    """The issue's invariants over the fortnight; `decided`: the suggestions promoted and
+    hidden on a day (each promoted one is the next day's post)."""
     room, everything = scenario.platform, scenario.all_suggestions()
+    # One request per watched feed and day; the late mailing's first two were 304s, and none
+    # of its papers was lost.
+    statuses = [r.status for r in scenario.arxiv.requests]
+    assert len(statuses) == 2 * DAYS + 2 and statuses.count(304) == 2, statuses
+    listed = scenario.arxiv.calendar.papers_up_to(day=LATE)
+    late = {paper.arxiv_id for when, paper in listed if when == LATE}
+    assert late and late <= {s.candidate.arxiv_id for s in everything}
+    assert scenario.fetch_time.sleeps == [3.0] * (DAYS + 1)  # each round's two feeds 3 s apart
     by_id = {s.id: s for s in everything}
     # A cross-list in two watched feeds is one suggestion; a replacement of a read paper none.
     assert [s.candidate.arxiv_id for s in everything].count(CROSS_ID) == 1
@@ -107,26 +143,31 @@ def _check(*, scenario: Scenario, promoted: int, hidden: int) -> None:
     # Hostile titles were among them, and were shown as data.
     hostile = [t for t in shown_titles if any(m in t for m in HOSTILE_MARKS)]
     assert len(hostile) >= 2, shown_titles
-    assert hidden not in shown_ids[shown_ids.index(hidden) + 1 :]
-    # The promoted paper is the next day's post; every weekday has one, weekends none.
+    # A promoted paper is the next day's post, a hidden one never; every weekday has a post,
+    # weekends none.
     posts = {d.day: d.posted_arxiv_id for d in scenario.days}
-    assert posts[WEDNESDAY] == by_id[promoted].candidate.arxiv_id
-    assert by_id[hidden].candidate.arxiv_id not in posts.values()
-    for day, posted in posts.items():
-        if day.weekday() < 5:
-            assert posted, f"no post on {day:%a %d %b}"
+    assert len(decided) == 2
+    for when, (promoted, hidden) in decided.items():
+        assert posts[when + timedelta(days=1)] == by_id[promoted].candidate.arxiv_id
+        assert by_id[hidden].candidate.arxiv_id not in posts.values()
+    assert len([p for p in posts.values() if p]) == len({p for p in posts.values() if p})
+    for when, posted in posts.items():
+        if when.weekday() < 5:
+            assert posted, f"no post on {when:%a %d %b}"
         else:
             assert posted is None
-    # Mailing days have a tray; the holiday's post still came (autofill from earlier ones).
-    for day in scenario.days:
-        if day.day.weekday() < 5 and day.day != HOLIDAY:
-            assert day.tray is not None, f"no tray on {day.day:%a %d %b}"
+    # Mailing days have a tray, days without one (weekends, the holiday) none; the holiday's
+    # post still came.
+    for seen in scenario.days:
+        mailed = seen.day.weekday() < 5 and seen.day != HOLIDAY
+        assert (seen.tray is not None) == mailed, f"tray {seen.tray} on {seen.day:%a %d %b}"
     assert posts[HOLIDAY]
 
 
 def test_a_day_arxiv_announces_nothing_has_no_tray(sqlite_url: str) -> None:
     with console_room(url=sqlite_url) as room, FakeArxiv(today=FIRST, calendar=calendar()) as arxiv:
-        scenario = Scenario(platform=room, arxiv=arxiv)
+        # Read at the sweep's own time: Friday's read is exactly 24 hours before Saturday's.
+        scenario = Scenario(platform=room, arxiv=arxiv, read_at=MORNING)
         _set_up(room=room)
         saturday = FIRST + timedelta(days=5)
         for day in fortnight()[:6]:
