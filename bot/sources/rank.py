@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
-from operator import itemgetter
+from operator import itemgetter, mul
 from typing import Literal
 
 from bot.domain import VoteCount
@@ -113,7 +113,8 @@ class _Keyword:
 
 def _norm(*, vector: Mapping[str, float]) -> float:
     """The length of `vector`."""
-    return math.sqrt(sum(v * v for v in vector.values()))
+    values = vector.values()
+    return math.sqrt(sum(map(mul, values, values)))
 
 
 def _unit(*, vector: Mapping[str, float]) -> dict[str, float]:
@@ -192,7 +193,7 @@ def _likeness(
     # In term order: sums in a fixed order, and max() keeps the first of equal terms.
     shared = sorted((t, v / norm * liked[t]) for t, v in weights.items() if t in liked)
     against = sorted((t, v / norm) for t, v in weights.items() if t in disliked)
-    like = sum(v for _, v in shared)
+    like = sum(map(itemgetter(1), shared))
     dislike = sum(v * disliked[t] for t, v in against)
     return like, dislike, (max(shared, key=itemgetter(1))[0] if shared else None)
 

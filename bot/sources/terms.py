@@ -61,4 +61,9 @@ def paper_terms(*, title: str, abstract: str) -> dict[str, float]:
     for _ in range(TITLE_WEIGHT):
         _count(found=title_words, into=counts)
     _count(found=words(text=abstract), into=counts)
-    return {term: 1.0 + math.log(count) for term, count in counts.items()}
+    return {term: _DAMPED[count] for term, count in counts.items()}
+
+
+# 1 + ln n for every count a term can reach (a title's MAX_WORDS words TITLE_WEIGHT times, and
+# the abstract's once): looked up, as a 2,000-entry listing has half a million terms.
+_DAMPED = [0.0, *(1.0 + math.log(n) for n in range(1, (TITLE_WEIGHT + 1) * MAX_WORDS + 1))]
