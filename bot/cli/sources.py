@@ -14,7 +14,7 @@ from bot.cli.archive import CliError, open_database
 from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.domain import ChannelKey
-from bot.messages import as_plain, message
+from bot.messages import as_plain
 from bot.ports.sources import Suggestion, Watch
 from bot.runtime.clock import SystemClock
 from bot.services import listing
@@ -132,7 +132,8 @@ def cmd_suggestions(*, args: argparse.Namespace, settings: Settings) -> int:
         return 0
     if not found:
         print(f"{key} has no suggestions yet.")
+        return 0
     for s in found:
         print(f"#{s.id} [{s.state}] {s.candidate.title}")
-    print(as_plain(message=message(f"{len(found)} shown (newest first, at most {SHOWN}).")))
+    print(f"{len(found)} shown (newest first, at most {SHOWN}).")
     return 0
