@@ -1,10 +1,11 @@
 """Reading the channels' watches: each source once per announce cycle, politely, resumably.
 
 A cycle is a UTC day: arXiv announces once a weekday, around midnight UTC, and journals and
-preprint servers update their feeds daily at most. A watch is read once its cycle is new; a
-"not modified" answer (arXiv's mailing not out yet: a late announcement) or a feed cut short is
-asked again an hour later, conditionally, until the cycle's listing comes. Watches of several
-channels on one source share one request.
+preprint servers update their feeds daily at most. A watch is read once its cycle is new. A
+"not modified" answer reads the cycle, but for an arXiv category on a mailing morning, where
+it means the listing is not out yet (a late announcement): that is asked again an hour later,
+conditionally, until noon UTC. A feed cut short is read again, whole, an hour later. Watches
+of several channels on one source share one request and one parse.
 
 What a read found and how far it got are written in one unit of work: a crash before it
 commits leaves the cycle unread (read again at the next round), and a crash after it leaves
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot.domain import ChannelKey
 from bot.ports import UnitOfWork
-from bot.ports.fetching import Body, Failed, Fetcher, NotModified, Validators
+from bot.ports.fetching import Body, Failed, Fetched, Fetcher, NotModified, Validators
 from bot.ports.sources import SourcesStore, SourceState, Watch
 from bot.sources.candidates import Candidate
 from bot.sources.keywords import match_filters
@@ -35,6 +36,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("paperclub")
 
 READ_AGAIN = timedelta(hours=1)  # a listing not out yet, or cut short, is asked again after
+# arXiv mails Monday to Friday around midnight UTC (Sunday to Thursday evenings, New York); a
+# listing not out by noon UTC is not coming that day (a holiday), and a weekend has none.
+MAILING_DAYS = 5  # Monday to Friday, as datetime.weekday() counts (0-4)
+RETRY_UNTIL = 12  # hour of the day, UTC
 FIX_FIRST = timedelta(days=1)  # a source a person must fix (a 404) is tried daily meanwhile
 CROSSREF_LOOKBACK = timedelta(days=7)  # a journal's first read covers the week before
 
@@ -137,33 +142,45 @@ def _kept(
     return kept
 
 
+def _asked_again(*, watch: Watch, now: datetime) -> bool:
+    """Whether a 304 means "not out yet, ask again": an arXiv category's listing on a mailing
+    morning (UTC), before RETRY_UNTIL. Any other unchanged source is read for the cycle."""
+    utc = now.astimezone(UTC)
+    return watch.spec.kind == "arxiv" and utc.weekday() < MAILING_DAYS and utc.hour < RETRY_UNTIL
+
+
 def _apply(
     *,
     uow: UnitOfWork[Needs],
     watch: Watch,
     state: SourceState,
-    fetched: Body | NotModified | Failed,
+    fetched: Fetched,
+    read: FeedRead | None,
     cycle: str,
     now: datetime,
 ) -> tuple[int, SourceFailure | None]:
-    """Write what the fetch means for one watch: suggestions kept, and a failure to report."""
-    if isinstance(fetched, NotModified):
-        later = replace(
-            state,
-            etag=fetched.validators.etag,
-            last_modified=fetched.validators.last_modified,
-            retry_at=now + READ_AGAIN,
-        )
-        return _kept(uow=uow, watch=watch, state=later, candidates=(), now=now), None
+    """Write what the fetch (and `read`, its body parsed) means for one watch: suggestions
+    kept, and a failure to report."""
     if isinstance(fetched, Failed):
         retry_in = fetched.retry_in if fetched.retry else None
         failing = _failed(state=state, reason=fetched.reason, retry_in=retry_in, now=now)
         return _report(uow=uow, watch=watch, state=failing, now=now)
-    read = _parsed(watch=watch, body=fetched)
-    if not read.candidates and read.problems:  # not a feed, or broken before its first entry
-        failing = _failed(state=state, reason="; ".join(read.problems), retry_in=None, now=now)
+    if isinstance(fetched, NotModified):
+        again = _asked_again(watch=watch, now=now)
+        unchanged = SourceState(
+            watch_id=watch.id,
+            cycle=state.cycle if again else cycle,
+            etag=fetched.validators.etag,
+            last_modified=fetched.validators.last_modified,
+            read_at=state.read_at,
+            retry_at=now + READ_AGAIN if again else None,
+        )
+        return _kept(uow=uow, watch=watch, state=unchanged, candidates=(), now=now), None
+    if read is None or (not read.candidates and read.problems):  # not a feed, or broke at once
+        why = "; ".join(read.problems) if read else "nothing read"
+        failing = _failed(state=state, reason=why, retry_in=None, now=now)
         return _report(uow=uow, watch=watch, state=failing, now=now)
-    whole = not read.problems
+    whole = not read.cut_short
     done = SourceState(
         watch_id=watch.id,
         # A feed cut short is read again, whole, an hour later: its validators are not kept.
@@ -175,7 +192,8 @@ def _apply(
     )
     for problem in read.problems:
         log.warning("watch %d (%s): %s", watch.id, watch.channel, problem)
-    passing = _passing(watch=watch, candidates=read.candidates)
+    candidates = [replace(c, source=f"watch:{watch.id}") for c in read.candidates]
+    passing = _passing(watch=watch, candidates=candidates)
     return _kept(uow=uow, watch=watch, state=done, candidates=passing, now=now), None
 
 
@@ -220,9 +238,17 @@ def read_due(
             failures=max(states[w.id].failures for w in group),
         )
         asked += 1
+        # Parsed once, however many watches share the source.
+        read = _parsed(watch=group[0], body=fetched) if isinstance(fetched, Body) else None
         for watch in group:
             count, failure = _apply(
-                uow=uow, watch=watch, state=states[watch.id], fetched=fetched, cycle=cycle, now=now
+                uow=uow,
+                watch=watch,
+                state=states[watch.id],
+                fetched=fetched,
+                read=read,
+                cycle=cycle,
+                now=now,
             )
             kept += count
             if failure is not None:

@@ -35,6 +35,9 @@ class FeedRead:
     # The feed's own title, for the failure report ("math.OC updates on arXiv.org").
     title: str = ""
     entries: int = 0
+    # The feed broke off, or the arXiv API answered with an error entry: what was read is
+    # kept, and the rest is worth asking again (a skipped entry or the entry cap is not).
+    cut_short: bool = False
 
 
 def _parse(*, data: bytes) -> Any:
@@ -94,5 +97,9 @@ def read_feed(*, data: bytes, source: str) -> FeedRead:
     if broken is not None:
         problems.append(f"the feed breaks off at {broken}; later entries may be missing")
     return FeedRead(
-        candidates=tuple(candidates), problems=tuple(problems), title=title, entries=len(entries)
+        candidates=tuple(candidates),
+        problems=tuple(problems),
+        title=title,
+        entries=len(entries),
+        cut_short=broken is not None or any(p.startswith("arXiv API error") for p in problems),
     )

@@ -22,7 +22,9 @@ MAX_CATEGORIES = 10
 MAX_FILTERS = 20  # keywords, and authors, per watch
 MAX_FILTER = 100  # characters of one keyword or name
 MAX_URL = 2_000
-CROSSREF_ROWS = 100  # one page of a journal's newest works: a journal indexes fewer a day
+# One page of a journal's works first deposited since the last read, newest first: Crossref's
+# largest page (a journal deposits far fewer in a week; more are logged, not asked for).
+CROSSREF_ROWS = 1_000
 
 # An archive (cs, hep-th) or a subject class (cs.LG, q-bio.NC), as arXiv's feeds take them.
 _CATEGORY_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]+(?:-[A-Za-z]+)*)?$", re.IGNORECASE)
@@ -134,15 +136,16 @@ def watch_text(*, spec: WatchSpec) -> str:
 
 def source_url(*, spec: WatchSpec, bases: SourceBases, since: date) -> str:
     """Where the watch's source is read: arXiv's announcement feed of its categories, the
-    feed itself, or a journal's works Crossref indexed since `since` (newest first)."""
+    feed itself, or a journal's works first deposited since `since` (newest first: a work's
+    metadata re-indexed later is not news)."""
     if spec.kind == "arxiv":
         return f"{bases.arxiv_feed.rstrip('/')}/rss/{quote(spec.target, safe='+.-')}"
     if spec.kind == "feed":
         return spec.target
     query = urlencode(
         {
-            "filter": f"from-index-date:{since.isoformat()}",
-            "sort": "indexed",
+            "filter": f"from-created-date:{since.isoformat()}",
+            "sort": "created",
             "order": "desc",
             "rows": str(CROSSREF_ROWS),
         }

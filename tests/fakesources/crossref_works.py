@@ -17,13 +17,21 @@ from xml.sax.saxutils import escape
 from tests.fakelookup.records import words
 
 # The filters the fake reads; Crossref knows many more, and a name it does not know is a 400.
-DATE_FILTERS = ("from-index-date", "until-index-date", "from-pub-date", "until-pub-date")
+DATE_FILTERS = (
+    "from-index-date",
+    "until-index-date",
+    "from-pub-date",
+    "until-pub-date",
+    "from-created-date",
+    "until-created-date",
+)
 
 
 @dataclass(frozen=True)
 class CrossrefWork:
     """One journal article. `indexed`: when Crossref last indexed it (from-index-date reads
-    it); `published`: its publication date (from-pub-date reads it)."""
+    it); `published`: its publication date (from-pub-date reads it); `created`: when it was
+    first deposited (from-created-date reads it; the publication day when None)."""
 
     doi: str
     title: str
@@ -35,6 +43,12 @@ class CrossrefWork:
     abstract: str | None = None
     publisher: str = "Fake Scholarly Press"
     extra_issns: tuple[str, ...] = field(default=())
+    created: datetime | None = None
+
+    @property
+    def created_at(self) -> datetime:
+        """When it was first deposited."""
+        return self.created or datetime.combine(self.published, datetime.min.time(), tzinfo=UTC)
 
 
 def _stamp(*, when: datetime) -> dict[str, Any]:
@@ -58,7 +72,7 @@ def item(*, work: CrossrefWork, score: float) -> dict[str, Any]:
     """The work as one element of message.items."""
     day = {"date-parts": [[work.published.year, work.published.month, work.published.day]]}
     issns = (work.issn, *work.extra_issns)
-    created = datetime.combine(work.published, datetime.min.time(), tzinfo=UTC)
+    created = work.created_at
     out: dict[str, Any] = {
         "indexed": _stamp(when=work.indexed),
         "reference-count": 0,
@@ -112,6 +126,8 @@ def selected(*, works: Sequence[CrossrefWork], filters: dict[str, date]) -> list
             "until-index-date": lambda d: indexed <= d,
             "from-pub-date": lambda d: work.published >= d,
             "until-pub-date": lambda d: work.published <= d,
+            "from-created-date": lambda d: work.created_at.astimezone(UTC).date() >= d,
+            "until-created-date": lambda d: work.created_at.astimezone(UTC).date() <= d,
         }
         return all(checks[name](value) for name, value in filters.items())
 

@@ -11,12 +11,12 @@ from bot.ports.sources import WatchSpec
 from bot.services import sources_read
 from bot.services.adding import queue_draft
 from bot.sources.watch_text import SourceBases
-from tests.fakesources import Announcement, FakeArxiv, FakeFeeds
+from tests.fakesources import Announcement, CrossrefWork, FakeArxiv, FakeCrossref, FakeFeeds
 from tests.services.conftest import key
 from tests.sources.faketime import FakeTime, fetcher_on
 
 MONDAY = date(2024, 9, 2)
-NOON = datetime(2024, 9, 2, 12, 0, tzinfo=UTC)
+NOON = datetime(2024, 9, 2, 1, 30, tzinfo=UTC)  # after arXiv's mailing, before noon
 
 
 def paper(n: int, *cats: str, title: str = "", replacement: bool = False) -> Announcement:
@@ -148,3 +148,59 @@ def test_a_failing_source_is_reported_once_then_again_after_it_worked(database: 
         broke = sources_read.read_due(uow=database, fetcher=fetcher, bases=bases, now=fourth)
         assert [f.watch.id for f in broke.failures] == [number]  # a new run of failures
         assert "404" in broke.failures[0].reason
+
+
+def test_an_unchanged_feed_is_read_once_a_day_and_a_weekend_listing_too(
+    database: Database,
+) -> None:
+    body = '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title></channel></rss>'
+    with FakeFeeds() as feeds, FakeArxiv(today=MONDAY) as arxiv:
+        url = feeds.put("/toc.xml", body=body)
+        watch(database, channel="C1", spec=WatchSpec(kind="feed", target=url))
+        watch(database, channel="C1", spec=WatchSpec(kind="arxiv", target="cs.LG"))
+        saturday = MONDAY + timedelta(days=5)
+        arxiv.set_day(saturday)
+        fetcher = fetcher_on(FakeTime())
+        bases = arxiv_bases(arxiv)
+        at = datetime.combine(saturday, datetime.min.time(), tzinfo=UTC) + timedelta(hours=1)
+        asked = [
+            sources_read.read_due(
+                uow=database, fetcher=fetcher, bases=bases, now=at + timedelta(minutes=10 * n)
+            ).asked
+            for n in range(6 * 24 - 6)  # every ten minutes until midnight
+        ]
+        assert sum(asked) == 2  # the feed and the weekend listing, once each
+        sunday = at + timedelta(days=1)
+        assert (
+            sources_read.read_due(uow=database, fetcher=fetcher, bases=bases, now=sunday).asked == 2
+        )
+        assert [r.status for r in feeds.requests] == [200, 304]  # asked conditionally
+
+
+def test_a_journal_gives_works_first_deposited_since_its_last_read(database: Database) -> None:
+    def work(n: int, *, created: datetime, indexed: datetime) -> CrossrefWork:
+        return CrossrefWork(
+            doi=f"10.1234/jis.{n}",
+            title=f"Journal work {n}",
+            authors=("Ada Lovelace",),
+            issn="0028-0836",
+            published=created.date(),
+            indexed=indexed,
+            created=created,
+        )
+
+    with FakeCrossref() as crossref:
+        old = NOON - timedelta(days=60)
+        crossref.add(
+            work(1, created=NOON - timedelta(days=2), indexed=NOON - timedelta(days=2)),
+            work(2, created=old, indexed=NOON - timedelta(hours=1)),  # re-indexed, not news
+        )
+        watch(database, channel="C1", spec=WatchSpec(kind="crossref", target="0028-0836"))
+        bases = SourceBases(crossref=crossref.url)
+        fetcher = fetcher_on(FakeTime())
+        sources_read.read_due(uow=database, fetcher=fetcher, bases=bases, now=NOON)
+        with database(write=False) as store:
+            found = store.suggestions(channel=key("C1"), states=("waiting",), limit=10)
+        assert [s.candidate.doi for s in found] == ["10.1234/jis.1"]
+        asked = crossref.requests[0].path
+        assert "from-created-date" in asked and "rows=1000" in asked

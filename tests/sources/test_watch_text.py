@@ -41,7 +41,7 @@ def test_a_feed_and_a_journal() -> None:
     assert read_watch(text="crossref 00280836").target == "0028-0836"
     url = source_url(spec=journal, bases=BASES, since=date(2024, 9, 2))
     assert url.startswith("http://127.0.0.1:8/journals/0028-0836/works?")
-    assert "filter=from-index-date%3A2024-09-02" in url and "rows=100" in url
+    assert "filter=from-created-date%3A2024-09-02" in url and "rows=1000" in url
 
 
 @pytest.mark.parametrize(
