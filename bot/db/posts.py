@@ -53,14 +53,17 @@ class SqlPosts(UnitBound):
         )
 
     def channels(self) -> list[Channel]:
-        """Every channel that follows the list."""
-        rows = self.session.scalars(select(ChannelRow).order_by(ChannelRow.id))
+        """Every channel that follows the list (not a row a watch made alone: that one has no
+        daily post, no queue of its own and no place on the Home until it follows)."""
+        rows = self.session.scalars(
+            select(ChannelRow).where(ChannelRow.watch_only.is_(False)).order_by(ChannelRow.id)
+        )
         return [to_channel(row=row) for row in rows]
 
     def channel(self, *, key: ChannelKey) -> Channel | None:
-        """A followed channel, or None."""
+        """A followed channel, or None (also for a row a watch made alone)."""
         row = self._channel_row(key=key)
-        return to_channel(row=row) if row else None
+        return to_channel(row=row) if row and not row.watch_only else None
 
     def save_channel(self, *, key: ChannelKey, schedule: Schedule, private: bool) -> Channel:
         """Follow a channel with this schedule (or change its schedule and privacy); a row a

@@ -21,7 +21,7 @@ def test_watches_are_added_listed_and_removed(paperclub: Runner) -> None:
     )
     assert "#1 arXiv cs.LG · keywords: diffusion" in added.stdout
     paperclub("watch", "add", "feed", "https://example.org/toc.xml", "--channel", str(KEY))
-    rows = json.loads(paperclub("watch", "list", "--channel", "C1", "--json").stdout)
+    rows = json.loads(paperclub("watch", "list", "--channel", str(KEY), "--json").stdout)
     assert [(r["number"], r["kind"], r["target"], r["keywords"]) for r in rows] == [
         (1, "arxiv", "cs.LG", ["diffusion"]),
         (2, "feed", "https://example.org/toc.xml", []),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import time, timedelta
 
+from sqlalchemy import select
+
 from bot.db.database import Database
 from bot.db.schema import ChannelRow
 from bot.domain import Schedule
@@ -28,22 +30,18 @@ def test_a_watch_of_an_unfollowed_channel_makes_a_paused_watch_only_row(
 ) -> None:
     watch(any_database)
     with any_database(write=False) as store:
-        channel = store.channel(key=HERE)
-        assert channel is not None
-        # Watching is not following: the scheduler skips a paused channel, so it never posts.
-        assert channel.paused
-        assert channel.private
-        assert channel.schedule.post_time == time(9, 0)
-        assert channel.schedule.timezone == "UTC"
-        row = store.session.get(ChannelRow, channel.id)
-        assert row is not None and row.watch_only
+        # Watching is not following: no followed channel, no daily post, no place on the Home.
+        assert store.channel(key=HERE) is None
+        assert [c.key for c in store.channels()] == []
+        row = store.session.scalar(select(ChannelRow).where(ChannelRow.external_id == HERE.channel))
+        assert row is not None and row.watch_only and row.paused and row.private
+        assert row.post_time == "09:00" and row.timezone == "UTC"
         assert store.workspaces()  # its workspace is made as a follow makes it
 
 
 def test_following_a_watch_only_channel_makes_it_post(any_database: Database) -> None:
     watch(any_database, channel=HERE)
     watch(any_database, channel=NEXT_DOOR)
-    watch(any_database, channel=ELSEWHERE)
     with any_database() as store:
         # The configured channel (PAPERCLUB_CHANNEL) follows on the settings' schedule.
         followed = store.add_channel_if_missing(key=HERE, schedule=EVENINGS, private=False)
@@ -52,12 +50,8 @@ def test_following_a_watch_only_channel_makes_it_post(any_database: Database) ->
         # An admin's schedule.
         scheduled = store.save_channel(key=NEXT_DOOR, schedule=EVENINGS, private=False)
         assert not scheduled.paused
-        # A resume.
-        resumed = store.channel(key=ELSEWHERE)
-        assert resumed is not None
-        store.set_channel_flags(channel=resumed, paused=False)
     with any_database(write=False) as store:
-        for key in (HERE, NEXT_DOOR, ELSEWHERE):
+        for key in (HERE, NEXT_DOOR):
             channel = store.channel(key=key)
             assert channel is not None and not channel.paused
             row = store.session.get(ChannelRow, channel.id)
@@ -190,5 +184,4 @@ def test_tray_settings_default_until_saved_per_channel(any_database: Database) -
     with any_database(write=False) as store:
         assert store.tray_settings(channel=HERE) == TraySettings(per_day=0)
         assert store.tray_settings(channel=NEXT_DOOR) == TraySettings()
-        channel = store.channel(key=HERE)
-        assert channel is not None and channel.paused
+        assert store.channel(key=HERE) is None  # settings alone do not follow

@@ -201,3 +201,29 @@ def test_hostile_titles_stay_data_in_the_tray(database: Database, chat: MemoryCh
 def as_text(message: object) -> str:
     assert isinstance(message, Message)
     return as_plain(message=message)
+
+
+def test_a_channel_that_only_watches_uses_the_defaults_and_the_shared_queue(
+    database: Database, chat: MemoryChat
+) -> None:
+    seed(database, count=2, channel="C3")  # never followed: the watch made its row alone
+    ten = Schedule(post_time=time(10, 0), timezone="UTC", weekdays=frozenset(range(1, 8)))
+    due = trays.post_due_trays
+    assert due(uow=database, chat=chat, platform="slack", now=AFTER_NINE, defaults=ten) == 0
+    later = AFTER_NINE + timedelta(hours=1)
+    assert due(uow=database, chat=chat, platform="slack", now=later, defaults=ten) == 1
+    with database(write=False) as store:
+        tray = store.tray_on(channel=key("C3"), day=later.date())
+    assert tray is not None
+    suggestions.decide(
+        uow=database,
+        channel=key("C3"),
+        number=str(tray.suggestion_ids[0]),
+        how="promoted",
+        user="U2",
+        now=later,
+        semantic_extra=NO_SEMANTIC,
+    )
+    with database(write=False) as store:
+        assert store.channel(key=key("C3")) is None
+        assert store.count_queued(workspace=key("C3").workspace_key, channel=None) == 1
