@@ -118,6 +118,28 @@ def _draft(*, candidate: Candidate, user: str) -> PaperDraft:
     )
 
 
+class _AlreadyDecided(Exception):
+    """Someone decided the suggestion between our read and our write (another click, another
+    replica): the unit of work is rolled back, so nothing of ours (a queued paper) is kept."""
+
+
+def _decided(
+    *,
+    store: Needs,
+    suggestion: Suggestion,
+    state: Literal["promoted", "hidden"],
+    user: str,
+    now: datetime,
+    paper_id: int | None = None,
+) -> None:
+    """Decide the suggestion, or raise _AlreadyDecided when the conditional write found it
+    decided already."""
+    if not store.decide_suggestion(
+        suggestion_id=suggestion.id, state=state, user=user, now=now, paper_id=paper_id
+    ):
+        raise _AlreadyDecided
+
+
 def _promote(*, store: Needs, suggestion: Suggestion, user: str, now: datetime) -> Message:
     """Queue a suggestion's paper and mark it promoted (in the caller's unit of work)."""
     candidate = suggestion.candidate
@@ -126,16 +148,30 @@ def _promote(*, store: Needs, suggestion: Suggestion, user: str, now: datetime) 
         workspace=suggestion.channel.workspace_key, keys=dedupe_keys(draft=draft)
     )
     if known is not None:  # added by hand meanwhile: wanted, and already there
-        store.decide_suggestion(
-            suggestion_id=suggestion.id, state="promoted", user=user, now=now, paper_id=known.id
+        _decided(
+            store=store,
+            suggestion=suggestion,
+            state="promoted",
+            user=user,
+            now=now,
+            paper_id=known.id,
         )
         return words.already_in(title=candidate.title)
     queued = queue_draft(store=store, draft=draft, channel=suggestion.channel, user=user, now=now)
-    paper_id = queued[0].id if queued else None
-    store.decide_suggestion(
-        suggestion_id=suggestion.id, state="promoted", user=user, now=now, paper_id=paper_id
+    if queued is None:  # another writer stored the paper meanwhile: already there
+        _decided(store=store, suggestion=suggestion, state="promoted", user=user, now=now)
+        return words.already_in(title=candidate.title)
+    paper, position = queued
+    _decided(
+        store=store, suggestion=suggestion, state="promoted", user=user, now=now, paper_id=paper.id
     )
-    return words.promoted(title=candidate.title, position=queued[1] if queued else 0)
+    return words.promoted(title=candidate.title, position=position)
+
+
+def _redrawn(*, store: Needs, channel: ChannelKey, suggestion_id: int) -> Message | None:
+    """The tray that holds the suggestion, as it stands now (None: it was in no tray)."""
+    tray = store.tray_of(suggestion_id=suggestion_id)
+    return tray_message(store=store, channel=channel, ids=tray.suggestion_ids) if tray else None
 
 
 def decide(
@@ -151,21 +187,26 @@ def decide(
     """Promote or hide the channel's suggestion `number` (a button's value, or typed)."""
     if not number.strip().isdigit() or len(number.strip()) > 12:
         return TrayAnswer(reply=Reply(message=words.no_such(number=number)))
-    with uow() as store:
-        suggestion = store.suggestion(channel=channel, suggestion_id=int(number))
-        if suggestion is None:
-            return TrayAnswer(reply=Reply(message=words.no_such(number=number)))
-        if suggestion.state in ("promoted", "hidden"):
-            answer = words.decided(suggestion=suggestion)
-        elif how == "promoted":
-            answer = _promote(store=store, suggestion=suggestion, user=user, now=now)
-        else:
-            store.decide_suggestion(suggestion_id=suggestion.id, state=how, user=user, now=now)
-            answer = words.hidden(title=suggestion.candidate.title)
-        tray = store.tray_of(suggestion_id=suggestion.id)
-        shown = (
-            tray_message(store=store, channel=channel, ids=tray.suggestion_ids) if tray else None
-        )
+    try:
+        with uow() as store:
+            suggestion = store.suggestion(channel=channel, suggestion_id=int(number))
+            if suggestion is None:
+                return TrayAnswer(reply=Reply(message=words.no_such(number=number)))
+            if suggestion.state in ("promoted", "hidden"):
+                answer = words.decided(suggestion=suggestion)
+            elif how == "promoted":
+                answer = _promote(store=store, suggestion=suggestion, user=user, now=now)
+            else:
+                _decided(store=store, suggestion=suggestion, state=how, user=user, now=now)
+                answer = words.hidden(title=suggestion.candidate.title)
+            shown = _redrawn(store=store, channel=channel, suggestion_id=suggestion.id)
+    except _AlreadyDecided:  # told what the other decision was, as a second click is
+        with uow(write=False) as store:
+            now_held = store.suggestion(channel=channel, suggestion_id=int(number))
+            if now_held is None:
+                return TrayAnswer(reply=Reply(message=words.no_such(number=number)))
+            answer = words.decided(suggestion=now_held)
+            shown = _redrawn(store=store, channel=channel, suggestion_id=now_held.id)
     if how == "promoted":
         semantic_extra.written()  # a paper may have been added: the embedder may read it
     return TrayAnswer(reply=Reply(message=answer), tray=shown)
@@ -176,6 +217,16 @@ def autofill(
 ) -> str | None:
     """When the channel's queue runs low and its admins let the tray fill it, queue the top
     suggestion (today's tray first, else the best waiting one); its title, None otherwise."""
+    try:
+        return _autofill(uow=uow, channel=channel, now=now, scorer=scorer)
+    except _AlreadyDecided:  # a person decided the top one meanwhile: the next sweep retries
+        return None
+
+
+def _autofill(
+    *, uow: UnitOfWork[Needs], channel: ChannelKey, now: datetime, scorer: Scorer | None
+) -> str | None:
+    """autofill's work, in one unit of work."""
     with uow() as store:
         settings = store.tray_settings(channel=channel)
         followed = store.channel(key=channel)
