@@ -11,7 +11,7 @@ from dataclasses import dataclass
 SOURCES_VARIABLES: dict[str, str] = {
     "PAPERCLUB_ARXIV_FEED_URL": "arXiv's announcement feeds (default https://rss.arxiv.org).",
     "PAPERCLUB_SOURCES_PRIVATE": "1: watches may read loopback or private addresses (tests).",
-    "PAPERCLUB_SOURCES_POLL": "Seconds between looks for due watches (default 600).",
+    "PAPERCLUB_SOURCES_POLL": "Seconds between looks for due watches (default 60).",
 }
 _GetFn = Callable[[str], "str | None"]
 _YES, _NO = frozenset({"1", "true", "yes", "on"}), frozenset({"0", "false", "no", "off", ""})
@@ -26,7 +26,7 @@ class SourcesSettings:
 
     arxiv_feed_url: str = DEFAULT_ARXIV_FEED
     allow_private: bool = False
-    poll: float = 600.0
+    poll: float = 60.0
 
 
 def sources_settings(*, get: _GetFn, error: type[ValueError]) -> SourcesSettings:
@@ -38,7 +38,7 @@ def sources_settings(*, get: _GetFn, error: type[ValueError]) -> SourcesSettings
     private = (get("PAPERCLUB_SOURCES_PRIVATE") or "0").strip().lower()
     if private not in _YES | _NO:
         raise error(f"PAPERCLUB_SOURCES_PRIVATE must be 1 or 0, got {private!r}.")
-    poll_text = get("PAPERCLUB_SOURCES_POLL") or "600"
+    poll_text = get("PAPERCLUB_SOURCES_POLL") or "60"
     try:
         poll = float(poll_text)
     except ValueError:

@@ -177,6 +177,7 @@ class SqlStore:
     add_suggestions = Offer(SqlSuggestions, SqlSuggestions.add_suggestions)
     suggestions = Offer(SqlSuggestions, SqlSuggestions.suggestions)
     suggestion = Offer(SqlSuggestions, SqlSuggestions.suggestion)
+    count_suggestions = Offer(SqlSuggestions, SqlSuggestions.count_suggestions)
     decide_suggestion = Offer(SqlSuggestions, SqlSuggestions.decide_suggestion)
     group_history = Offer(SqlGroupHistory, SqlGroupHistory.group_history)
     tray_on = Offer(SqlTrays, SqlTrays.tray_on)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from bot.db.schema import ChannelRow, PaperRow
@@ -161,6 +161,20 @@ class SqlSuggestions(UnitBound):
             .limit(limit)
         )
         return [to_suggestion(row=row, channel=channel) for row in rows]
+
+    def count_suggestions(
+        self, *, channel: ChannelKey, states: Sequence[SuggestionState], since: datetime
+    ) -> int:
+        """How many of the channel's suggestions in these states were found since `since`."""
+        channel_id = channel_id_of(session=self.session, channel=channel)
+        if channel_id is None or not states:
+            return 0
+        query = select(func.count()).where(
+            SuggestionRow.channel_id == channel_id,
+            SuggestionRow.state.in_(list(states)),
+            SuggestionRow.found_at >= since,
+        )
+        return int(self.session.scalar(query) or 0)
 
     def suggestion(self, *, channel: ChannelKey, suggestion_id: int) -> Suggestion | None:
         """The suggestion, if it is this channel's."""

@@ -165,6 +165,12 @@ class SourcesStore(Protocol):
         """The channel's suggestions in these states, newest found first (ties by id)."""
         ...
 
+    def count_suggestions(
+        self, *, channel: ChannelKey, states: Sequence[SuggestionState], since: datetime
+    ) -> int:
+        """How many of the channel's suggestions in these states were found since `since`."""
+        ...
+
     def suggestion(self, *, channel: ChannelKey, suggestion_id: int) -> Suggestion | None:
         """One of the channel's suggestions (None for another channel's or an unknown id)."""
         ...

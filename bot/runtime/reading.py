@@ -4,8 +4,9 @@ and tells a channel's admins once when its source fails.
 
 Its own thread, because arXiv asks for three seconds between requests and a feed may take
 its whole timeout: the daily post and events never wait for it. It looks every `poll`
-seconds (a source is still read once a cycle: bot/services/sources_read.py) and at once when
-woken (a watch was just added).
+seconds (a minute by default: a watch just added is read within one; a look with nothing
+due reads only the watches' state, and a source is still read once a cycle:
+bot/services/sources_read.py).
 """
 
 from __future__ import annotations
@@ -50,10 +51,6 @@ class SourcesWorker:
     def start(self) -> None:
         """Run: a first look at once (a cycle a stopped process left unread), then every poll."""
         self._thread.start()
-
-    def wake(self) -> None:
-        """Look now (a watch was added)."""
-        self._wake.set()
 
     def _loop(self) -> None:
         """Read what is due, wait; until closed."""

@@ -100,7 +100,9 @@ def tray_message(*, store: Needs, channel: ChannelKey, ids: Sequence[int]) -> Me
     shown = [s for s in held if s is not None]
     if not shown:
         return None
-    waiting = len(store.suggestions(channel=channel, states=("waiting",), limit=CONSIDERED))
+    # Waiting: found within FRESH of the tray's newest (older ones are never shown again).
+    since = max(s.found_at for s in shown) - FRESH
+    waiting = store.count_suggestions(channel=channel, states=("waiting",), since=since)
     return words.tray(suggestions=shown, waiting=waiting)
 
 

@@ -84,7 +84,10 @@ def added(*, watch: Watch, new: bool) -> Message:
     head = "Now watching " if new else "Already watching "
     return message(
         line(head, *spec_runs(watch=watch), "."),
-        line("Its new papers are read once a day and suggested here.", quiet=True),
+        line(
+            "Its new papers are read within a minute, then once a day, and suggested here.",
+            quiet=True,
+        ),
     )
 
 

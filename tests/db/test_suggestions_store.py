@@ -297,3 +297,19 @@ def test_two_writers_racing_keep_each_candidate_once(any_url: str) -> None:
     finally:
         first.dispose()
         second.dispose()
+
+
+def test_suggestions_are_counted_by_state_since_a_moment(any_database: Database) -> None:
+    number = watch(any_database)
+    early, late = NOW - timedelta(days=10), NOW
+    with any_database() as store:
+        store.add_suggestions(channel=HERE, watch_id=number, candidates=[candidate(1)], now=early)
+        store.add_suggestions(
+            channel=HERE, watch_id=number, candidates=[candidate(2), candidate(3)], now=late
+        )
+    with any_database(write=False) as store:
+        count = store.count_suggestions
+        assert count(channel=HERE, states=("waiting",), since=early) == 3
+        assert count(channel=HERE, states=("waiting",), since=late) == 2
+        assert count(channel=HERE, states=("hidden",), since=early) == 0
+        assert count(channel=NEXT_DOOR, states=("waiting",), since=early) == 0
