@@ -228,7 +228,11 @@ def autofill(
 def _autofill(
     *, uow: UnitOfWork[Needs], channel: ChannelKey, now: datetime, scorer: Scorer | None
 ) -> str | None:
-    """autofill's work, in one unit of work."""
+    """autofill's work, in one unit of work (after a read that finds it off: the minute sweep
+    asks for every watching channel, and most have it off or a queue that is not empty)."""
+    with uow(write=False) as store:
+        if not store.tray_settings(channel=channel).autofill:
+            return None
     with uow() as store:
         settings = store.tray_settings(channel=channel)
         followed = store.channel(key=channel)
