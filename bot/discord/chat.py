@@ -19,9 +19,10 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.discord import embeds, names, render
+from bot.discord import embeds, history, names, render
 from bot.discord.bridge import Bridge
 from bot.discord.errors import FAILURES, chat_error
+from bot.discord.history import DISCORD_EPOCH_MS, snowflake_time
 from bot.discord.keys import ButtonKeys
 from bot.discord.readback import DiscordReadBack
 from bot.domain import ChannelKey, PaperCard, PostedMessage
@@ -32,14 +33,12 @@ from bot.ports.readback import SeenReaction, ThreadPage
 
 log = logging.getLogger(__name__)
 
-HISTORY_PAGES = 10  # 100 messages each: a busy channel's last day or so
 ARCHIVE_MINUTES = 10080  # a week without a message before Discord hides the thread
 ALREADY_THREADED = 160004  # "A thread has already been created for this message"
 VIEW_CHANNEL = 1 << 10
 PRIVATE_TYPES = {1, 3, 12}  # a DM, a group DM, a private thread
 THREAD_TYPES = {10, 11, 12}
 NAME_TTL_SECONDS = 3600
-DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
 def nonce(*, post_id: int) -> str:
@@ -51,23 +50,6 @@ def nonce(*, post_id: int) -> str:
 def permalink(*, guild: str, channel: str, message: str) -> str:
     """The message's link in Discord."""
     return f"https://discord.com/channels/{guild}/{channel}/{message}"
-
-
-def snowflake_time(*, snowflake: int) -> float:
-    """The Unix time a Discord id was made at."""
-    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
-
-
-def _ours(*, message: dict[str, Any], bot_id: str, post_id: int) -> bool:
-    """Whether a message from history is our daily post with this id (its 👍 button says so)."""
-    if str((message.get("author") or {}).get("id")) != bot_id:
-        return False
-    wanted = embeds.vote_custom_id(post_id=post_id, up=True)
-    for row in message.get("components") or []:
-        for item in row.get("components") or []:
-            if item.get("custom_id") == wanted:
-                return True
-    return False
 
 
 class DiscordChat:
@@ -167,26 +149,26 @@ class DiscordChat:
     ) -> PostedMessage | None:
         """Page back through the channel's recent history for our post with this id; with its
         card, a found post whose thread was never opened (a crash in between) gets it now."""
-        before: str | None = None
-        oldest = since.timestamp() if since else 0.0
-        for _page in range(HISTORY_PAGES):
-            params = {"limit": 100, **({"before": before} if before else {})}
-            route = Route("GET", "/channels/{channel_id}/messages", channel_id=channel.channel)
-            page: list[dict[str, Any]] = self._call(route, params=params)
-            for message in page:
-                if _ours(message=message, bot_id=self.bot_id, post_id=post_id):
-                    message_id = str(message["id"])
-                    if card is not None and not message.get("thread"):
-                        return self._opened(channel=channel, message_id=message_id, card=card)
-                    link = permalink(
-                        guild=channel.workspace, channel=channel.channel, message=message_id
-                    )
-                    return PostedMessage(message_id=message_id, permalink=link)
-            if len(page) < 100:
-                return None
-            before = str(page[-1]["id"])
-            if snowflake_time(snowflake=int(before)) < oldest:
-                return None
+        for message in history.recent(call=self._call, channel=channel, since=since):
+            if history.is_post(message=message, bot_id=self.bot_id, post_id=post_id):
+                message_id = str(message["id"])
+                if card is not None and not message.get("thread"):
+                    return self._opened(channel=channel, message_id=message_id, card=card)
+                link = permalink(
+                    guild=channel.workspace, channel=channel.channel, message=message_id
+                )
+                return PostedMessage(message_id=message_id, permalink=link)
+        return None
+
+    def find_notice(self, *, channel: ChannelKey, message: Message, since: datetime) -> str | None:
+        """Page back through the channel's recent history for a message of ours whose buttons
+        carry one of this message's custom ids; its id."""
+        wanted = history.custom_ids_of(message=message)
+        if not wanted:
+            return None  # nothing to know it by
+        for seen in history.recent(call=self._call, channel=channel, since=since):
+            if history.shows_any(message=seen, bot_id=self.bot_id, custom_ids=wanted):
+                return str(seen["id"])
         return None
 
     def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
@@ -295,4 +277,4 @@ class DiscordChat:
         return permissions.manage_guild or permissions.administrator
 
 
-__all__ = ["DiscordChat", "nonce"]
+__all__ = ["DISCORD_EPOCH_MS", "DiscordChat", "nonce", "snowflake_time"]

@@ -104,6 +104,12 @@ class Chat(Protocol):
         """Say something to the whole channel; the message id when the platform has one."""
         ...
 
+    def find_notice(self, *, channel: ChannelKey, message: Message, since: datetime) -> str | None:
+        """Look in the channel's history since `since` for a message of ours that carries one of
+        this message's buttons (the same action and value: a tray's suggestion numbers, each
+        shown in one tray); its id, or None. ChatError when history cannot be read."""
+        ...
+
     def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
         """Redraw a daily post (its vote counts changed)."""
         ...

@@ -3,10 +3,15 @@ reached its post time, its best new suggestions are chosen (the tray is opened: 
 channel and day, so two sweeps or two replicas open it once) and posted as one message.
 
 A tray opened and not posted (a crash in between, a platform that refused) is posted at the
-next sweep, that day. An attempt whose outcome is unknown (a timeout) is not tried again.
-A limit: a process killed after the platform took the message and before it was noted posts
-it again on restart (tests/faults/test_fault_sources.py shows it). A day with nothing new
-(nothing found in the 24 hours before) has no tray.
+next sweep, that day, but never twice: the channel's history since it was opened is looked at
+first (Chat.find_notice, by its buttons: each suggestion's number is in one tray), since a
+process killed after the platform took the message and before it was noted leaves it there
+(tests/faults/test_fault_sources.py). Found, its id is noted instead; history that cannot be
+read leaves the tray unposted until a sweep can read it. An attempt whose outcome is unknown
+(a timeout) is noted as posted and not tried again. A tray whose every suggestion was decided
+on its unnoted message before the restart has no button left to be found by, and is posted
+again, showing the decisions. A day with nothing new (nothing found in the 24 hours before) has
+no tray.
 """
 
 from __future__ import annotations
@@ -19,12 +24,17 @@ from zoneinfo import ZoneInfo
 from bot.domain import ChannelKey, Schedule
 from bot.messages import Message
 from bot.ports import Chat, ChatError, UnitOfWork
+from bot.ports.sources import Tray
 from bot.services import suggestions
 from bot.services.sources_read import cycle_start
 from bot.sources.rank import Scorer
 from bot.wording import suggestions as words
 
 log = logging.getLogger("paperclub")
+
+# History is read from this long before a tray was opened: the platform's clock may be behind
+# ours (its message then looks older than the tray).
+CLOCK_SKEW = timedelta(minutes=10)
 
 
 class ScorerFor(Protocol):
@@ -70,6 +80,32 @@ def _send(
     return True
 
 
+def _post_again(
+    *, uow: UnitOfWork[suggestions.Needs], chat: Chat, tray: Tray, shown: Message
+) -> bool:
+    """Post a tray opened earlier and never noted, unless the channel's history shows that it
+    went out (noted now instead); whether it is out."""
+    try:
+        found = chat.find_notice(
+            channel=tray.channel, message=shown, since=tray.opened_at - CLOCK_SKEW
+        )
+    except ChatError as error:
+        # It may be there: not posted (never twice); the next sweep looks again.
+        log.warning(
+            "cannot look for the tray in %s's history yet: %s (%s)",
+            tray.channel,
+            error.code,
+            error.hint,
+        )
+        return False
+    if found is None:
+        return _send(uow=uow, chat=chat, channel=tray.channel, tray_id=tray.id, shown=shown)
+    with uow() as store:
+        store.tray_posted(tray_id=tray.id, message_id=found)
+    log.info("the tray of %s was in %s already; noted it", tray.day, tray.channel)
+    return True
+
+
 def post_due_trays(
     *,
     uow: UnitOfWork[suggestions.Needs],
@@ -79,8 +115,8 @@ def post_due_trays(
     defaults: Schedule,
     scorer_for: ScorerFor = no_scorer,
 ) -> int:
-    """Open and post every tray of the platform that is due; how many went out.
-    Trays opened earlier today and not posted go first."""
+    """Open and post every tray of the platform that is due; how many went out (a tray found
+    in history counts: it is out). Trays opened earlier today and not posted go first."""
     sent = 0
     with uow(write=False) as store:
         unposted = store.unposted_trays(platform=platform, since=(now - timedelta(days=1)).date())
@@ -91,7 +127,7 @@ def post_due_trays(
                 store=store, channel=tray.channel, ids=tray.suggestion_ids
             )
         if shown is not None:
-            sent += _send(uow=uow, chat=chat, channel=tray.channel, tray_id=tray.id, shown=shown)
+            sent += _post_again(uow=uow, chat=chat, tray=tray, shown=shown)
     for channel in watching:
         schedule = _schedule(uow=uow, channel=channel, defaults=defaults)
         local = now.astimezone(ZoneInfo(schedule.timezone))

@@ -27,7 +27,7 @@ from bot.ports.platform import ChannelNames, PostAttempt, Posted, failed_attempt
 from bot.ports.readback import SeenReaction, ThreadPage
 from bot.services.reply import Reply
 from bot.services.telemetry import Telemetry
-from bot.slack import blocks, ids, render
+from bot.slack import blocks, history, ids, render
 from bot.slack.errors import CountErrors, chat_error, connection_error
 from bot.slack.pacing import HistoryLimits
 from bot.slack.readback import SlackReadBack
@@ -174,23 +174,23 @@ class SlackChat:
     ) -> PostedMessage | None:
         """Page through recent history for the daily post carrying this post id (within
         Slack's limits on conversations.history: the reader's page size and Retry-After)."""
-        cursor: str | None = None
-        oldest = f"{since.timestamp():.6f}" if since else "0"
-        for _page in range(20):
-            messages, cursor = self.reader.history_page(
-                channel=channel, oldest=oldest, cursor=cursor
-            )
-            for message in messages:
-                metadata = message.get("metadata") or {}
-                payload = metadata.get("event_payload") or {}
-                if metadata.get("event_type") == ids.METADATA_EVENT_TYPE and str(
-                    payload.get("post_id")
-                ) == str(post_id):
-                    ts = str(message["ts"])
-                    link = self._permalink(channel=channel.channel, ts=ts)
-                    return PostedMessage(message_id=ts, permalink=link)
-            if not cursor:
-                return None
+        for message in history.recent(reader=self.reader, channel=channel, oldest=since):
+            if history.is_post(message=message, post_id=post_id):
+                ts = str(message["ts"])
+                link = self._permalink(channel=channel.channel, ts=ts)
+                return PostedMessage(message_id=ts, permalink=link)
+        return None
+
+    def find_notice(self, *, channel: ChannelKey, message: Message, since: datetime) -> str | None:
+        """Page through recent history for a message of our bot user's whose blocks carry one
+        of this message's buttons (action_id and value); its ts."""
+        wanted = history.buttons_of(message=message)
+        if not wanted:
+            return None  # nothing to know it by
+        me = self.reader.bot_user()
+        for seen in history.recent(reader=self.reader, channel=channel, oldest=since):
+            if history.shows_any(message=seen, buttons=wanted, bot_user=me):
+                return str(seen["ts"])
         return None
 
     def reactions_on(

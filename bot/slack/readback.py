@@ -82,6 +82,12 @@ class SlackReadBack:
         """Our bot's user id (auth.test, asked once by an IdentityClient)."""
         return str(self.client.auth_test().get("user_id") or "")
 
+    def bot_user(self) -> str:
+        """Our bot's user id, for telling our messages in history from others'; ChatError
+        when Slack cannot be asked."""
+        with _as_chat_errors():
+            return self._bot_user()
+
     def reactions_on(
         self, *, channel: ChannelKey, message_id: str, names: frozenset[str]
     ) -> list[SeenReaction]:

@@ -143,6 +143,11 @@ class TeamChat:
         """Say it in the channel's workspace."""
         return self._chat(channel=channel).send_notice(channel=channel, message=message)
 
+    def find_notice(self, *, channel: ChannelKey, message: Message, since: datetime) -> str | None:
+        """Look in the channel's own workspace."""
+        chat = self._chat(channel=channel)
+        return chat.find_notice(channel=channel, message=message, since=since)
+
     def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
         """Redraw in the channel's workspace."""
         self._chat(channel=channel).update_post(channel=channel, message_id=message_id, card=card)

@@ -21,8 +21,10 @@ from bot.console.plugin import ConsolePlatform, open_console
 from bot.console.repl import handle_line
 from bot.db.database import Database
 from bot.domain import ChannelKey
+from bot.messages import Button, Buttons, Message
 from bot.runtime.wiring import Wiring
 from bot.services.club import Club
+from bot.wording.suggestions import ADD
 from tests.slack.conftest import MONDAY_9, FakeClock
 from tests.slack.tray_support import load_short, numbers, post_trays, state_of, suggest
 
@@ -159,3 +161,18 @@ def test_hostile_titles_show_as_typed(
     assert OSC8_HYPERLINK not in raw and "🔥" not in text
     assert MARKUP in text and "Added <!channel> @everyone " + MARKUP in added
     assert state_of(uow=wiring.database, channel=KEY, number=number) == "promoted"
+
+
+def test_a_terminal_has_no_history_to_find_a_tray_in(
+    console: tuple[Wiring, ConsolePlatform], terminal: Terminal
+) -> None:
+    wiring, platform = console
+    number = _tray(wiring, platform)[TITLES[0]]
+    shown = Message(
+        blocks=(Buttons(buttons=(Button(label="Add", action=ADD, value=str(number)),)),)
+    )
+    since = wiring.clock.now() - timedelta(days=1)
+
+    # Its history is this process's, whose notices never fail: nothing is left to be found.
+    assert platform.chat.find_notice(channel=KEY, message=shown, since=since) is None
+    assert TITLES[0] in terminal.text()

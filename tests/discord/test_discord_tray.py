@@ -16,6 +16,8 @@ from bot.db.database import Database
 from bot.discord.render import custom_id
 from bot.domain import ChannelKey
 from bot.messages import Button, Buttons, Message, line
+from bot.ports import ChatError
+from bot.services import suggestions
 from bot.wording.suggestions import ADD, ADD_LABEL, HIDE
 from tests.discord.conftest import WAIT, DiscordHarness, running
 from tests.fakediscord import FakeDiscord
@@ -183,3 +185,50 @@ def test_hostile_titles_are_inert_in_the_tray_and_the_answers(harness: DiscordHa
         assert 0 < len(body["content"]) <= 2000
     assert "✅ Added to the queue" in fake.message(_tray(harness)["id"])["content"]
     assert state_of(uow=harness.database, channel=harness.key, number=number) == "promoted"
+
+
+def _shown(harness: DiscordHarness, *numbers: int) -> Message:
+    """A tray of these suggestion numbers, as bot/wording/suggestions shows it now."""
+    with harness.database(write=False) as store:
+        shown = suggestions.tray_message(store=store, channel=harness.key, ids=numbers)
+    assert shown is not None
+    return shown
+
+
+def test_find_notice_finds_the_posted_tray_by_its_buttons(harness: DiscordHarness) -> None:
+    fake, chat = harness.fake, harness.platform.chat
+    numbers = _posted(harness, titles=(HOSTILE[:200], *TITLES))
+    tray = _tray(harness)
+    # After it: our own notice without buttons, and members' chatter.
+    chat.send_notice(channel=harness.key, message=Message(blocks=(line(HOSTILE),)))
+    for n in range(3):
+        fake.user_says(text=f"@everyone chatter {n} 🧪")
+    since = harness.clock.now() - timedelta(days=1)
+
+    # A single number in common is enough: a decided suggestion's buttons are gone.
+    one = _shown(harness, numbers[TITLES[1]])
+    assert chat.find_notice(channel=harness.key, message=one, since=since) == tray["id"]
+    assert (
+        chat.find_notice(
+            channel=harness.key, message=_shown(harness, *numbers.values()), since=since
+        )
+        == tray["id"]
+    )
+    other = Message(blocks=(Buttons(buttons=(Button(label=ADD_LABEL, action=ADD, value="999"),)),))
+    assert chat.find_notice(channel=harness.key, message=other, since=since) is None
+
+
+def test_find_notice_says_when_history_cannot_be_read(harness: DiscordHarness) -> None:
+    numbers = _posted(harness)
+    chat, since = harness.platform.chat, harness.clock.now() - timedelta(days=1)
+    harness.fake.fail_next("GET", "/channels/{id}/messages", status=403, code=50001)
+
+    with pytest.raises(ChatError):
+        chat.find_notice(
+            channel=harness.key, message=_shown(harness, *numbers.values()), since=since
+        )
+
+    found = chat.find_notice(
+        channel=harness.key, message=_shown(harness, *numbers.values()), since=since
+    )
+    assert found == _tray(harness)["id"]

@@ -9,9 +9,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.domain import ChannelKey, PaperCard, PostedMessage
-from bot.messages import Message, as_plain
+from bot.messages import Buttons, Message, as_plain
 from bot.ports import ChatError
 from bot.ports.platform import ChannelNames, PostAttempt, Posted, failed_attempt
+
+
+def _buttons(message: Message) -> set[tuple[str, str]]:
+    """A message's buttons as (action, value)."""
+    return {
+        (button.action, button.value)
+        for block in message.blocks
+        if isinstance(block, Buttons)
+        for button in block.buttons
+    }
 
 
 @dataclass
@@ -31,6 +41,7 @@ class MemoryChat:
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _by_post: dict[int, PostedMessage] = field(default_factory=dict)
+    _notice_ids: dict[str, list[tuple[str, Message]]] = field(default_factory=dict)
 
     def fail_next(
         self, *, code: str, posted_nothing: bool, after_effect: bool = False, times: int = 1
@@ -83,7 +94,22 @@ class MemoryChat:
         """Keep the notice (as plain text, and the message itself)."""
         self.notices.setdefault(channel.channel, []).append(as_plain(message=message))
         self.messages.setdefault(channel.channel, []).append(message)
-        return f"{next(self._ids)}.000200"
+        message_id = f"{next(self._ids)}.000200"
+        self._notice_ids.setdefault(channel.channel, []).append((message_id, message))
+        return message_id
+
+    def find_notice(self, *, channel: ChannelKey, message: Message, since: datetime) -> str | None:
+        """The id of the channel's first notice sharing a button (action and value) with
+        `message`; fail as told (the same failures as find_post's)."""
+        with self._lock:
+            self.lookups += 1
+            if self.lookup_failures:
+                raise ChatError(code=self.lookup_failures.pop(0), hint="test", posted_nothing=False)
+        wanted = _buttons(message)
+        for message_id, said in self._notice_ids.get(channel.channel, []):
+            if wanted & _buttons(said):
+                return message_id
+        return None
 
     def update_post(self, *, channel: ChannelKey, message_id: str, card: PaperCard) -> None:
         """A redraw changes nothing kept here."""
