@@ -22,7 +22,6 @@ from discord.http import Route
 from bot.discord import embeds, history, names, render
 from bot.discord.bridge import Bridge
 from bot.discord.errors import FAILURES, chat_error
-from bot.discord.history import DISCORD_EPOCH_MS, snowflake_time
 from bot.discord.keys import ButtonKeys
 from bot.discord.readback import DiscordReadBack
 from bot.domain import ChannelKey, PaperCard, PostedMessage
@@ -277,4 +276,4 @@ class DiscordChat:
         return permissions.manage_guild or permissions.administrator
 
 
-__all__ = ["DISCORD_EPOCH_MS", "DiscordChat", "nonce", "snowflake_time"]
+__all__ = ["DiscordChat", "nonce"]

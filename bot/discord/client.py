@@ -12,9 +12,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.chat import snowflake_time
 from bot.discord.deps import PLATFORM, DiscordDeps
 from bot.discord.errors import error_trace
+from bot.discord.history import snowflake_time
 from bot.discord.listeners import commands, comments, search, tray, votes
 from bot.services.telemetry import Telemetry
 

@@ -7,8 +7,8 @@ import copy
 import time
 from typing import Any
 
-from bot.discord.chat import DISCORD_EPOCH_MS
 from bot.discord.embeds import vote_custom_id
+from bot.discord.history import DISCORD_EPOCH_MS
 from bot.services import posting
 from tests.discord.conftest import DiscordHarness
 from tests.metrics.reading import (
