@@ -133,22 +133,27 @@ def post_due_trays(
         local = now.astimezone(ZoneInfo(schedule.timezone))
         if local.time() < schedule.post_time:
             continue
+        news = cycle_start(now=now)
+        # Chosen on a read: ranking (the taste model embeds) must not hold the write lock.
         with uow(write=False) as store:
             if store.tray_on(channel=channel, day=local.date()) is not None:
                 continue
             settings = store.tray_settings(channel=channel)
-        limit = min(settings.per_day, suggestions.MAX_PER_DAY)
-        with uow() as store:
+            limit = min(settings.per_day, suggestions.MAX_PER_DAY)
+            fresh = store.count_suggestions(channel=channel, states=("waiting",), since=news)
+            if limit < 1 or not fresh:
+                continue  # no tray here, or nothing new today (a later sweep may find some)
             chosen = suggestions.picks(
                 store=store,
                 channel=channel,
                 now=now,
                 limit=limit,
                 scorer=scorer_for(channel=channel),
-                news_since=cycle_start(now=now),
+                news_since=news,
             )
-            if not chosen:
-                continue  # nothing new today: no tray (a later sweep may find some)
+        if not chosen:
+            continue
+        with uow() as store:
             opened = store.open_tray(channel=channel, day=local.date(), picks=chosen, now=now)
             shown = (
                 suggestions.tray_message(store=store, channel=channel, ids=opened.suggestion_ids)
