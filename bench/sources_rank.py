@@ -10,8 +10,9 @@ Each day arXiv lists L new papers of every topic, newest first, and four trays a
 - newest first: the listing's first N, neither filtered nor ranked;
 - filter only: the first N that pass the watch's keywords;
 - keywords: those that pass, ranked by rank() on the group's history, without the extra;
-- taste model: the same with the semantic extra's scorer, when it is installed (the taste
-  picker's ridge model over the read papers' vectors, bench/sources_taste.py).
+- taste model: the same with the semantic extra's scorer, when it is installed (the bot's
+  own, bot/services/suggestion_taste.py: the taste picker's ridge model over the vectors of
+  what the group read; bench/sources_taste.py feeds it the simulated history).
 
 Precision@N is the share of a tray in a favoured topic: the held-out judgement (the ranking
 sees only votes, which are noisy; the topic is not), averaged over the days. Then the group
