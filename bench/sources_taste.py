@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 from bot.semantic.encoder import SemanticUnavailable, load_encoder
 from bot.semantic.lazy import LazySemantic
+from bot.services.embedding import text_of
 from bot.services.suggestion_taste import closeness, signals_of
-from bot.services.taste_vectors import TextVectors, text_of
+from bot.services.taste_vectors import TextVectors
 from bot.sources.candidates import Candidate
 from bot.sources.rank import Closeness, GroupHistory, GroupRead, Scorer
 

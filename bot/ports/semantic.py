@@ -128,3 +128,15 @@ class Semantic(Protocol):
         """Predicted interest in each candidate with a vector, learnt from how much the group
         liked the papers it read (`liked`: paper id -> score)."""
         ...
+
+    def taste_of(
+        self,
+        *,
+        known: Sequence[tuple[bytes, float]],
+        candidates: Sequence[bytes],
+        named: Collection[int],
+    ) -> list[tuple[float, int | None]]:
+        """predict's model over vectors given rather than stored (candidates are no papers):
+        for each candidate, the interest predicted from `known` (vector, how much the group
+        liked it) and the place in `known` of the closest of those `named` (None: none)."""
+        ...

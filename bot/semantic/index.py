@@ -12,6 +12,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from bot.domain import WorkspaceKey
 from bot.domain.semantic import Neighbour
@@ -197,11 +198,50 @@ class VectorIndex:
             return {}
         x = held.matrix[[held.rows[paper_id] for paper_id in known]].astype(np.float64)
         y = np.array([liked[paper_id] for paper_id in known], dtype=np.float64)
-        mean = float(y.mean())
-        alpha = np.linalg.solve(x @ x.T + RIDGE * np.eye(len(known)), y - mean)
-        weights = x.T @ alpha
+        mean, weights = _ridge(x=x, y=y)
         rows = held.matrix[[held.rows[paper_id] for paper_id in wanted]].astype(np.float64)
         return {
             paper_id: mean + float(score)
             for paper_id, score in zip(wanted, rows @ weights, strict=True)
         }
+
+    def taste_of(
+        self,
+        *,
+        known: Sequence[tuple[bytes, float]],
+        candidates: Sequence[bytes],
+        named: Collection[int],
+    ) -> list[tuple[float, int | None]]:
+        """The same regression over vectors given rather than stored (suggestions are no
+        papers yet): each candidate's predicted interest from `known` (vector, liking), and
+        the place in `known` of the closest of those `named` (None when none is)."""
+        if not known or not candidates:
+            return [(0.0, None) for _ in candidates]
+        x = _matrix(blobs=[vector for vector, _ in known])
+        y = np.array([liking for _, liking in known], dtype=np.float64)
+        mean, weights = _ridge(x=x, y=y)
+        rows = _matrix(blobs=candidates)
+        places = sorted({place for place in named if 0 <= place < len(known)})
+        closest: list[int | None] = [None] * len(candidates)
+        if places:
+            likeness = rows @ x[places].T
+            closest = [places[int(i)] for i in likeness.argmax(axis=1)]
+        return [
+            (mean + float(score), near) for score, near in zip(rows @ weights, closest, strict=True)
+        ]
+
+
+def _matrix(*, blobs: Sequence[bytes]) -> npt.NDArray[np.float64]:
+    """Unit vectors (float32 bytes, as stored) as the rows of a matrix."""
+    flat = np.frombuffer(b"".join(blobs), dtype=np.float32)
+    return flat.reshape(len(blobs), -1).astype(np.float64)
+
+
+def _ridge(
+    *, x: npt.NDArray[np.float64], y: npt.NDArray[np.float64]
+) -> tuple[float, npt.NDArray[np.float64]]:
+    """Ridge regression from the rows of `x` to `y` in the dual form (a few dozen rows, 384
+    dimensions): the mean of `y` and the weights a row's score is its product with."""
+    mean = float(y.mean())
+    alpha = np.linalg.solve(x @ x.T + RIDGE * np.eye(len(y)), y - mean)
+    return mean, x.T @ alpha

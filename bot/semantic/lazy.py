@@ -115,3 +115,13 @@ class LazySemantic:
         return self.index().predict(
             store=store, workspace=workspace, liked=liked, candidates=candidates
         )
+
+    def taste_of(
+        self,
+        *,
+        known: Sequence[tuple[bytes, float]],
+        candidates: Sequence[bytes],
+        named: Collection[int],
+    ) -> list[tuple[float, int | None]]:
+        """Predicted interest in vectors given, and the closest named known one."""
+        return self.index().taste_of(known=known, candidates=candidates, named=named)

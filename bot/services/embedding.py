@@ -51,7 +51,13 @@ NO_SEMANTIC = SemanticExtra()
 
 def paper_text(*, paper: Paper) -> str:
     """What a paper's vector is made of: its title and abstract."""
-    title, abstract = " ".join(paper.title.split()), " ".join(paper.abstract.split())
+    return text_of(title=paper.title, abstract=paper.abstract)
+
+
+def text_of(*, title: str, abstract: str) -> str:
+    """What a vector is made of: the title and the abstract, spacing squashed (a paper's, or a
+    suggestion's before it is one)."""
+    title, abstract = " ".join(title.split()), " ".join(abstract.split())
     return f"{title}. {abstract}" if abstract else title
 
 

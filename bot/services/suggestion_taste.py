@@ -27,10 +27,10 @@ from typing import Protocol
 from bot.domain import ChannelKey
 from bot.ports import Semantic, UnitOfWork
 from bot.ports.sources import SourcesStore
-from bot.services.embedding import SemanticExtra
+from bot.services.embedding import SemanticExtra, text_of
 from bot.services.suggestions import CONSIDERED, FRESH, HISTORY
 from bot.services.taste import MIN_READ
-from bot.services.taste_vectors import TextVectors, predict_held, text_of
+from bot.services.taste_vectors import TextVectors
 from bot.sources.candidates import Candidate
 from bot.sources.rank import HIDE_WEIGHT, PROMOTE_WEIGHT, Closeness, GroupHistory, Scorer
 
@@ -99,18 +99,15 @@ def closeness(
     ]
     if not placed:
         return {}
-    found = predict_held(
-        semantic=semantic,
+    found = semantic.taste_of(
         known=[(v, s.weight) for s, v in known],
-        named=[place for place, (s, _) in enumerate(known) if s.title is not None],
         candidates=[v for _, v in placed],
+        named=[place for place, (s, _) in enumerate(known) if s.title is not None],
     )
     scored = {}
-    for (candidate, _), answer in zip(placed, found, strict=True):
-        if answer is not None:
-            score, near = answer
-            title = None if near is None else known[near][0].title
-            scored[candidate] = Closeness(score=score, title=title)
+    for (candidate, _), (score, near) in zip(placed, found, strict=True):
+        title = None if near is None else known[near][0].title
+        scored[candidate] = Closeness(score=score, title=title)
     return scored
 
 

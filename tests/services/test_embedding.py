@@ -64,6 +64,16 @@ class StandInEncoder:
         """Not used here."""
         raise NotImplementedError
 
+    def taste_of(
+        self,
+        *,
+        known: Sequence[tuple[bytes, float]],
+        candidates: Sequence[bytes],
+        named: Collection[int],
+    ) -> list[tuple[float, int | None]]:
+        """Not used here."""
+        raise NotImplementedError
+
 
 def _clock() -> datetime:
     """The fixed instant vectors are stamped with."""
