@@ -4,7 +4,8 @@ A cycle is a UTC day: arXiv announces once a weekday, around midnight UTC, and j
 preprint servers update their feeds daily at most. A watch is read once its cycle is new; a
 "not modified" answer (arXiv's mailing not out yet: a late announcement) or a feed cut short is
 asked again an hour later, conditionally, until the cycle's listing comes. Watches of several
-channels on one source share one request.
+channels on one source share one request. An arXiv search (keywords or authors, no
+categories) asks arXiv's API once a cycle for its newest matches and keeps the recent ones.
 
 What a read found and how far it got are written in one unit of work: a crash before it
 commits leaves the cycle unread (read again at the next round), and a crash after it leaves
@@ -27,7 +28,7 @@ from bot.ports.fetching import Body, Failed, Fetcher, NotModified, Validators
 from bot.ports.sources import SourcesStore, SourceState, Watch
 from bot.sources.candidates import Candidate
 from bot.sources.keywords import match_filters
-from bot.sources.watch_text import SourceBases, source_url
+from bot.sources.watch_text import API_RESULTS, SourceBases, searches_arxiv, source_url
 
 if TYPE_CHECKING:
     from bot.sources.feeds import FeedRead
@@ -37,6 +38,11 @@ log = logging.getLogger("paperclub")
 READ_AGAIN = timedelta(hours=1)  # a listing not out yet, or cut short, is asked again after
 FIX_FIRST = timedelta(days=1)  # a source a person must fix (a 404) is tried daily meanwhile
 CROSSREF_LOOKBACK = timedelta(days=7)  # a journal's first read covers the week before
+# An arXiv search keeps the papers submitted up to a week before its last read (a first read:
+# before now). arXiv announces, and its API shows, a submission hours to days after it was
+# made (a weekend: three days; a holiday: more), so a window opening at the last read would
+# miss what was submitted before it and announced after. Read twice, a paper is one suggestion.
+API_LOOKBACK = timedelta(days=7)
 
 
 class Needs(SourcesStore, Protocol):
@@ -102,6 +108,28 @@ def _passing(*, watch: Watch, candidates: Iterable[Candidate]) -> list[Candidate
         for c in candidates
         if match_filters(candidate=c, keywords=spec.keywords, authors=spec.authors) is not None
     ]
+
+
+def _recent(
+    *, watch: Watch, state: SourceState, candidates: Sequence[Candidate], now: datetime
+) -> Sequence[Candidate]:
+    """An arXiv search's candidates submitted within API_LOOKBACK of its last read (the API
+    answers the newest matches of all time; a feed's candidates are all new). A day, not an
+    instant: the API's dates are UTC, and a paper on the window's first day is kept."""
+    if not searches_arxiv(spec=watch.spec):
+        return candidates
+    since = ((state.read_at or now) - API_LOOKBACK).astimezone(UTC).date()
+    recent = [c for c in candidates if c.announced is None or c.announced >= since]
+    if len(recent) >= API_RESULTS:  # a whole page is recent: older matches may be left out
+        log.warning(
+            "watch %d (%s): all %d papers of the arXiv search's page were submitted since %s; "
+            "older ones of that time were not read (narrower keywords fit one page)",
+            watch.id,
+            watch.channel,
+            len(recent),
+            since.isoformat(),
+        )
+    return recent
 
 
 def _failed(
@@ -175,7 +203,8 @@ def _apply(
     )
     for problem in read.problems:
         log.warning("watch %d (%s): %s", watch.id, watch.channel, problem)
-    passing = _passing(watch=watch, candidates=read.candidates)
+    recent = _recent(watch=watch, state=state, candidates=read.candidates, now=now)
+    passing = _passing(watch=watch, candidates=recent)
     return _kept(uow=uow, watch=watch, state=done, candidates=passing, now=now), None
 
 
