@@ -83,7 +83,9 @@ def build(
             uow=database,
             fetcher=PoliteFetcher(contact=settings.contact, allow_private=sources.allow_private),
             bases=SourceBases(
-                arxiv_feed=sources.arxiv_feed_url, crossref=settings.crossref_api_url
+                arxiv_feed=sources.arxiv_feed_url,
+                arxiv_api=settings.arxiv_api_url,
+                crossref=settings.crossref_api_url,
             ),
             clock=clock,
             platforms=chats,

@@ -5,7 +5,9 @@ preprint servers update their feeds daily at most. A watch is read once its cycl
 "not modified" answer reads the cycle, but for an arXiv category on a mailing morning, where
 it means the listing is not out yet (a late announcement): that is asked again an hour later,
 conditionally, until noon UTC. A feed cut short is read again, whole, an hour later. Watches
-of several channels on one source share one request and one parse.
+of several channels on one source share one request and one parse. An arXiv search
+(keywords or authors, no categories) asks arXiv's API once a cycle for its newest matches
+and keeps the recent ones.
 
 What a read found and how far it got are written in one unit of work: a crash before it
 commits leaves the cycle unread (read again at the next round), and a crash after it leaves
@@ -28,7 +30,7 @@ from bot.ports.fetching import Body, Failed, Fetched, Fetcher, NotModified, Vali
 from bot.ports.sources import SourcesStore, SourceState, Watch
 from bot.sources.candidates import Candidate
 from bot.sources.keywords import match_filters
-from bot.sources.watch_text import SourceBases, source_url
+from bot.sources.watch_text import API_RESULTS, SourceBases, searches_arxiv, source_url
 
 if TYPE_CHECKING:
     from bot.sources.feeds import FeedRead
@@ -42,6 +44,11 @@ MAILING_DAYS = 5  # Monday to Friday, as datetime.weekday() counts (0-4)
 RETRY_UNTIL = 12  # hour of the day, UTC
 FIX_FIRST = timedelta(days=1)  # a source a person must fix (a 404) is tried daily meanwhile
 CROSSREF_LOOKBACK = timedelta(days=7)  # a journal's first read covers the week before
+# An arXiv search keeps the papers submitted up to a week before its last read (a first read:
+# before now). arXiv announces, and its API shows, a submission hours to days after it was
+# made (a weekend: three days; a holiday: more), so a window opening at the last read would
+# miss what was submitted before it and announced after. Read twice, a paper is one suggestion.
+API_LOOKBACK = timedelta(days=7)
 
 
 class Needs(SourcesStore, Protocol):
@@ -107,6 +114,28 @@ def _passing(*, watch: Watch, candidates: Iterable[Candidate]) -> list[Candidate
         for c in candidates
         if match_filters(candidate=c, keywords=spec.keywords, authors=spec.authors) is not None
     ]
+
+
+def _recent(
+    *, watch: Watch, state: SourceState, candidates: Sequence[Candidate], now: datetime
+) -> Sequence[Candidate]:
+    """An arXiv search's candidates submitted within API_LOOKBACK of its last read (the API
+    answers the newest matches of all time; a feed's candidates are all new). A day, not an
+    instant: the API's dates are UTC, and a paper on the window's first day is kept."""
+    if not searches_arxiv(spec=watch.spec):
+        return candidates
+    since = ((state.read_at or now) - API_LOOKBACK).astimezone(UTC).date()
+    recent = [c for c in candidates if c.announced is None or c.announced >= since]
+    if len(recent) >= API_RESULTS:  # a whole page is recent: older matches may be left out
+        log.warning(
+            "watch %d (%s): all %d papers of the arXiv search's page were submitted since %s; "
+            "older ones of that time were not read (narrower keywords fit one page)",
+            watch.id,
+            watch.channel,
+            len(recent),
+            since.isoformat(),
+        )
+    return recent
 
 
 def _failed(
@@ -193,7 +222,8 @@ def _apply(
     for problem in read.problems:
         log.warning("watch %d (%s): %s", watch.id, watch.channel, problem)
     candidates = [replace(c, source=f"watch:{watch.id}") for c in read.candidates]
-    passing = _passing(watch=watch, candidates=candidates)
+    recent = _recent(watch=watch, state=state, candidates=candidates, now=now)
+    passing = _passing(watch=watch, candidates=recent)
     return _kept(uow=uow, watch=watch, state=done, candidates=passing, now=now), None
 
 

@@ -1,11 +1,14 @@
 """A watch as an admin types it, read into a WatchSpec, and where each kind is fetched from.
 
     arxiv cs.LG cs.CL keywords: diffusion, speculative decoding authors: Ada Lovelace
+    arxiv keywords: speculative decoding authors: Ada Lovelace
     feed https://connect.biorxiv.org/biorxiv_xml/neuroscience keywords: sleep
     crossref 0028-0836 keywords: protein
 
 Keywords and authors are lists separated by commas; each is matched as bot/sources/keywords
-says (words in title or abstract; "Given Family" or "G. Family" against any author).
+says (words in title or abstract; "Given Family" or "G. Family" against any author). An arXiv
+watch of categories reads their announcement feed; one of keywords or authors alone (no
+categories) is an arXiv search, read from arXiv's API.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from dataclasses import dataclass
 from datetime import date
 from urllib.parse import quote, urlencode
 
+from bot.ingest.keys import normalise_for_key
 from bot.ports.sources import WatchKind, WatchSpec
+from bot.sources.keywords import person_key
 
 KINDS: tuple[WatchKind, ...] = ("arxiv", "feed", "crossref")
 MAX_CATEGORIES = 10
@@ -25,6 +30,9 @@ MAX_URL = 2_000
 # One page of a journal's works first deposited since the last read, newest first: Crossref's
 # largest page (a journal deposits far fewer in a week; more are logged, not asked for).
 CROSSREF_ROWS = 1_000
+# One page of an arXiv search's newest submissions: a day of the broadest keyword fits, and a
+# first read's week mostly (~2 KB an entry: 600 KB, under the fetcher's 5 MB cap).
+API_RESULTS = 300
 
 # An archive (cs, hep-th) or a subject class (cs.LG, q-bio.NC), as arXiv's feeds take them.
 _CATEGORY_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]+(?:-[A-Za-z]+)*)?$", re.IGNORECASE)
@@ -37,6 +45,7 @@ class SourceBases:
     """Where each kind of source is asked (Settings: the public services, or tests' fakes)."""
 
     arxiv_feed: str = "https://rss.arxiv.org"
+    arxiv_api: str = "https://export.arxiv.org/api/query"  # the query endpoint itself
     crossref: str = "https://api.crossref.org"
 
 
@@ -76,7 +85,7 @@ def _target(*, kind: WatchKind, words: list[str]) -> str:
     """The watch's target from the words after its kind."""
     if kind == "arxiv":
         if not words:
-            raise WatchTextError("name at least one arXiv category, like cs.LG")
+            return ""  # an arXiv search: read_watch checks it has keywords or authors
         cats = [w.strip(",") for w in words if w.strip(",")]
         bad = next((c for c in cats if not _CATEGORY_RE.match(c)), None)
         if bad is not None:
@@ -115,18 +124,62 @@ def read_watch(*, text: str) -> WatchSpec:
             keywords = (*keywords, *_filters(text=value, what="keywords"))
         else:
             authors = (*authors, *_filters(text=value, what="authors"))
-    return WatchSpec(
+    spec = WatchSpec(
         kind=kind,
         target=target,
         keywords=tuple(dict.fromkeys(keywords)),
         authors=tuple(dict.fromkeys(authors)),
     )
+    if searches_arxiv(spec=spec) and not _search_terms(spec=spec):
+        if spec.keywords or spec.authors:
+            raise WatchTextError("an arXiv search needs keywords or authors with letters or digits")
+        raise WatchTextError(
+            "name at least one arXiv category, like cs.LG, or keywords or authors to search for"
+        )
+    return spec
+
+
+def searches_arxiv(*, spec: WatchSpec) -> bool:
+    """Whether the watch is an arXiv search (keywords or authors, no categories), read from
+    arXiv's API rather than an announcement feed."""
+    return spec.kind == "arxiv" and not spec.target
+
+
+def _search_terms(*, spec: WatchSpec) -> list[str]:
+    """The watch's keywords and authors as terms of arXiv's search_query, duplicates dropped.
+
+    Each is a quoted phrase of the words match_filters compares: lower-case, so none reads as
+    an operator (arXiv's AND, OR, ANDNOT are upper-case), and with quotes, brackets and other
+    punctuation turned to spaces, so nothing typed can close the phrase or start a term of its
+    own. An author is searched by family name (arXiv writes "A. Lovelace" and "Ada Lovelace");
+    match_filters checks the initial on what comes back."""
+    terms: list[str] = []
+    for keyword in spec.keywords:
+        words = normalise_for_key(text=keyword)
+        if words:
+            terms += [f'ti:"{words}"', f'abs:"{words}"']
+    for author in spec.authors:
+        person = person_key(name=author)
+        if person is not None:
+            terms.append(f'au:"{person[0]}"')
+    return list(dict.fromkeys(terms))
+
+
+def arxiv_search_query(*, spec: WatchSpec) -> str:
+    """The arXiv API's search_query for the watch: any of its keywords (title or abstract) or
+    authors, as match_filters passes either; within its categories when it names some (cat:
+    takes an archive or a subject class)."""
+    either = " OR ".join(_search_terms(spec=spec))
+    if not spec.target:
+        return either
+    within = " OR ".join(f"cat:{category}" for category in spec.target.split("+"))
+    return f"({within}) AND ({either})" if either else within
 
 
 def watch_text(*, spec: WatchSpec) -> str:
     """The spec as it would be typed (read_watch gives it back)."""
     target = " ".join(spec.target.split("+")) if spec.kind == "arxiv" else spec.target
-    parts = [spec.kind, target]
+    parts: list[str] = [spec.kind, target] if target else [spec.kind]
     if spec.keywords:
         parts.append("keywords: " + ", ".join(spec.keywords))
     if spec.authors:
@@ -135,9 +188,21 @@ def watch_text(*, spec: WatchSpec) -> str:
 
 
 def source_url(*, spec: WatchSpec, bases: SourceBases, since: date) -> str:
-    """Where the watch's source is read: arXiv's announcement feed of its categories, the
+    """Where the watch's source is read: arXiv's announcement feed of its categories, arXiv's
+    API for a search (its newest submissions first; the reader keeps the recent ones), the
     feed itself, or a journal's works first deposited since `since` (newest first: a work's
     metadata re-indexed later is not news)."""
+    if searches_arxiv(spec=spec):
+        search = urlencode(
+            {
+                "search_query": arxiv_search_query(spec=spec),
+                "sortBy": "submittedDate",
+                "sortOrder": "descending",
+                "max_results": str(API_RESULTS),
+            },
+            safe=":",
+        )
+        return f"{bases.arxiv_api}?{search}"
     if spec.kind == "arxiv":
         return f"{bases.arxiv_feed.rstrip('/')}/rss/{quote(spec.target, safe='+.-')}"
     if spec.kind == "feed":

@@ -6,11 +6,14 @@ from collections.abc import Sequence
 
 from bot.messages import Code, Listing, Message, Plain, Run, Strong, line, message, runs
 from bot.ports.sources import Watch
+from bot.sources.watch_text import searches_arxiv
 
 HELP = runs(
     Code("/paperclub watch"),
     ": what this channel watches for new papers (admins: ",
     Code("watch add arxiv cs.LG keywords: diffusion"),
+    ", ",
+    Code("watch add arxiv authors: Ada Lovelace"),
     ", ",
     Code("watch add feed <url>"),
     ", ",
@@ -20,7 +23,10 @@ HELP = runs(
     ")",
 )
 ABOUT = "What this channel watches for new papers (admins add and remove)"
-WHAT = "list | add arxiv <categories> | add feed <url> | add crossref <ISSN> | remove <number>"
+WHAT = (
+    "list | add arxiv <categories> | add arxiv keywords: <words> | add feed <url>"
+    " | add crossref <ISSN> | remove <number>"
+)
 ADD_EXAMPLE = "arxiv cs.LG cs.CL keywords: speculative decoding, pipeline authors: Ada Lovelace"
 
 USAGE = message(
@@ -28,6 +34,10 @@ USAGE = message(
     Listing(
         items=(
             runs(Code("/paperclub watch add " + ADD_EXAMPLE)),
+            runs(
+                Code("/paperclub watch add arxiv keywords: speculative decoding"),
+                " (no categories: a search of all of arXiv)",
+            ),
             runs(Code("/paperclub watch add feed https://example.org/feed.xml keywords: sleep")),
             runs(Code("/paperclub watch add crossref 0028-0836 keywords: protein")),
             runs(Code("/paperclub watch remove 3"), " (the number ", Code("watch"), " lists)"),
@@ -41,10 +51,13 @@ ADMINS_ONLY = message(
 
 
 def spec_runs(*, watch: Watch) -> tuple[Run, ...]:
-    """A watch in one line: #3 arXiv cs.LG + cs.CL · keywords: x, y · authors: z."""
+    """A watch in one line: #3 arXiv cs.LG + cs.CL · keywords: x, y · authors: z (an arXiv
+    search: #4 arXiv search · keywords: x)."""
     spec = watch.spec
-    if spec.kind == "arxiv":
-        what: tuple[Run, ...] = (Plain("arXiv "), Strong(" + ".join(spec.target.split("+"))))
+    if searches_arxiv(spec=spec):
+        what: tuple[Run, ...] = (Plain("arXiv "), Strong("search"))
+    elif spec.kind == "arxiv":
+        what = (Plain("arXiv "), Strong(" + ".join(spec.target.split("+"))))
     elif spec.kind == "feed":
         what = (Plain("feed "), Code(spec.target))
     else:

@@ -36,7 +36,8 @@ class FakeArxiv(SourceServer):
     """The feeds at `rss_url(...)` / `atom_url(...)`, the API at `api_url`.
 
     State a test sets: `calendar` (listings and holidays), the served day (`set_day`, with
-    `late=True` for a mailing not out yet), and broken answers (`break_next`). `spacing` > 0
+    `late=True` for a mailing not out yet), broken feeds (`break_next`), and the API's error
+    feed (`api_error_next`). `spacing` > 0
     answers 429 with Retry-After to a request sooner than that after the last one served
     (ARXIV_SPACING_S is arXiv's own); `max_in_flight` tells whether a client ever opened two.
     """
@@ -58,6 +59,7 @@ class FakeArxiv(SourceServer):
         self._today = today
         self._late = False
         self._breaks: deque[str] = deque()
+        self._api_errors: deque[str] = deque()
 
     def set_day(self, day: date, *, late: bool = False) -> None:
         """Serve `day`; `late`: its mailing is not out yet, so the feeds still show the previous
@@ -72,6 +74,12 @@ class FakeArxiv(SourceServer):
             raise ValueError(f"how must be one of {BREAKS}, not {how!r}")
         with self._state:
             self._breaks.append(how)
+
+    def api_error_next(self, *, summary: str) -> None:
+        """The next API request is answered 200 with arXiv's error feed: one entry titled
+        Error, `summary` its reason (as the API answers a query it cannot run)."""
+        with self._state:
+            self._api_errors.append(summary)
 
     def rss_url(self, *categories: str) -> str:
         """The RSS feed of `categories`, joined by "+" as arXiv's URLs join them."""
@@ -147,7 +155,12 @@ class FakeArxiv(SourceServer):
         return [_record(paper=paper, submitted=when) for when, paper in latest.values()]
 
     def _api(self, *, query: str) -> Answer:
-        """export.arxiv.org/api/query through tests/fakelookup's engine."""
+        """export.arxiv.org/api/query through tests/fakelookup's engine (or an error asked for)."""
+        with self._state:
+            error = self._api_errors.popleft() if self._api_errors else None
+        if error is not None:
+            body = arxiv_bodies.api_error(query=query, summary=error)
+            return Answer(200, body.encode("utf-8"), {"Content-Type": ATOM_KIND})
         params = parse_qs(query, keep_blank_values=True)
         found = lookup_answers.arxiv(records=self.api_records(), query=query, params=params)
         return Answer(found.status, found.body.encode("utf-8"), {"Content-Type": found.kind})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 from email.utils import format_datetime
+from urllib.parse import quote
 from xml.sax.saxutils import escape, quoteattr
 from zoneinfo import ZoneInfo
 
@@ -124,6 +125,31 @@ def atom(*, query: str, day: date, listing: Listing, title: str | None = None) -
         f'\n  <link href={quoteattr(feed_url)} rel="self" type="application/atom+xml"/>'
         f"\n  <subtitle>{escape(query)} updates on the arXiv.org e-print archive.</subtitle>\n"
         f"{entries}</feed>\n"
+    )
+
+
+def api_error(*, query: str, summary: str) -> str:
+    """The Atom feed the API answers in place of results when it cannot run a query (arXiv's
+    API user manual, "Errors"): one entry titled Error, its id under arxiv.org/api/errors, the
+    reason in its summary, and totalResults 1."""
+    slug = "_".join(summary.lower().split())
+    where = escape(f"http://arxiv.org/api/errors#{quote(slug, safe='._-')}")
+    stamp = "2024-09-02T00:00:00-04:00"
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"'
+        ' xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">'
+        f"\n  <link href={quoteattr('http://arxiv.org/api/query?' + query)}"
+        ' rel="self" type="application/atom+xml"/>'
+        f"\n  <title>ArXiv Query: {escape(query)}</title>"
+        "\n  <id>http://arxiv.org/api/fake-error</id>"
+        f"\n  <updated>{stamp}</updated>"
+        "\n  <opensearch:totalResults>1</opensearch:totalResults>"
+        "\n  <opensearch:startIndex>0</opensearch:startIndex>"
+        "\n  <opensearch:itemsPerPage>1</opensearch:itemsPerPage>"
+        f"\n  <entry>\n    <id>{where}</id>\n    <title>Error</title>"
+        f"\n    <summary>{escape(summary)}</summary>\n    <updated>{stamp}</updated>"
+        f'\n    <link href="{where}" rel="alternate" type="text/html"/>'
+        "\n    <author>\n      <name>arXiv api core</name>\n    </author>\n  </entry>\n</feed>\n"
     )
 
 
