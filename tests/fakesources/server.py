@@ -127,6 +127,7 @@ class SourceServer:
         self._last_served: float | None = None
         self._in_flight = 0
         self.max_in_flight = 0
+        self._counted = threading.local()  # whether this handler thread's request counted off
         self._stopping = threading.Event()
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -247,6 +248,7 @@ class SourceServer:
 
     def _serve(self, *, handler: _Handler) -> None:
         """Answer one request on its handler thread."""
+        self._counted.off = False
         with self._lock:
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
@@ -267,15 +269,26 @@ class SourceServer:
             handler.end_headers()
             self._write(handler=handler, body=answer.body, drip=drip)
         finally:
-            with self._lock:
+            self._landed()
+
+    def _landed(self) -> None:
+        """A request is no longer in flight: counted off once, just before its last bytes go
+        (the client may send its next request the moment they arrive, before this handler
+        thread would run again: counting off after them made two look in flight at once)."""
+        with self._lock:
+            if self._in_flight > 0 and not getattr(self._counted, "off", False):
                 self._in_flight -= 1
+                self._counted.off = True
 
     def _write(self, *, handler: _Handler, body: bytes, drip: Drip | None) -> None:
         """The body at once, or dripped (stopping early when the fake stops)."""
         if drip is None:
+            self._landed()
             handler.wfile.write(body)
             return
         for start in range(0, len(body), drip.chunk):
+            if start + drip.chunk >= len(body):
+                self._landed()
             handler.wfile.write(body[start : start + drip.chunk])
             handler.wfile.flush()
             if self._stopping.wait(drip.every):
