@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.config.settings import Settings
 from bot.db.database import Database
+from bot.discord import endpoints
 from bot.domain import ChannelKey
 from bot.runtime.wiring import Wiring
 from tests.discord.conftest import DiscordHarness, running
@@ -103,6 +104,7 @@ class DiscordRoom:
 def discord_room(*, url: str) -> Iterator[DiscordRoom]:
     """The Discord bot connected to a fresh fake guild, the paper read before the fortnight
     posted by the sweep of that Friday."""
+    urls = endpoints.current()
     with FakeDiscord() as fake:
         database = Database(url=url)
         import_read_paper(database=database)
@@ -132,3 +134,6 @@ def discord_room(*, url: str) -> Iterator[DiscordRoom]:
                 )
         finally:
             database.dispose()
+            # The bot pointed discord.py at the fake; later tests in this process expect
+            # discord.py's own URLs (tests/discord's autouse fixture does this for its tests).
+            endpoints.point_at(api_url=urls[0], gateway_url=urls[1])
