@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.discord.reconcile_support import DOWN, UP, archived, shown_replies, shown_votes
-from tests.discord.test_discord_run_subprocess import _daily_posts, _env, _prepared, _ready
 from tests.fakediscord import FakeDiscord
 from tests.faults.support import Processes, read_only, wait_until
+from tests.faults.test_fault_discord_run import _daily_posts, _env, _prepared, _ready
 
 PEOPLE = 150  # each reacts once and replies once: 300 acts
 

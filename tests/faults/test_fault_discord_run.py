@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +29,6 @@ EPHEMERAL = 64
 DEFERRED_MESSAGE, DEFERRED_UPDATE = 5, 6
 MESSAGES = "/channels/{id}/messages"
 THREADS = "/channels/{id}/messages/{id}/threads"
-
-
-@pytest.fixture
-def processes() -> Iterator[Processes]:
-    """Every `paperclub run` started through this is SIGKILLed and reaped at the end."""
-    started = Processes()
-    try:
-        yield started
-    finally:
-        started.kill_all()
 
 
 def _env(*, fake: FakeDiscord, url: str) -> dict[str, str]:
