@@ -10,18 +10,16 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
-from types import SimpleNamespace
 
 import pytest
 from rich.console import Console as RichConsole
 
-from bot.config.settings import Settings
-from bot.console.plugin import ConsolePlatform, open_console
+from bot.console.plugin import ConsolePlatform
 from bot.console.repl import handle_line
 from bot.db.database import Database
 from bot.runtime.wiring import Wiring
 from bot.services import recap
-from bot.services.club import Club
+from tests.console.on_wiring import console_on_wiring
 from tests.hostile.archive import COMMENT, TITLES, import_hostile
 from tests.services.conftest import load_sample
 from tests.slack.conftest import MONDAY_9, FakeClock
@@ -67,34 +65,10 @@ def console(sqlite_url: str, terminal: Terminal) -> Iterator[tuple[Wiring, Conso
     database = Database(url=sqlite_url)
     load_sample(database)
 
-    def build(*, settings: Settings, club: Club, mode: str) -> ConsolePlatform:
-        """The plug-in's own start-up, on the test's terminal."""
-        return open_console(club=club, terminal=terminal.console)
-
-    plugin = SimpleNamespace(
-        NAME="console",
-        configured=lambda *, settings: True,
-        missing=lambda *, settings, mode: [],
-        build=build,
-    )
-    wiring = Wiring(
-        # No test touches the internet: look-ups fail fast on a closed local port.
-        settings=Settings(
-            database_url=sqlite_url,
-            arxiv_api_url="http://127.0.0.1:9/api/query",
-            crossref_api_url="http://127.0.0.1:9",
-        ),
-        database=database,
-        clock=FakeClock(MONDAY_9),
-        plugins=[plugin],
-    )
-    platform = wiring.platforms["console"]
-    assert isinstance(platform, ConsolePlatform)
-    try:
+    with console_on_wiring(
+        database=database, terminal=terminal.console, clock=FakeClock(MONDAY_9)
+    ) as (wiring, platform):
         yield wiring, platform
-    finally:
-        wiring.close()
-        database.dispose()
 
 
 def _type(platform: ConsolePlatform, line: str) -> None:

@@ -10,21 +10,18 @@ import io
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import SimpleNamespace
 
 import pytest
 from rich.console import Console as RichConsole
 
-from bot.config.settings import Settings
-from bot.console.plugin import ConsolePlatform, open_console
+from bot.console.plugin import ConsolePlatform
 from bot.console.repl import handle_line
 from bot.db.database import Database
 from bot.messages import as_plain
-from bot.runtime.wiring import Wiring
-from bot.services.club import Club
 from bot.wording import console as console_words
 from bot.wording import replies
 from tests.archive_gone import archive_gone, sqlite_path
+from tests.console.on_wiring import console_on_wiring
 from tests.services.conftest import load_sample
 from tests.slack.conftest import MONDAY_9, FakeClock
 
@@ -44,33 +41,11 @@ def console(sqlite_url: str, terminal: io.StringIO) -> Iterator[tuple[Database, 
     load_sample(database)
     screen = RichConsole(file=terminal, width=5000, color_system=None, emoji=False)
 
-    def build(*, settings: Settings, club: Club, mode: str) -> ConsolePlatform:
-        """The plug-in's own start-up, on the test's terminal."""
-        return open_console(club=club, terminal=screen)
-
-    plugin = SimpleNamespace(
-        NAME="console",
-        configured=lambda *, settings: True,
-        missing=lambda *, settings, mode: [],
-        build=build,
-    )
-    wiring = Wiring(
-        settings=Settings(
-            database_url=sqlite_url,
-            arxiv_api_url="http://127.0.0.1:9/api/query",
-            crossref_api_url="http://127.0.0.1:9",
-        ),
-        database=database,
-        clock=FakeClock(MONDAY_9),
-        plugins=[plugin],
-    )
-    platform = wiring.platforms["console"]
-    assert isinstance(platform, ConsolePlatform)
-    try:
+    with console_on_wiring(database=database, terminal=screen, clock=FakeClock(MONDAY_9)) as (
+        _wiring,
+        platform,
+    ):
         yield database, platform
-    finally:
-        wiring.close()
-        database.dispose()
 
 
 def _count(database: Database, sql: str) -> int:

@@ -10,21 +10,19 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
-from types import SimpleNamespace
 
 import pytest
 from rich.console import Console as RichConsole
 
-from bot.config.settings import Settings
 from bot.console.chat import KEY
-from bot.console.plugin import ConsolePlatform, open_console
+from bot.console.plugin import ConsolePlatform
 from bot.console.repl import handle_line
 from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.messages import Button, Buttons, Message
 from bot.runtime.wiring import Wiring
-from bot.services.club import Club
 from bot.wording.suggestions import ADD
+from tests.console.on_wiring import console_on_wiring
 from tests.slack.conftest import MONDAY_9, FakeClock
 from tests.slack.tray_support import load_short, numbers, post_trays, state_of, suggest
 
@@ -64,33 +62,11 @@ def console(sqlite_url: str, terminal: Terminal) -> Iterator[tuple[Wiring, Conso
     database = Database(url=sqlite_url)
     load_short(database)  # a queue short enough that /paperclub queue shows its end
 
-    def build(*, settings: Settings, club: Club, mode: str) -> ConsolePlatform:
-        """The plug-in's own start-up, on the test's terminal."""
-        return open_console(club=club, terminal=terminal.console)
-
-    plugin = SimpleNamespace(
-        NAME="console",
-        configured=lambda *, settings: True,
-        missing=lambda *, settings, mode: [],
-        build=build,
-    )
-    wiring = Wiring(
-        settings=Settings(
-            database_url=sqlite_url,
-            arxiv_api_url="http://127.0.0.1:9/api/query",
-            crossref_api_url="http://127.0.0.1:9",
-        ),
-        database=database,
-        clock=FakeClock(NOON),
-        plugins=[plugin],
-    )
-    platform = wiring.platforms["console"]
-    assert isinstance(platform, ConsolePlatform)
-    try:
+    with console_on_wiring(database=database, terminal=terminal.console, clock=FakeClock(NOON)) as (
+        wiring,
+        platform,
+    ):
         yield wiring, platform
-    finally:
-        wiring.close()
-        database.dispose()
 
 
 def _tray(

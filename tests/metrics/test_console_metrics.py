@@ -5,20 +5,17 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from types import SimpleNamespace
 
 import pytest
 from rich.console import Console as RichConsole
 
-from bot.config.settings import Settings
-from bot.console.plugin import ConsolePlatform, open_console
+from bot.console.plugin import ConsolePlatform
 from bot.console.repl import handle_line
 from bot.db.database import Database
-from bot.runtime.wiring import Wiring
-from bot.services.club import Club
+from tests.console.on_wiring import console_on_wiring
 from tests.metrics.reading import changes, observed, read, totals
 from tests.services.conftest import load_sample
-from tests.slack.conftest import MONDAY_9, FakeClock, free_port
+from tests.slack.conftest import MONDAY_9, FakeClock
 
 
 @pytest.fixture
@@ -27,39 +24,16 @@ def console(sqlite_url: str) -> Iterator[ConsolePlatform]:
     database = Database(url=sqlite_url)
     load_sample(database)
     terminal = RichConsole(file=io.StringIO(), width=200)
-
-    def build(*, settings: Settings, club: Club, mode: str) -> ConsolePlatform:
-        """The plug-in's own start-up, on the test's terminal."""
-        return open_console(club=club, terminal=terminal)
-
-    plugin = SimpleNamespace(
-        NAME="console",
-        configured=lambda *, settings: True,
-        missing=lambda *, settings, mode: [],
-        build=build,
-    )
-    settings = Settings(
-        database_url=sqlite_url,
-        lookup_timeout=1,
-        # No test touches the internet: look-ups fail fast on a closed local port.
-        arxiv_api_url=f"http://127.0.0.1:{free_port()}/api/query",
-        crossref_api_url=f"http://127.0.0.1:{free_port()}",
-    )
     before = read()
-    wiring = Wiring(
-        settings=settings, database=database, clock=FakeClock(MONDAY_9), plugins=[plugin]
-    )
-    try:
+    with console_on_wiring(database=database, terminal=terminal, clock=FakeClock(MONDAY_9)) as (
+        _wiring,
+        platform,
+    ):
         # Opening the console posts today's paper at once.
         assert totals(moved=changes(before=before, after=read())) == {
             "paperclub_posts_total{outcome=posted,platform=console}": 1
         }
-        platform = wiring.platforms["console"]
-        assert isinstance(platform, ConsolePlatform)
         yield platform
-    finally:
-        wiring.close()
-        database.dispose()
 
 
 def test_typed_votes_and_replies_are_counted(console: ConsolePlatform) -> None:

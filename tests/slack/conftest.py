@@ -81,6 +81,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def closed_lookups() -> dict[str, Any]:
+    """Settings whose metadata look-ups fail fast on closed local ports: no test touches the
+    internet."""
+    return {
+        "arxiv_api_url": f"http://127.0.0.1:{free_port()}/api/query",
+        "crossref_api_url": f"http://127.0.0.1:{free_port()}",
+        "lookup_timeout": 1,
+    }
+
+
 @pytest.fixture
 def settings(fake: FakeSlack, sqlite_url: str) -> Settings:
     """Settings as the environment would give them, pointed at the fake."""

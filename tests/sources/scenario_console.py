@@ -8,22 +8,22 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from types import SimpleNamespace
 
 from rich.console import Console as RichConsole
 
 from bot.config.settings import Settings
 from bot.console.chat import KEY as CONSOLE_KEY
-from bot.console.plugin import ConsolePlatform, open_console
+from bot.console.plugin import ConsolePlatform
 from bot.console.repl import handle_line
 from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.runtime.wiring import Wiring
-from bot.services.club import Club
 from bot.wording.console import TYPED_COMMANDS
 from bot.wording.suggestions import ADD, ADD_LABEL, HIDE, HIDE_LABEL
+from tests.console.on_wiring import console_on_wiring
 from tests.slack.conftest import (
     FakeClock,
+    closed_lookups,
 )
 from tests.sources.scenario_support import (
     BEFORE,
@@ -31,7 +31,6 @@ from tests.sources.scenario_support import (
     NINE,
     WEEKDAYS,
     at_morning,
-    closed_lookups,
     import_read_paper,
 )
 
@@ -84,25 +83,11 @@ def console_room(*, url: str) -> Iterator[ConsoleRoom]:
     raw = io.StringIO()
     terminal = RichConsole(file=raw, width=5000, highlight=False, emoji=False)
 
-    def build(*, settings: Settings, club: Club, mode: str) -> ConsolePlatform:
-        """The plug-in's own start-up, on the test's terminal."""
-        return open_console(club=club, terminal=terminal)
-
-    plugin = SimpleNamespace(
-        NAME="console",
-        configured=lambda *, settings: True,
-        missing=lambda *, settings, mode: [],
-        build=build,
-    )
     clock = FakeClock(at_morning(day=BEFORE))
     settings = Settings(
         database_url=url, post_time=NINE, timezone=BERLIN, days=WEEKDAYS, **closed_lookups()
     )
-    wiring = Wiring(settings=settings, database=database, clock=clock, plugins=[plugin])
-    platform = wiring.platforms["console"]
-    assert isinstance(platform, ConsolePlatform)
-    try:
+    with console_on_wiring(
+        database=database, terminal=terminal, clock=clock, settings=settings
+    ) as (wiring, platform):
         yield ConsoleRoom(wiring=wiring, clock=clock, database=database, platform=platform, raw=raw)
-    finally:
-        wiring.close()
-        database.dispose()

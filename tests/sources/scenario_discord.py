@@ -19,6 +19,7 @@ from tests.hostile.discord_view import payload_view, pings
 from tests.hostile.slack_view import shows
 from tests.slack.conftest import (
     FakeClock,
+    closed_lookups,
 )
 from tests.sources.scenario_support import (
     BEFORE,
@@ -27,7 +28,6 @@ from tests.sources.scenario_support import (
     WAIT,
     WEEKDAYS,
     at_morning,
-    closed_lookups,
     import_read_paper,
 )
 

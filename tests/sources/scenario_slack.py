@@ -25,6 +25,7 @@ from tests.slack.conftest import (
     MEMBER,
     SECRET,
     FakeClock,
+    closed_lookups,
     shown_mrkdwn,
 )
 from tests.sources.scenario_support import (
@@ -34,7 +35,6 @@ from tests.sources.scenario_support import (
     WAIT,
     WEEKDAYS,
     at_morning,
-    closed_lookups,
     import_read_paper,
 )
 from tests.wired import build_slack_bot

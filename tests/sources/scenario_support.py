@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.db.database import Database
 from bot.domain import ChannelKey, PaperDraft
@@ -22,7 +22,7 @@ from bot.runtime.wiring import Wiring
 from bot.services import importing, sources_read
 from bot.sources.watch_text import SourceBases
 from tests.fakesources import AnnounceCalendar, Announcement, FakeArxiv
-from tests.slack.conftest import FakeClock, free_port
+from tests.slack.conftest import FakeClock
 from tests.sources.faketime import FakeTime, fetcher_on
 
 FIRST = date(2026, 1, 5)  # a Monday
@@ -46,16 +46,6 @@ HOSTILE = (
 HOSTILE_MARKS = ("@everyone", "🚀", "alert(1)", "**bold**")  # what survives the feed's parsing
 WATCHES = ("watch add arxiv cs.LG", "watch add arxiv cs.CL")
 SETTINGS = (f"suggestions size {PER_DAY}", "suggestions autofill on")
-
-
-def closed_lookups() -> dict[str, Any]:
-    """Settings whose metadata look-ups fail fast on closed local ports: no test touches the
-    internet."""
-    return {
-        "arxiv_api_url": f"http://127.0.0.1:{free_port()}/api/query",
-        "crossref_api_url": f"http://127.0.0.1:{free_port()}",
-        "lookup_timeout": 1,
-    }
 
 
 def at_morning(*, day: date) -> datetime:
