@@ -18,6 +18,7 @@ CORE = (
     "search_query",
     "ingest",
     "sources",
+    "meetings",
     "schedule_text",
     "paper_links",
     "export_formats",
