@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from datetime import datetime
+from typing import Protocol
 
 from bot.ports import ArchiveUnavailable, Chat, ChatError, Clock, UnitOfWork
 from bot.ports.fetching import Fetcher
@@ -22,6 +24,15 @@ from bot.sources.watch_text import SourceBases
 from bot.wording import sources as words
 
 log = logging.getLogger("paperclub")
+
+
+class Warm(Protocol):
+    """Readies the suggestions' taste model (suggestion_taste.TasteScorers.warm)."""
+
+    def warm(self, *, platform: str, now: datetime) -> int:
+        """Learn a platform's channels' signals and embed what their rankings need; how many
+        texts were embedded."""
+        ...
 
 
 class SourcesWorker:
@@ -37,11 +48,15 @@ class SourcesWorker:
         platforms: Callable[[], dict[str, Chat]],
         leading: Callable[[], bool],
         poll: float,
+        warm: Warm | None = None,
     ) -> None:
         """`platforms`: the Chats running here by platform name (read at each pass: they are
-        built after this); `leading`: whether this process runs the work now."""
+        built after this); `leading`: whether this process runs the work now; `warm`: readies
+        the taste model for the next trays after each read (None: the keyword path alone), here
+        because embedding takes a while and the scheduler's thread must not wait for it."""
         self.uow, self.fetcher, self.bases, self.clock = uow, fetcher, bases, clock
         self.platforms, self.leading, self.poll = platforms, leading, poll
+        self.warm = warm
         self.rounds = 0  # finished passes, for tests that wait for one
         self.passed = threading.Condition()
         self._wake = threading.Event()
@@ -96,6 +111,20 @@ class SourcesWorker:
                 chat.send_notice(channel=failure.watch.channel, message=said)
             except ChatError as error:
                 log.error("could not report a failing watch: %s (%s)", error.code, error.hint)
+        self._warm(platforms=sorted(chats))
+
+    def _warm(self, *, platforms: list[str]) -> None:
+        """Ready the taste model for the platforms' next trays; a failure is logged, and the
+        trays rank with what it had (the keyword path, at worst)."""
+        if self.warm is None:
+            return
+        for platform in platforms:
+            try:
+                self.warm.warm(platform=platform, now=self.clock.now())
+            except ArchiveUnavailable:
+                log.warning("the suggestions' taste model waits: the archive is unavailable")
+            except Exception:
+                log.exception("the suggestions' taste model for %s could not learn", platform)
 
     def wait_rounds(self, *, count: int, timeout: float) -> bool:
         """Wait until `count` passes have finished (for tests and the CLI); whether they did."""

@@ -29,7 +29,6 @@ from bot.services import posting
 from bot.services.club import Club
 from bot.services.post_card import redraw
 from bot.services.posting import Poster
-from bot.services.suggestion_taste import taste_scorers
 from bot.services.sweep import Sweep
 from bot.web.signin import signer as web_signer
 
@@ -106,7 +105,7 @@ class Wiring:
             embedding=self.workers.embedder,
             defaults=parts.default_schedule(settings=settings),
             beat=self._beat,
-            scorer_for=taste_scorers(semantic_extra=self.club.semantic_extra, uow=database),
+            scorer_for=self.workers.tastes,
         )
         self.scheduler = PostScheduler(
             on_channel=self.sweeper.on_channel,

@@ -15,6 +15,7 @@ from bot.runtime import parts
 from bot.runtime.reading import SourcesWorker
 from bot.runtime.reconciling import ReconcileWorker
 from bot.semantic.background import Embedder
+from bot.services.suggestion_taste import TasteScorers, taste_scorers
 from bot.services.telemetry import Telemetry
 from bot.sources.watch_text import SourceBases
 
@@ -27,6 +28,8 @@ class Workers:
     embedder: Embedder
     reconciling: ReconcileWorker
     reading: SourcesWorker
+    # The suggestions' taste model: the sweep ranks with it, the reading thread warms it.
+    tastes: TasteScorers
 
     def start(self) -> None:
         """Start them all (a start follows downtime: what was missed is read back, and a
@@ -59,13 +62,15 @@ def build(
     each pass); `leading`: whether this process runs the scheduler's work now;
     `others_served`: whether another replica ran all along (bot.runtime.reconciling)."""
     sources = settings.sources
+    embedder = Embedder.wired(enabled=settings.semantic, uow=database, clock=clock)
+    tastes = taste_scorers(semantic_extra=embedder.semantic_extra, uow=database)
     return Workers(
         enricher=Enricher(
             uow=database,
             sources=lambda: parts.sources(settings=settings, database=database, clock=clock),
             clock=clock,
         ),
-        embedder=Embedder.wired(enabled=settings.semantic, uow=database, clock=clock),
+        embedder=embedder,
         reconciling=ReconcileWorker(
             reconciler=parts.reconciler(
                 settings=settings,
@@ -91,5 +96,7 @@ def build(
             platforms=chats,
             leading=leading,
             poll=sources.poll,
+            warm=tastes,
         ),
+        tastes=tastes,
     )

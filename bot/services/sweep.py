@@ -14,7 +14,6 @@ from bot.domain import ChannelKey, Schedule
 from bot.ports import ArchiveUnavailable, Clock, Store, UnitOfWork
 from bot.services import housekeeping, names, posting, recap, trays
 from bot.services.posting import Poster
-from bot.sources.rank import Scorer
 
 log = logging.getLogger("paperclub")
 _QUIET = {posting.Outcome.NOT_DUE, posting.Outcome.ALREADY, posting.Outcome.PAUSED}
@@ -40,19 +39,6 @@ class Embedding(Protocol):
         ...
 
 
-class Tastes(Protocol):
-    """The group's taste model for each channel's suggestions (suggestion_taste.TasteScorers):
-    a trays.ScorerFor, and the warm-up that embeds what it needs outside any transaction."""
-
-    def __call__(self, *, channel: ChannelKey) -> Scorer | None:
-        """The channel's scorer, or None (the keyword path)."""
-        ...
-
-    def warm(self, *, platform: str, now: datetime) -> int:
-        """Ready the platform's channels' scorers; how many texts were embedded."""
-        ...
-
-
 class Sweep:
     """The scheduler's jobs on the platforms' posters."""
 
@@ -66,12 +52,13 @@ class Sweep:
         embedding: Embedding,
         beat: Callable[[], None],
         defaults: Schedule,
-        scorer_for: Tastes | None = None,
+        scorer_for: trays.ScorerFor | None = None,
     ) -> None:
         """`posters`: one per platform of this process (read at each run: filled as they are
         built); `beat`: tells the health check the worker is alive; `defaults`: when a channel
         that watches sources but has no daily post gets its tray; `scorer_for`: the taste
-        model that ranks suggestions (None: the keyword path alone)."""
+        model that ranks suggestions (None: the keyword path alone; the sources' thread warms
+        it, so no post here waits for the model)."""
         self.uow, self.clock, self.posters, self.defaults = uow, clock, posters, defaults
         self.scorer_for = scorer_for
         self.enrichment, self.embedding, self.beat = enrichment, embedding, beat
@@ -109,7 +96,7 @@ class Sweep:
         """Let the top suggestion fill queues run low, then (`trays_too`) post the trays due;
         a failure is logged, and the posts and recaps go on."""
         now, chat, platform = self.clock.now(), poster.chat, poster.platform
-        scorer_for = self._tastes(platform=platform, now=now, warm=trays_too)
+        scorer_for = self.scorer_for or trays.no_scorer
         try:
             if not trays_too:
                 trays.autofill_low_queues(
@@ -128,21 +115,6 @@ class Sweep:
             log.warning("suggestions wait: the archive is unavailable")
         except Exception:
             log.exception("suggestions for %s failed", platform)
-
-    def _tastes(self, *, platform: str, now: datetime, warm: bool) -> trays.ScorerFor:
-        """The scorers to rank suggestions with, warmed first when `warm` (before the trays:
-        after the posts, which never wait for the model); a failed warm-up is logged, and the
-        scorers go on with what they had."""
-        if self.scorer_for is None:
-            return trays.no_scorer
-        if warm:
-            try:
-                self.scorer_for.warm(platform=platform, now=now)
-            except ArchiveUnavailable:
-                log.warning("the suggestions' taste model waits: the archive is unavailable")
-            except Exception:
-                log.exception("the suggestions' taste model for %s could not learn", platform)
-        return self.scorer_for
 
     def on_sweep(self) -> None:
         """The minute sweep, with every attempt logged; the first one (the catch-up after a
