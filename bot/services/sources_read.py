@@ -175,7 +175,8 @@ def _asked_again(*, watch: Watch, now: datetime) -> bool:
     """Whether a 304 means "not out yet, ask again": an arXiv category's listing on a mailing
     morning (UTC), before RETRY_UNTIL. Any other unchanged source is read for the cycle."""
     utc = now.astimezone(UTC)
-    return watch.spec.kind == "arxiv" and utc.weekday() < MAILING_DAYS and utc.hour < RETRY_UNTIL
+    category = watch.spec.kind == "arxiv" and not searches_arxiv(spec=watch.spec)
+    return category and utc.weekday() < MAILING_DAYS and utc.hour < RETRY_UNTIL
 
 
 def _apply(

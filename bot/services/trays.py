@@ -10,8 +10,8 @@ process killed after the platform took the message and before it was noted leave
 read leaves the tray unposted until a sweep can read it. An attempt whose outcome is unknown
 (a timeout) is noted as posted and not tried again. A tray whose every suggestion was decided
 on its unnoted message before the restart has no button left to be found by, and is posted
-again, showing the decisions. A day with nothing new (nothing found in the 24 hours before) has
-no tray.
+again, showing the decisions. A tray shows news: it is opened only once a watch found something
+in the current announce cycle (sources_read: a UTC day), so a weekend or a holiday has none.
 """
 
 from __future__ import annotations

@@ -30,6 +30,11 @@ MAX_URL = 2_000
 # One page of a journal's works first deposited since the last read, newest first: Crossref's
 # largest page (a journal deposits far fewer in a week; more are logged, not asked for).
 CROSSREF_ROWS = 1_000
+# Fields Crossref's `select` documents, all a candidate reads ("published" is left out: older
+# API versions refuse it; the print, online and issued dates give the same day).
+CROSSREF_FIELDS = (
+    "DOI,title,author,abstract,URL,subject,published-print,published-online,issued,created"
+)
 # One page of an arXiv search's newest submissions: a day of the broadest keyword fits, and a
 # first read's week mostly (~2 KB an entry: 600 KB, under the fetcher's 5 MB cap).
 API_RESULTS = 300
@@ -213,6 +218,9 @@ def source_url(*, spec: WatchSpec, bases: SourceBases, since: date) -> str:
             "sort": "created",
             "order": "desc",
             "rows": str(CROSSREF_ROWS),
+            # The fields a candidate is read from: whole records carry reference lists, and a
+            # busy journal's 1,000 of them outgrew the fetcher's 5 MB cap.
+            "select": CROSSREF_FIELDS,
         }
     )
     return f"{bases.crossref.rstrip('/')}/journals/{spec.target}/works?{query}"

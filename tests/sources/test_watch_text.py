@@ -69,6 +69,7 @@ def test_a_feed_and_a_journal() -> None:
     url = source_url(spec=journal, bases=BASES, since=date(2024, 9, 2))
     assert url.startswith("http://127.0.0.1:8/journals/0028-0836/works?")
     assert "filter=from-created-date%3A2024-09-02" in url and "rows=1000" in url
+    assert "select=DOI%2Ctitle%2Cauthor%2Cabstract" in url
 
 
 @pytest.mark.parametrize(
