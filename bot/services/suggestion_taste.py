@@ -6,14 +6,14 @@ the keyword and co-occurrence score ranks alone.
 The model learns from the signals the keyword path weighs (the channel's group_history): each
 paper read at its liking (votes and comments, as the taste picker counts them), each promoted
 suggestion as liked and each hidden one as disliked at rank.py's weights. It is the taste
-picker's ridge model (ports.Semantic.predict) over the texts' vectors.
+picker's ridge model (ports.Semantic.taste_of) over the texts' vectors.
 
 Embedding costs tens of milliseconds a text on two cores, so it never happens while a tray is
-ranked (in a write transaction: it would hold the archive's write lock) nor on the event path:
-the minute sweep warms the model first (TasteScorers.warm, outside any transaction), embedding
-the texts it has not seen, at most WARM_LIMIT a sweep; a candidate still waiting for its
-vector keeps its keyword score, and a text is embedded once in the process's life (while
-kept: taste_vectors.KEPT).
+ranked, on the scheduler's thread, nor on the event path: the reading thread warms the model
+after each read (TasteScorers.warm, outside any transaction), embedding the texts it has not
+seen, at most WARM_LIMIT a pass and WARM_WAITING waiting ones a channel; a candidate still
+waiting for its vector keeps its keyword score, and a text is embedded once in the process's
+life (while kept: taste_vectors.KEPT; the signals are kept longest).
 """
 
 from __future__ import annotations
@@ -28,15 +28,18 @@ from bot.domain import ChannelKey
 from bot.ports import Semantic, UnitOfWork
 from bot.ports.sources import SourcesStore
 from bot.services.embedding import SemanticExtra, text_of
-from bot.services.suggestions import CONSIDERED, FRESH, HISTORY
+from bot.services.suggestions import FRESH, HISTORY
 from bot.services.taste import MIN_READ
 from bot.services.taste_vectors import TextVectors
 from bot.sources.candidates import Candidate
 from bot.sources.rank import HIDE_WEIGHT, PROMOTE_WEIGHT, Closeness, GroupHistory, Scorer
 
 # Texts embedded at most at one warm-up (~10 s on two cores): a fresh process learns a long
-# history over a few sweeps rather than holding one sweep up for a minute.
+# history over a few passes rather than one long one.
 WARM_LIMIT = 256
+# Waiting suggestions a channel's warm-up embeds, newest first: a busy category leaves
+# thousands a week, and the keyword score ranks those the model cannot place.
+WARM_WAITING = 300
 
 
 class Needs(SourcesStore, Protocol):
@@ -156,7 +159,9 @@ class TasteScorers:
         for channel in channels:
             with self.uow(write=False) as store:
                 history = store.group_history(channel=channel, limit=HISTORY)
-                waiting = store.suggestions(channel=channel, states=("waiting",), limit=CONSIDERED)
+                waiting = store.suggestions(
+                    channel=channel, states=("waiting",), limit=WARM_WAITING
+                )
             signals = signals_of(history=history)
             with self._lock:
                 self._signals[channel] = signals
@@ -169,7 +174,11 @@ class TasteScorers:
                 if s.found_at >= now - FRESH
             ]
         texts = learnt + waiting_texts  # every channel's signals before any candidate
-        return self.vectors.embed(semantic=self.semantic, texts=texts, limit=WARM_LIMIT)
+        embedded = self.vectors.embed(semantic=self.semantic, texts=texts, limit=WARM_LIMIT)
+        # Touched last, the signals are the last the store would let go of when it is full:
+        # without them no channel is scored at all.
+        self.vectors.touch(texts=learnt)
+        return embedded
 
 
 def taste_scorers(*, semantic_extra: SemanticExtra, uow: UnitOfWork[Needs]) -> TasteScorers:

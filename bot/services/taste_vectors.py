@@ -38,6 +38,14 @@ class TextVectors:
                 self._held.move_to_end(key)
             return vector
 
+    def touch(self, *, texts: Sequence[str]) -> None:
+        """Mark these texts' vectors as just used (the last to be dropped)."""
+        with self._lock:
+            for text in texts:
+                key = _digest(text=text)
+                if key in self._held:
+                    self._held.move_to_end(key)
+
     def embed(self, *, semantic: Semantic, texts: Sequence[str], limit: int | None = None) -> int:
         """Embed the texts not held yet (the first `limit` of them, in the order given; the
         rest wait for a later call), keeping those asked for again; how many were embedded.

@@ -48,7 +48,10 @@ def _settings(*, call: Invocation, verb: str, rest: list[str]) -> Reply:
                 return Reply(message=words.USAGE)
             changed = replace(current, per_day=per_day)
         elif verb == "autofill" and len(rest) == 1 and rest[0].lower() in SWITCH:
-            changed = replace(current, autofill=SWITCH[rest[0].lower()])
+            turning_on = SWITCH[rest[0].lower()]
+            if turning_on and store.channel(key=call.channel) is None:
+                return Reply(message=words.NO_QUEUE_TO_FILL)  # it would never fill anything
+            changed = replace(current, autofill=turning_on)
         else:
             return Reply(message=words.USAGE)
         store.save_tray_settings(channel=call.channel, settings=changed)

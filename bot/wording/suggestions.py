@@ -61,6 +61,14 @@ USAGE = message(
     )
 )
 ADMINS_ONLY = message(line("Only admins change how suggestions arrive."))
+NO_QUEUE_TO_FILL = message(
+    line(
+        "This channel has no daily post, so no queue of its own to fill: what it adds joins the "
+        "shared queue. ",
+        Code("/paperclub schedule"),
+        " follows it; then autofill can keep its daily post from running empty.",
+    )
+)
 NONE_YET = message(
     line(
         "No suggestions here yet. Admins add sources with ",

@@ -10,11 +10,13 @@ from bot.domain import Schedule
 from bot.messages import Buttons, Message, as_plain
 from bot.ports.sources import TraySettings, WatchSpec
 from bot.services import suggestions, trays
+from bot.services.commands import handle
 from bot.services.embedding import NO_SEMANTIC
 from bot.sources.candidates import Candidate
 from bot.wording import suggestions as words
 from tests.services.conftest import follow, key
 from tests.services.memory_chat import MemoryChat
+from tests.services.support import invocation
 
 UTC_NINE = Schedule(post_time=time(9, 0), timezone="UTC", weekdays=frozenset(range(1, 8)))
 MORNING = datetime(2024, 9, 2, 8, 0, tzinfo=UTC)
@@ -227,3 +229,13 @@ def test_a_channel_that_only_watches_uses_the_defaults_and_the_shared_queue(
     with database(write=False) as store:
         assert store.channel(key=key("C3")) is None
         assert store.count_queued(workspace=key("C3").workspace_key, channel=None) == 1
+
+
+def test_autofill_is_refused_where_there_is_no_daily_post(database: Database) -> None:
+    seed(database, count=1, channel="C4")  # watches, never followed
+    chat = MemoryChat()
+    call = invocation(database, chat, key("C4"), user="UADMIN")
+    said = as_text(handle(call=call, text="suggestions autofill on").message)
+    assert "no daily post" in said
+    with database(write=False) as store:
+        assert store.tray_settings(channel=key("C4")).autofill is False
