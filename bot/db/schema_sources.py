@@ -137,6 +137,8 @@ class TrayRow(Base):
     day: Mapped[date] = mapped_column(Date)
     message_id: Mapped[str | None] = mapped_column(String(64))
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # When the platform last refused to post it outright (nothing posted): tried again later.
+    refused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class TrayItemRow(Base):

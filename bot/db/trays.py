@@ -36,6 +36,7 @@ class SqlTrays(UnitBound):
             suggestion_ids=tuple(int(i) for i in items),
             message_id=row.message_id,
             opened_at=utc(value=row.opened_at),
+            refused_at=utc(value=row.refused_at) if row.refused_at else None,
         )
 
     def tray_on(self, *, channel: ChannelKey, day: date) -> Tray | None:
@@ -126,6 +127,10 @@ class SqlTrays(UnitBound):
         self.session.execute(
             update(TrayRow).where(TrayRow.id == tray_id).values(message_id=message_id)
         )
+
+    def tray_refused(self, *, tray_id: int, at: datetime | None) -> None:
+        """Note that the platform refused the tray outright at `at` (None: a new try begins)."""
+        self.session.execute(update(TrayRow).where(TrayRow.id == tray_id).values(refused_at=at))
 
     def unposted_trays(self, *, platform: str, since: date) -> list[Tray]:
         """The platform's trays of `since` or later with no message, oldest opened first."""

@@ -108,6 +108,8 @@ class Tray:
     suggestion_ids: tuple[int, ...]
     message_id: str | None
     opened_at: datetime
+    # When the platform last refused it outright (nothing was posted), if it did.
+    refused_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +209,11 @@ class SourcesStore(Protocol):
 
     def tray_posted(self, *, tray_id: int, message_id: str) -> None:
         """Note the message that shows the tray."""
+        ...
+
+    def tray_refused(self, *, tray_id: int, at: datetime | None) -> None:
+        """Note that the platform refused the tray outright at `at` (None: a new try begins,
+        whose outcome is not known until it is noted)."""
         ...
 
     def unposted_trays(self, *, platform: str, since: date) -> list[Tray]:

@@ -35,6 +35,10 @@ log = logging.getLogger("paperclub")
 # History is read from this long before a tray was opened: the platform's clock may be behind
 # ours (its message then looks older than the tray).
 CLOCK_SKEW = timedelta(minutes=10)
+# A tray the platform refused outright (the bot removed from the channel, a missing
+# permission) is tried again this much later, not at every sweep, and without a look in the
+# history it cannot be in.
+REFUSED_AGAIN = timedelta(minutes=30)
 
 
 class ScorerFor(Protocol):
@@ -66,14 +70,17 @@ def _send(
     channel: ChannelKey,
     tray_id: int,
     shown: Message,
+    now: datetime,
 ) -> bool:
     """Post a tray and note its message; whether it went out."""
     try:
         message_id = chat.send_notice(channel=channel, message=shown)
     except ChatError as error:
         log.error("suggestions tray to %s failed: %s (%s)", channel, error.code, error.hint)
-        if error.posted_nothing:
-            return False  # refused outright: the next sweep tries again
+        if error.posted_nothing:  # refused outright: tried again REFUSED_AGAIN later
+            with uow() as store:
+                store.tray_refused(tray_id=tray_id, at=now)
+            return False
         message_id = ""  # it may be there: never twice
     with uow() as store:
         store.tray_posted(tray_id=tray_id, message_id=message_id or "")
@@ -81,10 +88,19 @@ def _send(
 
 
 def _post_again(
-    *, uow: UnitOfWork[suggestions.Needs], chat: Chat, tray: Tray, shown: Message
+    *, uow: UnitOfWork[suggestions.Needs], chat: Chat, tray: Tray, shown: Message, now: datetime
 ) -> bool:
     """Post a tray opened earlier and never noted, unless the channel's history shows that it
-    went out (noted now instead); whether it is out."""
+    went out (noted now instead); whether it is out. One the platform refused outright is
+    only tried again, REFUSED_AGAIN after the refusal: it cannot be in the history."""
+    if tray.refused_at is not None:
+        if now - tray.refused_at < REFUSED_AGAIN:
+            return False
+        with uow() as store:  # a new try, whose outcome is unknown until it is noted
+            store.tray_refused(tray_id=tray.id, at=None)
+        return _send(
+            uow=uow, chat=chat, channel=tray.channel, tray_id=tray.id, shown=shown, now=now
+        )
     try:
         found = chat.find_notice(
             channel=tray.channel, message=shown, since=tray.opened_at - CLOCK_SKEW
@@ -99,7 +115,9 @@ def _post_again(
         )
         return False
     if found is None:
-        return _send(uow=uow, chat=chat, channel=tray.channel, tray_id=tray.id, shown=shown)
+        return _send(
+            uow=uow, chat=chat, channel=tray.channel, tray_id=tray.id, shown=shown, now=now
+        )
     with uow() as store:
         store.tray_posted(tray_id=tray.id, message_id=found)
     log.info("the tray of %s was in %s already; noted it", tray.day, tray.channel)
@@ -127,7 +145,7 @@ def post_due_trays(
                 store=store, channel=tray.channel, ids=tray.suggestion_ids
             )
         if shown is not None:
-            sent += _post_again(uow=uow, chat=chat, tray=tray, shown=shown)
+            sent += _post_again(uow=uow, chat=chat, tray=tray, shown=shown, now=now)
     for channel in watching:
         schedule = _schedule(uow=uow, channel=channel, defaults=defaults)
         local = now.astimezone(ZoneInfo(schedule.timezone))
@@ -161,7 +179,9 @@ def post_due_trays(
                 else None
             )
         if opened is not None and shown is not None:
-            sent += _send(uow=uow, chat=chat, channel=channel, tray_id=opened.id, shown=shown)
+            sent += _send(
+                uow=uow, chat=chat, channel=channel, tray_id=opened.id, shown=shown, now=now
+            )
     return sent
 
 

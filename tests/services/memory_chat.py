@@ -36,6 +36,7 @@ class MemoryChat:
     private: set[str] = field(default_factory=set)
     failures: list[tuple[str, bool, bool]] = field(default_factory=list)
     lookup_failures: list[str] = field(default_factory=list)
+    notice_failures: list[tuple[str, bool]] = field(default_factory=list)
     pauses: list[float] = field(default_factory=list)
     lookups: int = 0
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -90,8 +91,16 @@ class MemoryChat:
                 raise ChatError(code=self.lookup_failures.pop(0), hint="test", posted_nothing=False)
         return self._by_post.get(post_id)
 
+    def fail_notices(self, *, code: str, posted_nothing: bool, times: int = 1) -> None:
+        """The next `times` notices fail with ChatError(code), posting nothing."""
+        self.notice_failures.extend([(code, posted_nothing)] * times)
+
     def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
-        """Keep the notice (as plain text, and the message itself)."""
+        """Keep the notice (as plain text, and the message itself); fail as told."""
+        with self._lock:
+            failure = self.notice_failures.pop(0) if self.notice_failures else None
+        if failure is not None:
+            raise ChatError(code=failure[0], hint="test", posted_nothing=failure[1])
         self.notices.setdefault(channel.channel, []).append(as_plain(message=message))
         self.messages.setdefault(channel.channel, []).append(message)
         message_id = f"{next(self._ids)}.000200"

@@ -89,3 +89,21 @@ def test_history_unreadable_posts_nothing_until_it_can_be_read(
     assert _noted(database) == sent
     assert len(chat.messages["C1"]) == 1
     assert chat.lookups == 3
+
+
+def test_a_tray_refused_outright_is_tried_again_later_without_looking_in_history(
+    database: Database, chat: MemoryChat
+) -> None:
+    follow(database, schedule=UTC_NINE)
+    seed(database, count=3)
+    chat.fail_notices(code="not_in_channel", posted_nothing=True)
+    assert post(database, chat, now=AFTER_NINE) == 0  # refused: nothing posted
+    for minutes in (1, 10, 29):  # not at every sweep, and no history to read
+        assert post(database, chat, now=AFTER_NINE + timedelta(minutes=minutes)) == 0
+    assert chat.lookups == 0 and "C1" not in chat.messages
+    chat.fail_notices(code="not_in_channel", posted_nothing=True)
+    assert post(database, chat, now=AFTER_NINE + timedelta(minutes=30)) == 0  # refused again
+    assert post(database, chat, now=AFTER_NINE + timedelta(minutes=45)) == 0  # waits again
+    assert post(database, chat, now=AFTER_NINE + timedelta(minutes=60)) == 1  # let in: posted
+    assert len(chat.messages["C1"]) == 1 and chat.lookups == 0
+    assert _noted(database) is not None
