@@ -139,6 +139,10 @@ class TrayRow(Base):
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # When the platform last refused to post it outright (nothing posted): tried again later.
     refused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The process posting it, and when it last said so: another takes over only from a dead
+    # or silent one (a frozen leader that resumes finds its claim gone, and posts nothing).
+    claimed_by: Mapped[str | None] = mapped_column(String(200))
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class TrayItemRow(Base):

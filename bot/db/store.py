@@ -184,6 +184,7 @@ class SqlStore:
     open_tray = Offer(SqlTrays, SqlTrays.open_tray)
     tray_posted = Offer(SqlTrays, SqlTrays.tray_posted)
     tray_refused = Offer(SqlTrays, SqlTrays.tray_refused)
+    claim_tray = Offer(SqlTrays, SqlTrays.claim_tray)
     unposted_trays = Offer(SqlTrays, SqlTrays.unposted_trays)
     tray_of = Offer(SqlTrays, SqlTrays.tray_of)
     tray_settings = Offer(SqlTrays, SqlTrays.tray_settings)

@@ -37,6 +37,8 @@ class SqlTrays(UnitBound):
             message_id=row.message_id,
             opened_at=utc(value=row.opened_at),
             refused_at=utc(value=row.refused_at) if row.refused_at else None,
+            claimed_by=row.claimed_by,
+            claimed_at=utc(value=row.claimed_at) if row.claimed_at else None,
         )
 
     def tray_on(self, *, channel: ChannelKey, day: date) -> Tray | None:
@@ -127,6 +129,17 @@ class SqlTrays(UnitBound):
         self.session.execute(
             update(TrayRow).where(TrayRow.id == tray_id).values(message_id=message_id)
         )
+
+    def claim_tray(self, *, tray_id: int, owner: str, now: datetime, holder: str | None) -> bool:
+        """Take or renew the claim on an unposted tray for `owner`, only while `holder` holds it
+        (None: nobody): one conditional UPDATE, so of two takers one wins."""
+        held = TrayRow.claimed_by.is_(None) if holder is None else TrayRow.claimed_by == holder
+        done = self.session.execute(
+            update(TrayRow)
+            .where(TrayRow.id == tray_id, TrayRow.message_id.is_(None), held)
+            .values(claimed_by=owner, claimed_at=now)
+        )
+        return bool(getattr(done, "rowcount", 0))
 
     def tray_refused(self, *, tray_id: int, at: datetime | None) -> None:
         """Note that the platform refused the tray outright at `at` (None: a new try begins)."""

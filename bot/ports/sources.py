@@ -110,6 +110,9 @@ class Tray:
     opened_at: datetime
     # When the platform last refused it outright (nothing was posted), if it did.
     refused_at: datetime | None = None
+    # The process posting it, and when it last renewed that claim.
+    claimed_by: str | None = None
+    claimed_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +212,11 @@ class SourcesStore(Protocol):
 
     def tray_posted(self, *, tray_id: int, message_id: str) -> None:
         """Note the message that shows the tray."""
+        ...
+
+    def claim_tray(self, *, tray_id: int, owner: str, now: datetime, holder: str | None) -> bool:
+        """Take or renew the claim on an unposted tray for `owner`, only while `holder` still
+        holds it (None: nobody does); whether `owner` holds it now."""
         ...
 
     def tray_refused(self, *, tray_id: int, at: datetime | None) -> None:

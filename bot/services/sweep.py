@@ -104,9 +104,13 @@ class Sweep:
                 )
                 return
             trays.post_due_trays(
-                uow=self.uow,
-                chat=chat,
-                platform=platform,
+                poster=trays.TrayPoster(
+                    uow=self.uow,
+                    chat=chat,
+                    platform=platform,
+                    owner=poster.owner,
+                    owner_alive=poster.owner_alive,
+                ),
                 now=now,
                 defaults=self.defaults,
                 scorer_for=scorer_for,

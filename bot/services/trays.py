@@ -10,13 +10,18 @@ process killed after the platform took the message and before it was noted leave
 read leaves the tray unposted until a sweep can read it. An attempt whose outcome is unknown
 (a timeout) is noted as posted and not tried again. A tray whose every suggestion was decided
 on its unnoted message before the restart has no button left to be found by, and is posted
-again, showing the decisions. A tray shows news: it is opened only once a watch found something
+again, showing the decisions. A tray is claimed as it opens, and the claim renewed just
+before each send: another replica takes it over only from a dead process or one silent for
+STALE_CLAIM, and a frozen one that resumes finds its claim gone and sends nothing. A tray
+shows news: it is opened only once a watch found something
 in the current announce cycle (sources_read: a UTC day), so a weekend or a holiday has none.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 from zoneinfo import ZoneInfo
@@ -39,6 +44,8 @@ CLOCK_SKEW = timedelta(minutes=10)
 # permission) is tried again this much later, not at every sweep, and without a look in the
 # history it cannot be in.
 REFUSED_AGAIN = timedelta(minutes=30)
+# A tray's claim not renewed for this long is taken over, as a daily post's is.
+STALE_CLAIM = timedelta(minutes=5)
 
 
 class ScorerFor(Protocol):
@@ -63,46 +70,69 @@ def _schedule(
     return followed.schedule if followed is not None else defaults
 
 
+@dataclass(frozen=True, slots=True)
+class TrayPoster:
+    """Who posts a platform's trays: the archive, the platform's Chat, and this process's
+    claim name with how to tell that a claim's process died (posting.Poster's)."""
+
+    uow: UnitOfWork[suggestions.Needs]
+    chat: Chat
+    platform: str
+    owner: str
+    owner_alive: Callable[[str], bool]
+
+
 def _send(
-    *,
-    uow: UnitOfWork[suggestions.Needs],
-    chat: Chat,
-    channel: ChannelKey,
-    tray_id: int,
-    shown: Message,
-    now: datetime,
+    *, poster: TrayPoster, channel: ChannelKey, tray_id: int, shown: Message, now: datetime
 ) -> bool:
-    """Post a tray and note its message; whether it went out."""
+    """Post a tray this process holds the claim on, renewed first (a replica that took the
+    tray over from a frozen one posts it, and the frozen one, resumed, does not), and note its
+    message; whether it went out."""
+    with poster.uow() as store:
+        if not store.claim_tray(tray_id=tray_id, owner=poster.owner, now=now, holder=poster.owner):
+            return False
     try:
-        message_id = chat.send_notice(channel=channel, message=shown)
+        message_id = poster.chat.send_notice(channel=channel, message=shown)
     except ChatError as error:
         log.error("suggestions tray to %s failed: %s (%s)", channel, error.code, error.hint)
         if error.posted_nothing:  # refused outright: tried again REFUSED_AGAIN later
-            with uow() as store:
+            with poster.uow() as store:
                 store.tray_refused(tray_id=tray_id, at=now)
             return False
         message_id = ""  # it may be there: never twice
-    with uow() as store:
+    with poster.uow() as store:
         store.tray_posted(tray_id=tray_id, message_id=message_id or "")
     return True
 
 
-def _post_again(
-    *, uow: UnitOfWork[suggestions.Needs], chat: Chat, tray: Tray, shown: Message, now: datetime
-) -> bool:
+def _taken(*, poster: TrayPoster, tray: Tray, now: datetime) -> bool:
+    """Whether this process holds the claim on a tray opened earlier and never noted, taking
+    it over from a process that died or went silent for STALE_CLAIM; False while another
+    live process holds it freshly."""
+    holder, at = tray.claimed_by, tray.claimed_at
+    if holder is not None and holder != poster.owner:
+        fresh = at is not None and now - at < STALE_CLAIM
+        if fresh and poster.owner_alive(holder):
+            return False
+    with poster.uow() as store:
+        return store.claim_tray(tray_id=tray.id, owner=poster.owner, now=now, holder=holder)
+
+
+def _post_again(*, poster: TrayPoster, tray: Tray, shown: Message, now: datetime) -> bool:
     """Post a tray opened earlier and never noted, unless the channel's history shows that it
     went out (noted now instead); whether it is out. One the platform refused outright is
-    only tried again, REFUSED_AGAIN after the refusal: it cannot be in the history."""
+    only tried again, REFUSED_AGAIN after the refusal: it cannot be in the history. Another
+    live process's fresh claim is left alone."""
+    if not _taken(poster=poster, tray=tray, now=now):
+        return False
     if tray.refused_at is not None:
         if now - tray.refused_at < REFUSED_AGAIN:
             return False
-        with uow() as store:  # a new try, whose outcome is unknown until it is noted
+        with poster.uow() as store:  # a new try, whose outcome is unknown until it is noted
             store.tray_refused(tray_id=tray.id, at=None)
-        return _send(
-            uow=uow, chat=chat, channel=tray.channel, tray_id=tray.id, shown=shown, now=now
-        )
+        return _send(poster=poster, channel=tray.channel, tray_id=tray.id, shown=shown, now=now)
     try:
-        found = chat.find_notice(
+        found = poster.chat.find_notice(
             channel=tray.channel, message=shown, since=tray.opened_at - CLOCK_SKEW
         )
     except ChatError as error:
@@ -115,10 +145,8 @@ def _post_again(
         )
         return False
     if found is None:
-        return _send(
-            uow=uow, chat=chat, channel=tray.channel, tray_id=tray.id, shown=shown, now=now
-        )
-    with uow() as store:
+        return _send(poster=poster, channel=tray.channel, tray_id=tray.id, shown=shown, now=now)
+    with poster.uow() as store:
         store.tray_posted(tray_id=tray.id, message_id=found)
     log.info("the tray of %s was in %s already; noted it", tray.day, tray.channel)
     return True
@@ -126,15 +154,14 @@ def _post_again(
 
 def post_due_trays(
     *,
-    uow: UnitOfWork[suggestions.Needs],
-    chat: Chat,
-    platform: str,
+    poster: TrayPoster,
     now: datetime,
     defaults: Schedule,
     scorer_for: ScorerFor = no_scorer,
 ) -> int:
     """Open and post every tray of the platform that is due; how many went out (a tray found
     in history counts: it is out). Trays opened earlier today and not posted go first."""
+    uow, platform = poster.uow, poster.platform
     sent = 0
     with uow(write=False) as store:
         unposted = store.unposted_trays(platform=platform, since=(now - timedelta(days=1)).date())
@@ -145,7 +172,7 @@ def post_due_trays(
                 store=store, channel=tray.channel, ids=tray.suggestion_ids
             )
         if shown is not None:
-            sent += _post_again(uow=uow, chat=chat, tray=tray, shown=shown, now=now)
+            sent += _post_again(poster=poster, tray=tray, shown=shown, now=now)
     for channel in watching:
         schedule = _schedule(uow=uow, channel=channel, defaults=defaults)
         local = now.astimezone(ZoneInfo(schedule.timezone))
@@ -173,15 +200,15 @@ def post_due_trays(
             continue
         with uow() as store:
             opened = store.open_tray(channel=channel, day=local.date(), picks=chosen, now=now)
+            if opened is not None:  # claimed as it opens: no other process posts it meanwhile
+                store.claim_tray(tray_id=opened.id, owner=poster.owner, now=now, holder=None)
             shown = (
                 suggestions.tray_message(store=store, channel=channel, ids=opened.suggestion_ids)
                 if opened is not None
                 else None
             )
         if opened is not None and shown is not None:
-            sent += _send(
-                uow=uow, chat=chat, channel=channel, tray_id=opened.id, shown=shown, now=now
-            )
+            sent += _send(poster=poster, channel=channel, tray_id=opened.id, shown=shown, now=now)
     return sent
 
 

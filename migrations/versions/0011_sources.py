@@ -147,6 +147,8 @@ def upgrade() -> None:
         sa.Column("message_id", sa.String(64), nullable=True),
         sa.Column("opened_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("refused_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("claimed_by", sa.String(200), nullable=True),
+        sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=True),
         _channel_fk("trays"),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_trays")),
         sa.UniqueConstraint("channel_id", "day", name="uq_trays_channel_day"),

@@ -20,6 +20,7 @@ from bot.services.telemetry import Telemetry
 from bot.sources.candidates import Candidate
 from tests.services.conftest import follow, key, make_poster
 from tests.services.memory_chat import MemoryChat
+from tests.services.test_trays import poster_of
 
 DAILY = Schedule(post_time=time(9, 0), timezone="UTC", weekdays=frozenset(range(1, 8)))
 FIRST_DAY = datetime(2024, 9, 2, 9, 30, tzinfo=UTC)
@@ -169,7 +170,7 @@ def test_candidates_close_to_upvoted_papers_lead_and_name_the_closest(
     # The posted tray says why, in the wording's words, through the product's ScorerFor.
     due = morning.replace(hour=9, minute=30)
     assert trays.post_due_trays(
-        uow=database, chat=chat, platform="slack", now=due, defaults=DAILY, scorer_for=scorers
+        poster=poster_of(database, chat), now=due, defaults=DAILY, scorer_for=scorers
     )
     text = chat.notices["C1"][-1]
     assert f"close to {GRAPHS[0][0]}, which the group voted up" in text

@@ -52,8 +52,13 @@ def seed(database: Database, *, count: int, channel: str = "C1") -> None:
 
 
 def post(database: Database, chat: MemoryChat, *, now: datetime) -> int:
-    return trays.post_due_trays(
-        uow=database, chat=chat, platform="slack", now=now, defaults=UTC_NINE
+    return trays.post_due_trays(poster=poster_of(database, chat), now=now, defaults=UTC_NINE)
+
+
+def poster_of(database: Database, chat: MemoryChat, owner: str = "host:1:a") -> trays.TrayPoster:
+    """This test process posting Slack's trays (every other claim's process alive)."""
+    return trays.TrayPoster(
+        uow=database, chat=chat, platform="slack", owner=owner, owner_alive=lambda _o: True
     )
 
 
@@ -210,10 +215,10 @@ def test_a_channel_that_only_watches_uses_the_defaults_and_the_shared_queue(
 ) -> None:
     seed(database, count=2, channel="C3")  # never followed: the watch made its row alone
     ten = Schedule(post_time=time(10, 0), timezone="UTC", weekdays=frozenset(range(1, 8)))
-    due = trays.post_due_trays
-    assert due(uow=database, chat=chat, platform="slack", now=AFTER_NINE, defaults=ten) == 0
+    due, poster = trays.post_due_trays, poster_of(database, chat)
+    assert due(poster=poster, now=AFTER_NINE, defaults=ten) == 0
     later = AFTER_NINE + timedelta(hours=1)
-    assert due(uow=database, chat=chat, platform="slack", now=later, defaults=ten) == 1
+    assert due(poster=poster, now=later, defaults=ten) == 1
     with database(write=False) as store:
         tray = store.tray_on(channel=key("C3"), day=later.date())
     assert tray is not None

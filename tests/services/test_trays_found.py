@@ -8,10 +8,10 @@ from datetime import timedelta
 
 from bot.db.database import Database
 from bot.messages import Buttons, message
-from bot.services import suggestions
+from bot.services import suggestions, trays
 from tests.services.conftest import follow, key
 from tests.services.memory_chat import MemoryChat
-from tests.services.test_trays import AFTER_NINE, UTC_NINE, post, seed
+from tests.services.test_trays import AFTER_NINE, UTC_NINE, post, poster_of, seed
 
 C1 = key("C1")
 
@@ -107,3 +107,46 @@ def test_a_tray_refused_outright_is_tried_again_later_without_looking_in_history
     assert post(database, chat, now=AFTER_NINE + timedelta(minutes=60)) == 1  # let in: posted
     assert len(chat.messages["C1"]) == 1 and chat.lookups == 0
     assert _noted(database) is not None
+
+
+def test_a_tray_claimed_by_a_live_process_is_left_to_it_until_its_claim_goes_stale(
+    database: Database, chat: MemoryChat
+) -> None:
+    follow(database, schedule=UTC_NINE)
+    seed(database, count=3)
+    frozen, other = poster_of(database, chat, owner="a:1:x"), poster_of(database, chat, "b:2:y")
+    # What a leader frozen after opening its tray, before sending it, leaves behind.
+    with database() as store:
+        chosen = suggestions.picks(store=store, channel=C1, now=AFTER_NINE, limit=3, scorer=None)
+        opened = store.open_tray(channel=C1, day=AFTER_NINE.date(), picks=chosen, now=AFTER_NINE)
+        assert opened is not None
+        assert store.claim_tray(tray_id=opened.id, owner="a:1:x", now=AFTER_NINE, holder=None)
+        shown = suggestions.tray_message(store=store, channel=C1, ids=opened.suggestion_ids)
+    assert shown is not None
+    due = trays.post_due_trays
+    assert due(poster=other, now=AFTER_NINE + timedelta(minutes=1), defaults=UTC_NINE) == 0
+    assert chat.lookups == 0 and "C1" not in chat.messages  # a live, fresh claim: left alone
+    # Five minutes of silence: the other replica takes it over, looks, and posts it once.
+    assert due(poster=other, now=AFTER_NINE + timedelta(minutes=6), defaults=UTC_NINE) == 1
+    assert chat.lookups == 1 and len(chat.messages["C1"]) == 1
+    # The frozen one resumes where it stopped, about to send: its claim is gone, it sends not.
+    resumed = AFTER_NINE + timedelta(minutes=7)
+    sent = trays._send(poster=frozen, channel=C1, tray_id=opened.id, shown=shown, now=resumed)
+    assert sent is False and len(chat.messages["C1"]) == 1
+
+
+def test_a_tray_whose_claimant_died_is_taken_over_at_once(database: Database) -> None:
+    chat = MemoryChat()
+    follow(database, schedule=UTC_NINE)
+    seed(database, count=2)
+    with database() as store:
+        chosen = suggestions.picks(store=store, channel=C1, now=AFTER_NINE, limit=3, scorer=None)
+        opened = store.open_tray(channel=C1, day=AFTER_NINE.date(), picks=chosen, now=AFTER_NINE)
+        assert opened is not None
+        assert store.claim_tray(tray_id=opened.id, owner="dead:9:z", now=AFTER_NINE, holder=None)
+    restarted = trays.TrayPoster(
+        uow=database, chat=chat, platform="slack", owner="new:1:a", owner_alive=lambda _o: False
+    )
+    later = AFTER_NINE + timedelta(seconds=30)
+    assert trays.post_due_trays(poster=restarted, now=later, defaults=UTC_NINE) == 1
+    assert len(chat.messages["C1"]) == 1

@@ -64,7 +64,10 @@ def suggest(
 
 def post_trays(*, uow: UnitOfWork[Needs], chat: Chat, platform: str, now: datetime) -> int:
     """What the minute sweep does for the trays: how many went out."""
-    return trays.post_due_trays(uow=uow, chat=chat, platform=platform, now=now, defaults=DEFAULTS)
+    poster = trays.TrayPoster(
+        uow=uow, chat=chat, platform=platform, owner="tests:1:a", owner_alive=lambda _o: True
+    )
+    return trays.post_due_trays(poster=poster, now=now, defaults=DEFAULTS)
 
 
 def numbers(*, uow: UnitOfWork[Needs], channel: ChannelKey) -> dict[str, int]:
