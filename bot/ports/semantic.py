@@ -135,8 +135,9 @@ class Semantic(Protocol):
         known: Sequence[tuple[bytes, float]],
         candidates: Sequence[bytes],
         named: Collection[int],
-    ) -> list[tuple[float, int | None]]:
+    ) -> list[tuple[float, int | None, float]]:
         """predict's model over vectors given rather than stored (candidates are no papers):
         for each candidate, the interest predicted from `known` (vector, how much the group
-        liked it) and the place in `known` of the closest of those `named` (None: none)."""
+        liked it), the place in `known` of the closest of those `named` (None: none), and
+        that closest one's cosine similarity (0.0 with none)."""
         ...

@@ -211,23 +211,27 @@ class VectorIndex:
         known: Sequence[tuple[bytes, float]],
         candidates: Sequence[bytes],
         named: Collection[int],
-    ) -> list[tuple[float, int | None]]:
+    ) -> list[tuple[float, int | None, float]]:
         """The same regression over vectors given rather than stored (suggestions are no
-        papers yet): each candidate's predicted interest from `known` (vector, liking), and
-        the place in `known` of the closest of those `named` (None when none is)."""
+        papers yet): each candidate's predicted interest from `known` (vector, liking), the
+        place in `known` of the closest of those `named` (None when none is) and its cosine."""
         if not known or not candidates:
-            return [(0.0, None) for _ in candidates]
+            return [(0.0, None, 0.0) for _ in candidates]
         x = _matrix(blobs=[vector for vector, _ in known])
         y = np.array([liking for _, liking in known], dtype=np.float64)
         mean, weights = _ridge(x=x, y=y)
         rows = _matrix(blobs=candidates)
         places = sorted({place for place in named if 0 <= place < len(known)})
         closest: list[int | None] = [None] * len(candidates)
+        cosines = [0.0] * len(candidates)
         if places:
             likeness = rows @ x[places].T
-            closest = [places[int(i)] for i in likeness.argmax(axis=1)]
+            best = likeness.argmax(axis=1)
+            closest = [places[int(i)] for i in best]
+            cosines = [float(likeness[row, int(i)]) for row, i in enumerate(best)]
         return [
-            (mean + float(score), near) for score, near in zip(rows @ weights, closest, strict=True)
+            (mean + float(score), near, cosine)
+            for score, near, cosine in zip(rows @ weights, closest, cosines, strict=True)
         ]
 
 

@@ -122,6 +122,6 @@ class LazySemantic:
         known: Sequence[tuple[bytes, float]],
         candidates: Sequence[bytes],
         named: Collection[int],
-    ) -> list[tuple[float, int | None]]:
+    ) -> list[tuple[float, int | None, float]]:
         """Predicted interest in vectors given, and the closest named known one."""
         return self.index().taste_of(known=known, candidates=candidates, named=named)

@@ -28,6 +28,7 @@ from bot.domain import ChannelKey
 from bot.ports import Semantic, UnitOfWork
 from bot.ports.sources import SourcesStore
 from bot.services.embedding import SemanticExtra, text_of
+from bot.services.related import FLOOR
 from bot.services.suggestions import FRESH, HISTORY
 from bot.services.taste import MIN_READ
 from bot.services.taste_vectors import TextVectors
@@ -37,6 +38,9 @@ from bot.sources.rank import HIDE_WEIGHT, PROMOTE_WEIGHT, Closeness, GroupHistor
 # Texts embedded at most at one warm-up (~10 s on two cores): a fresh process learns a long
 # history over a few passes rather than one long one.
 WARM_LIMIT = 256
+# The cosine similarity from which a paper read is named as close to a candidate: the related
+# papers' floor (services/related.py: unrelated abstracts score 0.0-0.3, one topic 0.5 up).
+CLOSE_FLOOR = FLOOR
 # Waiting suggestions a channel's warm-up embeds, newest first: a busy category leaves
 # thousands a week, and the keyword score ranks those the model cannot place.
 WARM_WAITING = 300
@@ -108,8 +112,9 @@ def closeness(
         named=[place for place, (s, _) in enumerate(known) if s.title is not None],
     )
     scored = {}
-    for (candidate, _), (score, near) in zip(placed, found, strict=True):
-        title = None if near is None else known[near][0].title
+    for (candidate, _), (score, near, cosine) in zip(placed, found, strict=True):
+        # Named only when it is close for this model: "close to X" must be true.
+        title = None if near is None or cosine < CLOSE_FLOOR else known[near][0].title
         scored[candidate] = Closeness(score=score, title=title)
     return scored
 

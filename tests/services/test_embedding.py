@@ -70,7 +70,7 @@ class StandInEncoder:
         known: Sequence[tuple[bytes, float]],
         candidates: Sequence[bytes],
         named: Collection[int],
-    ) -> list[tuple[float, int | None]]:
+    ) -> list[tuple[float, int | None, float]]:
         """Not used here."""
         raise NotImplementedError
 

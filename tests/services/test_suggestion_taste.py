@@ -258,3 +258,24 @@ def test_unembedded_candidates_keep_their_keyword_score(
     late = candidate(99, "Graph pooling for molecules", "Pooling atom embeddings of graphs.")
     placed = scorer([late, *(candidate(n, t, a) for n, (t, a) in enumerate(WANTED, start=3))])
     assert late not in placed and len(placed) == 2  # never embedded while ranking
+
+
+def test_a_paper_read_is_named_close_only_when_it_is(
+    database: Database, chat: MemoryChat, extra: SemanticExtra
+) -> None:
+    follow(database, schedule=DAILY)
+    morning = read_and_vote(database, chat, papers=5)
+    suggest(database, now=morning)
+    scorers = taste_scorers(semantic_extra=extra, uow=database)
+    scorers.warm(platform="slack", now=morning)
+    scorer = scorers(channel=C1)
+    assert scorer is not None
+    with database(write=False) as store:
+        waiting = [
+            s.candidate for s in store.suggestions(channel=C1, states=("waiting",), limit=10)
+        ]
+    named = {c.title: close.title for c, close in scorer(waiting).items()}
+    # A graph paper is named after a graph paper read; a speech paper, far from every paper
+    # the group voted up, is named after none, even where its score is above the average.
+    assert named[WANTED[0][0]] in {title for title, _ in GRAPHS}
+    assert all(named[title] is None for title, _ in UNWANTED)
