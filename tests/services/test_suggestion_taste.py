@@ -18,6 +18,7 @@ from bot.services.suggestion_taste import TasteScorers, taste_scorers
 from bot.services.taste_vectors import TextVectors
 from bot.services.telemetry import Telemetry
 from bot.sources.candidates import Candidate
+from bot.sources.rank import Closeness
 from tests.services.conftest import follow, key, make_poster
 from tests.services.memory_chat import MemoryChat
 from tests.services.test_trays import poster_of
@@ -207,15 +208,20 @@ def test_a_hidden_suggestion_pulls_its_neighbours_down(
     assert gap_after < gap_before
 
 
-def _scores(database: Database, *, scorers: TasteScorers, now: datetime) -> dict[str, float]:
-    """The taste model's predicted interest in each waiting candidate, by title."""
+def _placed(database: Database, *, scorers: TasteScorers) -> dict[str, Closeness]:
+    """The taste model's word on each waiting candidate it can place, by title."""
     scorer = scorers(channel=C1)
     assert scorer is not None
     with database(write=False) as store:
         waiting = [
             s.candidate for s in store.suggestions(channel=C1, states=("waiting",), limit=10)
         ]
-    return {c.title: close.score for c, close in scorer(waiting).items()}
+    return {c.title: close for c, close in scorer(waiting).items()}
+
+
+def _scores(database: Database, *, scorers: TasteScorers, now: datetime) -> dict[str, float]:
+    """The taste model's predicted interest in each waiting candidate, by title."""
+    return {title: close.score for title, close in _placed(database, scorers=scorers).items()}
 
 
 def test_too_little_read_is_the_keyword_path(
@@ -268,13 +274,7 @@ def test_a_paper_read_is_named_close_only_when_it_is(
     suggest(database, now=morning)
     scorers = taste_scorers(semantic_extra=extra, uow=database)
     scorers.warm(platform="slack", now=morning)
-    scorer = scorers(channel=C1)
-    assert scorer is not None
-    with database(write=False) as store:
-        waiting = [
-            s.candidate for s in store.suggestions(channel=C1, states=("waiting",), limit=10)
-        ]
-    named = {c.title: close.title for c, close in scorer(waiting).items()}
+    named = {title: close.title for title, close in _placed(database, scorers=scorers).items()}
     # A graph paper is named after a graph paper read; a speech paper, far from every paper
     # the group voted up, is named after none, even where its score is above the average.
     assert named[WANTED[0][0]] in {title for title, _ in GRAPHS}
