@@ -40,11 +40,13 @@ class Needs(SourcesStore, PapersStore, ChannelsStore, WorkspacesStore, Protocol)
 
 @dataclass(frozen=True, slots=True)
 class TrayAnswer:
-    """What a tray button did: the answer for the person who clicked, and the tray redrawn
-    (None when it did not change: a stale or forged button)."""
+    """What a tray button did: the answer for the person who clicked, the tray redrawn (None
+    when it did not change: a stale or forged button), and the message id of the tray as the
+    channel got it (None until noted), for an edge that redraws it elsewhere than the click."""
 
     reply: Reply
     tray: Message | None = None
+    posted: str | None = None
 
 
 def picks(
@@ -170,10 +172,16 @@ def _promote(*, store: Needs, suggestion: Suggestion, user: str, now: datetime) 
     return words.promoted(title=candidate.title, position=position)
 
 
-def _redrawn(*, store: Needs, channel: ChannelKey, suggestion_id: int) -> Message | None:
-    """The tray that holds the suggestion, as it stands now (None: it was in no tray)."""
+def _redrawn(
+    *, store: Needs, channel: ChannelKey, suggestion_id: int
+) -> tuple[Message | None, str | None]:
+    """The tray that holds the suggestion as it stands now, and its posted message's id
+    (None, None: it was in no tray)."""
     tray = store.tray_of(suggestion_id=suggestion_id)
-    return tray_message(store=store, channel=channel, ids=tray.suggestion_ids) if tray else None
+    if tray is None:
+        return None, None
+    shown = tray_message(store=store, channel=channel, ids=tray.suggestion_ids)
+    return shown, tray.message_id or None
 
 
 def decide(
@@ -201,17 +209,17 @@ def decide(
             else:
                 _decided(store=store, suggestion=suggestion, state=how, user=user, now=now)
                 answer = words.hidden(title=suggestion.candidate.title)
-            shown = _redrawn(store=store, channel=channel, suggestion_id=suggestion.id)
+            shown, posted = _redrawn(store=store, channel=channel, suggestion_id=suggestion.id)
     except _AlreadyDecided:  # told what the other decision was, as a second click is
         with uow(write=False) as store:
             now_held = store.suggestion(channel=channel, suggestion_id=int(number))
             if now_held is None:
                 return TrayAnswer(reply=Reply(message=words.no_such(number=number)))
             answer = words.decided(suggestion=now_held)
-            shown = _redrawn(store=store, channel=channel, suggestion_id=now_held.id)
+            shown, posted = _redrawn(store=store, channel=channel, suggestion_id=now_held.id)
     if how == "promoted":
         semantic_extra.written()  # a paper may have been added: the embedder may read it
-    return TrayAnswer(reply=Reply(message=answer), tray=shown)
+    return TrayAnswer(reply=Reply(message=answer), tray=shown, posted=posted)
 
 
 def autofill(

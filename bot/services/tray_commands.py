@@ -4,11 +4,11 @@ admins' settings (how many a day, whether the top one fills a queue that runs em
 from __future__ import annotations
 
 from dataclasses import replace
-from zoneinfo import ZoneInfo
 
-from bot.services import admin, suggestions
+from bot.services import admin, suggestions, trays
 from bot.services.commands.invocation import Invocation
 from bot.services.reply import Reply
+from bot.services.schedule import local_now
 from bot.wording import suggestions as words
 
 SWITCH = {"on": True, "off": False}
@@ -16,10 +16,10 @@ SWITCH = {"on": True, "off": False}
 
 def _show(*, call: Invocation) -> Reply:
     """Today's tray as it stands, or what is waiting for the next one."""
+    schedule = trays.schedule_of(uow=call.uow, channel=call.channel, defaults=call.defaults)
+    today = local_now(schedule=schedule, now=call.now).date()
     with call.uow(write=False) as store:
-        followed = store.channel(key=call.channel)
-        zone = ZoneInfo(followed.schedule.timezone if followed else call.defaults.timezone)
-        tray = store.tray_on(channel=call.channel, day=call.now.astimezone(zone).date())
+        tray = store.tray_on(channel=call.channel, day=today)
         shown = (
             suggestions.tray_message(store=store, channel=call.channel, ids=tray.suggestion_ids)
             if tray is not None

@@ -24,13 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
-from zoneinfo import ZoneInfo
 
 from bot.domain import ChannelKey, Schedule
 from bot.messages import Message
 from bot.ports import Chat, ChatError, UnitOfWork
 from bot.ports.sources import Tray
 from bot.services import suggestions
+from bot.services.schedule import local_now
 from bot.services.sources_read import cycle_start
 from bot.sources.rank import Scorer
 from bot.wording import suggestions as words
@@ -61,7 +61,7 @@ def no_scorer(*, channel: ChannelKey) -> Scorer | None:
     return None
 
 
-def _schedule(
+def schedule_of(
     *, uow: UnitOfWork[suggestions.Needs], channel: ChannelKey, defaults: Schedule
 ) -> Schedule:
     """The channel's schedule, or the defaults for a channel that watches without a post."""
@@ -174,8 +174,8 @@ def post_due_trays(
         if shown is not None:
             sent += _post_again(poster=poster, tray=tray, shown=shown, now=now)
     for channel in watching:
-        schedule = _schedule(uow=uow, channel=channel, defaults=defaults)
-        local = now.astimezone(ZoneInfo(schedule.timezone))
+        schedule = schedule_of(uow=uow, channel=channel, defaults=defaults)
+        local = local_now(schedule=schedule, now=now)
         if local.time() < schedule.post_time:
             continue
         news = cycle_start(now=now)

@@ -28,18 +28,6 @@ from bot.wording.suggestions import ADD, HIDE
 log = logging.getLogger(__name__)
 
 
-def _posted_tray(*, deps: SlackDeps, channel: ChannelKey, number: str) -> str | None:
-    """The ts of the channel's tray message that holds suggestion `number` (None when it was
-    never posted, or the number is not the channel's)."""
-    if not number.isdigit() or len(number) > home_trays.NUMBER_MAX:
-        return None
-    with deps.room.uow(write=False) as store:
-        tray = store.tray_of(suggestion_id=int(number))
-    if tray is None or tray.channel != channel or not tray.message_id:
-        return None
-    return tray.message_id
-
-
 def _clicked_message(*, body: dict[str, Any]) -> tuple[str | None, bool]:
     """The ts of the message the button was on, and whether only the clicker sees it (the
     tray /paperclub suggestions showed)."""
@@ -51,15 +39,12 @@ def _clicked_message(*, body: dict[str, Any]) -> tuple[str | None, bool]:
 
 
 def _redraw_posted(
-    *, deps: SlackDeps, channel: ChannelKey, number: str, ts: str | None, tray: Message
+    *, deps: SlackDeps, channel: ChannelKey, ts: str | None, answer: TrayAnswer
 ) -> None:
     """Redraw the channel's tray message: the one clicked, else the one the archive noted."""
-    try:
-        where = ts or _posted_tray(deps=deps, channel=channel, number=number)
-    except ArchiveUnavailable:  # logged where it was raised (bot/db); the answer still goes
-        return
-    if where:
-        redraw(chat=deps.chat, channel=channel, ts=where, message=tray)
+    where = ts or answer.posted
+    if where and answer.tray is not None:
+        redraw(chat=deps.chat, channel=channel, ts=where, message=answer.tray)
 
 
 def _tell(*, deps: SlackDeps, respond: Respond, message: Message, replace: bool) -> None:
@@ -94,13 +79,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
         if answer.tray is not None:
             if ephemeral:  # the clicker's own copy, then the channel's
                 _tell(deps=deps, respond=respond, message=answer.tray, replace=True)
-            _redraw_posted(
-                deps=deps,
-                channel=channel,
-                number=number,
-                ts=None if ephemeral else ts,
-                tray=answer.tray,
-            )
+            _redraw_posted(deps=deps, channel=channel, ts=None if ephemeral else ts, answer=answer)
         _tell(deps=deps, respond=respond, message=answer.reply.message, replace=False)
 
     for action in (ADD, HIDE):
@@ -136,8 +115,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
         answer = deps.room.tray_click(
             channel=channel, user=user, action=home_trays.ACTIONS[name], value=number
         )
-        if answer.tray is not None:
-            _redraw_posted(deps=deps, channel=channel, number=number, ts=None, tray=answer.tray)
+        _redraw_posted(deps=deps, channel=channel, ts=None, answer=answer)
         notice = home_words.notice(channel=channel, said=answer.reply.message)
         slack_home.publish(client=client, deps=deps, user=user, notice=notice, viewer=viewer)
 
