@@ -16,7 +16,7 @@ from bot.domain import (
     Schedule,
     WeeklyRecap,
 )
-from bot.schedule_text import parse_days
+from bot.schedule_text import days_to_text, parse_days
 
 
 def utc(*, value: datetime) -> datetime:
@@ -71,6 +71,15 @@ def to_channel(*, row: ChannelRow) -> Channel:
             else None
         ),
     )
+
+
+def schedule_values(*, schedule: Schedule) -> dict[str, str]:
+    """A schedule as a channel row's columns (to_channel reads them back)."""
+    return {
+        "post_time": schedule.post_time.strftime("%H:%M"),
+        "timezone": schedule.timezone,
+        "weekdays": days_to_text(days=schedule.weekdays),
+    }
 
 
 def to_post(*, row: PostRow, channel: ChannelKey) -> Post:

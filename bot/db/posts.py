@@ -7,7 +7,7 @@ from datetime import date, datetime
 from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from bot.db.convert import channel_key, to_channel, to_paper, to_post
+from bot.db.convert import channel_key, schedule_values, to_channel, to_paper, to_post
 from bot.db.engine import upsert_insert
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, RecapRow, VoteRow
 from bot.db.unit import UnitBound
@@ -24,7 +24,6 @@ from bot.domain import (
     VoteCount,
     WeeklyRecap,
 )
-from bot.schedule_text import days_to_text
 
 
 class SqlPosts(UnitBound):
@@ -81,9 +80,8 @@ class SqlPosts(UnitBound):
             self.session.add(row)
         elif row.watch_only:
             row.watch_only, row.paused = False, False
-        row.post_time = schedule.post_time.strftime("%H:%M")
-        row.timezone = schedule.timezone
-        row.weekdays = days_to_text(days=schedule.weekdays)
+        for column, value in schedule_values(schedule=schedule).items():
+            setattr(row, column, value)
         row.private = private
         self.session.flush()
         return to_channel(row=row)
@@ -105,9 +103,7 @@ class SqlPosts(UnitBound):
                 watch_only=False,
                 paused=False,
                 private=private,
-                post_time=schedule.post_time.strftime("%H:%M"),
-                timezone=schedule.timezone,
-                weekdays=days_to_text(days=schedule.weekdays),
+                **schedule_values(schedule=schedule),
             )
         )
         row = self._channel_row(key=key)
@@ -124,9 +120,7 @@ class SqlPosts(UnitBound):
                     paused=False,
                     empty_notice_sent=False,
                     private=private,
-                    post_time=schedule.post_time.strftime("%H:%M"),
-                    timezone=schedule.timezone,
-                    weekdays=days_to_text(days=schedule.weekdays),
+                    **schedule_values(schedule=schedule),
                 )
                 .on_conflict_do_nothing(index_elements=["platform", "workspace", "external_id"])
             )

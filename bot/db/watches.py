@@ -11,15 +11,14 @@ from sqlalchemy import Select, select, update
 from sqlalchemy.orm import Session
 
 from bot.config.settings import Settings
-from bot.db.convert import channel_key, utc
+from bot.db.convert import channel_key, schedule_values, utc
 from bot.db.engine import upsert_insert
 from bot.db.schema import ChannelRow
 from bot.db.schema_sources import SourceStateRow, WatchRow
 from bot.db.unit import UnitBound
 from bot.db.workspaces import ensure_workspace
-from bot.domain import ChannelKey
+from bot.domain import ChannelKey, Schedule
 from bot.ports.sources import SourceState, Watch, WatchKind, WatchSpec
-from bot.schedule_text import days_to_text
 
 _KINDS: dict[str, WatchKind] = {kind: kind for kind in get_args(WatchKind)}
 
@@ -62,9 +61,11 @@ def watched_channel_id(*, session: Session, channel: ChannelKey) -> int:
             # Private until a follow says otherwise: if it is resumed before anyone says,
             # what is said there is found there alone.
             private=True,
-            post_time=defaults.post_time.strftime("%H:%M"),
-            timezone=defaults.timezone,
-            weekdays=days_to_text(days=defaults.days),
+            **schedule_values(
+                schedule=Schedule(
+                    post_time=defaults.post_time, timezone=defaults.timezone, weekdays=defaults.days
+                )
+            ),
         )
         .on_conflict_do_nothing(index_elements=["platform", "workspace", "external_id"])
     )
