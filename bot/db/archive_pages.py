@@ -16,6 +16,7 @@ from sqlalchemy import ColumnElement, and_, case, false, func, or_, select, true
 
 from bot.db.convert import channel_key, to_channel, to_paper, utc
 from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
+from bot.db.tallies import comments_per_post, votes_per_post
 from bot.db.unit import UnitBound
 from bot.db.workspaces import in_workspace
 from bot.domain import Channel, Paper, PostState, VoteCount, WorkspaceKey
@@ -81,21 +82,7 @@ class SqlArchivePages(UnitBound):
     def _by_score(*, base: Any) -> Any:
         """Posts by score (👍 minus 👎), then 👍, then live comments, then newest: a post
         with one 👎 ranks below one nobody voted on."""
-        votes = (
-            select(
-                VoteRow.post_id.label("post_id"),
-                func.sum(case((VoteRow.value > 0, 1), else_=0)).label("up"),
-                func.sum(case((VoteRow.value < 0, 1), else_=0)).label("down"),
-            )
-            .group_by(VoteRow.post_id)
-            .subquery()
-        )
-        talk = (
-            select(CommentRow.post_id.label("post_id"), func.count().label("n"))
-            .where(CommentRow.deleted.is_(False))
-            .group_by(CommentRow.post_id)
-            .subquery()
-        )
+        votes, talk = votes_per_post(), comments_per_post()
         up = func.coalesce(votes.c.up, 0)
         down = func.coalesce(votes.c.down, 0)
         comments = func.coalesce(talk.c.n, 0)

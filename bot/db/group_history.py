@@ -4,11 +4,12 @@ candidates it promoted and hid)."""
 
 from __future__ import annotations
 
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 
-from bot.db.schema import CommentRow, PaperRow, PostRow, VoteRow
+from bot.db.schema import PaperRow, PostRow
 from bot.db.schema_sources import SuggestionRow
 from bot.db.suggestion_rows import to_candidate
+from bot.db.tallies import comments_per_post, votes_per_post
 from bot.db.unit import UnitBound
 from bot.db.watches import channel_id_of
 from bot.domain import ChannelKey, PostState, VoteCount
@@ -37,21 +38,7 @@ class SqlGroupHistory(UnitBound):
 
     def _read(self, *, channel_id: int, limit: int) -> tuple[GroupRead, ...]:
         """The latest posted papers with their post's votes and live comments."""
-        votes = (
-            select(
-                VoteRow.post_id,
-                func.sum(case((VoteRow.value > 0, 1), else_=0)).label("up"),
-                func.sum(case((VoteRow.value < 0, 1), else_=0)).label("down"),
-            )
-            .group_by(VoteRow.post_id)
-            .subquery()
-        )
-        talk = (
-            select(CommentRow.post_id, func.count().label("n"))
-            .where(CommentRow.deleted.is_(False))
-            .group_by(CommentRow.post_id)
-            .subquery()
-        )
+        votes, talk = votes_per_post(), comments_per_post()
         query = (
             select(
                 PaperRow.title,

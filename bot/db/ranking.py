@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 
 from bot.db.convert import channel_key
-from bot.db.schema import ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
+from bot.db.schema import ChannelRow, PaperRow, PostRow
+from bot.db.tallies import comments_per_post, votes_per_post
 from bot.db.unit import UnitBound
 from bot.domain import Channel, PostState, TopEntry, VoteCount
 
@@ -24,19 +25,7 @@ class SqlRanking(UnitBound):
         limit: int = 5,
     ) -> list[TopEntry]:
         """Posts of a period with their votes and live comments, best voted first."""
-        up = func.coalesce(func.sum(case((VoteRow.value > 0, 1), else_=0)), 0)
-        down = func.coalesce(func.sum(case((VoteRow.value < 0, 1), else_=0)), 0)
-        votes = (
-            select(VoteRow.post_id, up.label("up"), down.label("down"))
-            .group_by(VoteRow.post_id)
-            .subquery()
-        )
-        talk = (
-            select(CommentRow.post_id, func.count().label("n"))
-            .where(CommentRow.deleted.is_(False))
-            .group_by(CommentRow.post_id)
-            .subquery()
-        )
+        votes, talk = votes_per_post(), comments_per_post()
         ups = func.coalesce(votes.c.up, 0)
         downs = func.coalesce(votes.c.down, 0)
         comments = func.coalesce(talk.c.n, 0)
