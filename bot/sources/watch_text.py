@@ -72,10 +72,11 @@ def _issn(*, text: str) -> str | None:
 
 
 def _filters(*, text: str, what: str) -> tuple[str, ...]:
-    """A comma-separated list, spaces squashed, duplicates (by case) dropped."""
+    """A comma-separated list, spaces squashed, control characters dropped (a keyword is shown
+    back on terminals too, where an escape sequence would run), duplicates (by case) dropped."""
     items: dict[str, str] = {}
     for part in text.split(","):
-        item = " ".join(part.split())
+        item = " ".join("".join(c if c.isprintable() else " " for c in part).split())
         if not item:
             continue
         if len(item) > MAX_FILTER:
@@ -104,6 +105,8 @@ def _target(*, kind: WatchKind, words: list[str]) -> str:
         raise WatchTextError(f"give {thing}")
     if kind == "feed":
         url = words[0].strip("<>")
+        if not url.isprintable():
+            raise WatchTextError("a feed's address has no control characters")
         if not url.lower().startswith(("https://", "http://")) or len(url) > MAX_URL:
             raise WatchTextError("a feed's address starts with https:// (or http://)")
         return url

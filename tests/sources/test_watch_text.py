@@ -83,6 +83,7 @@ def test_a_feed_and_a_journal() -> None:
         ("arxiv " + " ".join(f"cs.A{chr(65 + i)}" for i in range(11)), "at most 10 categories"),
         ("feed javascript:alert(1)", "starts with https://"),
         ("feed https://a.org https://b.org", "give one feed address"),
+        ("feed https://a.org/\x1b[2J", "has no control characters"),
         ("crossref 0028-0837", "is not an ISSN"),
         ("arxiv cs.LG keywords: " + "x" * 101, "at most 100 characters"),
         ("arxiv cs.LG keywords: " + ",".join(f"k{i}" for i in range(21)), "at most 20 keywords"),
@@ -181,3 +182,9 @@ def test_hostile_keywords_cannot_break_or_inject_into_the_search() -> None:
     assert read.problems == ()
     found = sorted(c.arxiv_id or "" for c in read.candidates)
     assert found == ["2409.00001", "2409.00002", "2409.00003", "2409.00004", "2409.00006"]
+
+
+def test_control_characters_are_dropped_from_keywords_and_authors() -> None:
+    spec = read_watch(text="arxiv cs.LG keywords: graph\x1b[2Jnets, \x07 authors: Ada\x00 Lovelace")
+    assert spec.keywords == ("graph [2Jnets",)
+    assert spec.authors == ("Ada Lovelace",)
