@@ -7,6 +7,7 @@ data can open a hyperlink or a style."""
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 
 from rich.panel import Panel
 from rich.text import Text
@@ -36,21 +37,30 @@ ABSTRACT_SHOWN = 1200
 AUTHORS_SHOWN = 6
 
 
+def _inert(text: str) -> str:
+    """Text with its control characters dropped (line breaks aside): rich writes an escape
+    sequence through as it is, and the terminal would run it (a title, a feed's error
+    message). Format characters stay: an emoji's zero-width joiners are such."""
+    if text.isprintable():
+        return text
+    return "".join(c for c in text if c == "\n" or unicodedata.category(c) != "Cc")
+
+
 def run_text(*, run: Run) -> Text:
-    """One run as styled text."""
+    """One run as styled text, inert."""
     if isinstance(run, Plain):
-        return Text(run.text)
+        return Text(_inert(run.text))
     if isinstance(run, Strong):
-        return Text(run.text, style="bold")
+        return Text(_inert(run.text), style="bold")
     if isinstance(run, Code):
-        return Text(run.text, style="cyan")
+        return Text(_inert(run.text), style="cyan")
     if isinstance(run, Link):
         # The URL is shown, never hidden behind its label (no terminal hyperlink either).
-        return Text(f"{run.label} ({run.url})")
+        return Text(_inert(f"{run.label} ({run.url})"))
     if isinstance(run, ChannelRef):
-        return Text(f"#{run.channel}")
+        return Text(_inert(f"#{run.channel}"))
     if isinstance(run, PersonRef):
-        return Text("you" if run.user == "console" else run.user)
+        return Text("you" if run.user == "console" else _inert(run.user))
     return Text(format_date(day=run.day, year=run.year))
 
 

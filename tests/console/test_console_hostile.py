@@ -15,8 +15,10 @@ import pytest
 from rich.console import Console as RichConsole
 
 from bot.console.plugin import ConsolePlatform
+from bot.console.render import to_rich
 from bot.console.repl import handle_line
 from bot.db.database import Database
+from bot.messages import Code, Strong, line, message
 from bot.runtime.wiring import Wiring
 from bot.services import recap
 from tests.console.on_wiring import console_on_wiring
@@ -150,3 +152,16 @@ def test_control_sequences_never_reach_a_comment_command_or_vote(
     assert text.count("Saved your comment") == 1
     # The comment as stored, found by search: cleaned, with no title or colour left in it.
     assert "“you: red alert”\n" in text and "pwned" not in text
+
+
+def test_a_message_carrying_escape_sequences_prints_none_of_them() -> None:
+    # What a hostile feed's error text or a title could carry into a notice: the terminal
+    # gets the words, never the sequences (a title change, a cleared screen, a bell).
+    raw = io.StringIO()
+    screen = RichConsole(file=raw, force_terminal=True, width=200)
+    said = message(line("a\x1b]0;pwned\x07b ", Strong("\x1b[2Jc"), Code("d\x9bm"), " 👨‍👩‍👧"))
+    screen.print(to_rich(message=said))
+    shown = raw.getvalue()
+    assert "\x07" not in shown and "\x9b" not in shown
+    assert "\x1b]0;" not in shown and "\x1b[2J" not in shown
+    assert "a]0;pwnedb" in shown and "[2Jc" in shown and "👨‍👩‍👧" in shown
