@@ -301,7 +301,7 @@ def test_kill_9_during_the_tray_post_then_restart_loses_no_suggestion(
         elif moment == "post in flight, lands after the kill":
             fake.delay_next("chat.postMessage", 1.0)
         else:
-            fake.delay_next("chat.postMessage", 1.0)  # time to take the lock first
+            fake.delay_next("chat.postMessage", 1.0)  # time to take the lock while in flight
         first = processes.start(env=env, cwd=tmp_path, name="first")
 
         def opened() -> bool:
@@ -311,6 +311,13 @@ def test_kill_9_during_the_tray_post_then_restart_loses_no_suggestion(
         wait_until(opened, timeout=START_DEADLINE, what="the tray opened", interval=0.005)
         with contextlib.ExitStack() as held:
             if moment == "posted, note pending":
+                # Once the post is in flight (its claim renewed before it, a write of its own),
+                # the database is held: Slack answers, and the note waits.
+                wait_until(
+                    lambda: _in_flight(fake, "chat.postMessage"),
+                    timeout=10,
+                    what="the tray's post in flight",
+                )
                 held.enter_context(_write_lock(db))
                 wait_until(lambda: _tray_messages(fake), timeout=10, what="the tray in Slack")
             else:
