@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.cli.archive import open_database
 from bot.config.settings import Settings
+from bot.ports import wait_for_stop
 from bot.runtime.clock import SystemClock
 from bot.services.embedding import NO_SEMANTIC
 from bot.services.telemetry import Telemetry
@@ -56,7 +57,7 @@ def cmd_web(*, args: argparse.Namespace, settings: Settings) -> int:
         # The line a person (or a test) waits for: where to point the browser.
         print(f"Serving the archive on http://{server.host}:{server.port}/", flush=True)
         try:
-            stop.wait()
+            wait_for_stop(stop=stop)
         finally:
             server.stop()
         return 0

@@ -22,7 +22,7 @@ from bot.discord.endpoints import point_at
 from bot.discord.errors import FAILURES, chat_error
 from bot.discord.keys import ButtonKeys
 from bot.messages import Message
-from bot.ports import ChatError, PlatformStartError
+from bot.ports import ChatError, PlatformStartError, wait_for_stop
 from bot.services.club import Club
 from bot.services.telemetry import Telemetry
 
@@ -74,7 +74,7 @@ class DiscordPlatform:
         to do in the log. The client stays open until close(): the post in flight and the
         last redraws, which the wiring finishes after serve returns, still need it."""
         self.connect(on_end=stop.set)
-        stop.wait()
+        wait_for_stop(stop=stop)
 
     def connect(self, *, on_end: Callable[[], None] | None = None) -> None:
         """Open the gateway connection on the loop; `on_end()` is called if it ends by itself."""

@@ -16,6 +16,7 @@ from bot.ports.platform import (
     SeenRequests,
     ServesHttp,
     WsgiApp,
+    wait_for_stop,
 )
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
 from bot.ports.search import SearchStore
@@ -54,4 +55,5 @@ __all__ = [
     "UnitOfWork",
     "WorkspacesStore",
     "WsgiApp",
+    "wait_for_stop",
 ]

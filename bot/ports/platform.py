@@ -163,6 +163,20 @@ class Platform(Protocol):
         ...
 
 
+# How long the main thread blocks at a time while it waits for the stop (the longest a stop
+# signal that lands in the gap below waits to be heard), in seconds.
+STOP_POLL_SECONDS = 0.5
+
+
+def wait_for_stop(*, stop: Event) -> None:
+    """Block until `stop` is set, in timed waits. On the main thread an untimed wait can miss
+    the stop signal for good: CPython runs a signal's handler between bytecodes, and one that
+    lands just before the wait's lock blocks leaves it blocked, with nothing to wake it (it
+    hung `paperclub run` about once in thirty SIGTERMs sent right after "connected")."""
+    while not stop.wait(timeout=STOP_POLL_SECONDS):
+        pass
+
+
 # A WSGI callable: (environ, start_response) -> the body's chunks.
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 

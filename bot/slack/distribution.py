@@ -25,7 +25,7 @@ from slack_sdk.oauth.state_store import OAuthStateStore
 
 from bot.config.settings import Settings
 from bot.messages import Message
-from bot.ports import PlatformStartError, WsgiApp
+from bot.ports import PlatformStartError, WsgiApp, wait_for_stop
 from bot.services.club import Club
 from bot.services.telemetry import Telemetry
 from bot.slack.app import build_app
@@ -143,7 +143,7 @@ class DistributedPlatform:
         )
         # Events flow from now on: what Slack gave up on while nothing answered is read back.
         self.club.wants_reconcile(PLATFORM)
-        stop.wait()
+        wait_for_stop(stop=stop)
 
     def close(self) -> None:
         """Let go of the stores' database connections."""

@@ -15,7 +15,7 @@ from slack_sdk.errors import SlackApiError
 from bot.config.settings import Settings
 from bot.domain import ChannelKey
 from bot.messages import Message
-from bot.ports import PlatformStartError, SeenRequests, WsgiApp
+from bot.ports import PlatformStartError, SeenRequests, WsgiApp, wait_for_stop
 from bot.services.club import Club
 from bot.services.posting import Poster
 from bot.slack.app import build_app
@@ -97,7 +97,7 @@ class SlackPlatform:
             # Events flow from now on (the process's server is up): what Slack gave up on
             # while nothing answered is read back.
             self.reconcile()
-            stop.wait()
+            wait_for_stop(stop=stop)
             return
         # The client's threads must not take SIGTERM from the thread waiting below (the kernel
         # may pick any thread that does not block it; see signals_held in bot.runtime.process);
@@ -121,7 +121,7 @@ class SlackPlatform:
         try:
             if wait_open(opened=opened, stop=stop):
                 log.info("Socket Mode connected")
-                stop.wait()
+                wait_for_stop(stop=stop)
         finally:
             close_fast(handler=handler)
 
