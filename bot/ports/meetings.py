@@ -149,9 +149,7 @@ class MeetingsStore(Protocol):
         """A session's notices, oldest first."""
         ...
 
-    def set_rsvp(
-        self, *, session_id: int, user: str, answer: Rsvp | None, now: datetime
-    ) -> bool:
+    def set_rsvp(self, *, session_id: int, user: str, answer: Rsvp | None, now: datetime) -> bool:
         """A member's answer to a session (None: withdrawn); whether it changed."""
         ...
 

@@ -1,5 +1,5 @@
 """The suggestions tray's buttons (Add to queue, Not for us): a DynamicItem per action, so a
-click works on any tray, across restarts. Deferred at once, decided through Room.tray_click on
+click works on any tray, across restarts. Deferred at once, decided through Room.clicks.tray on
 a worker thread as the channel Discord names (never one the custom id could name), the tray
 redrawn in place (the component's message), and the answer sent to the clicker alone."""
 
@@ -47,8 +47,8 @@ async def decide(
     channel = deps.channel(guild_id=interaction.guild_id, channel_id=interaction.channel_id)
     user, room = str(interaction.user.id), deps.room
     answer = await deps.bridge.blocking(
-        lambda: room.tray_click(channel=channel, user=user, action=action, value=number)
+        lambda: room.clicks.tray(channel=channel, user=user, action=action, value=number)
     )
-    if answer.tray is not None:
-        await replace(deps=deps, interaction=interaction, message=answer.tray)
+    if answer.redrawn is not None:
+        await replace(deps=deps, interaction=interaction, message=answer.redrawn)
     await follow_up(deps=deps, interaction=interaction, message=answer.reply.message)

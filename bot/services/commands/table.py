@@ -19,6 +19,7 @@ from bot.ports.readback import ReadBack
 from bot.services import (
     adding,
     admin,
+    meeting_commands,
     recap,
     reconcile_admin,
     related,
@@ -32,6 +33,7 @@ from bot.services.commands.answers import queue_reply, search_words, timezone
 from bot.services.commands.invocation import Invocation
 from bot.services.reply import Reply
 from bot.wording import commands as words
+from bot.wording import meetings as meeting_words
 from bot.wording import reconcile as reconcile_words
 from bot.wording import sources as sources_words
 from bot.wording import suggestions as suggestions_words
@@ -218,6 +220,26 @@ TABLE: tuple[Subcommand, ...] = (
         help_line=sources_words.HELP,
         handler=watches.command,
         arguments=(Argument(name="what", about=sources_words.WHAT),),
+    ),
+    Subcommand(
+        name="meeting",
+        about=meeting_words.MEETING_ABOUT,
+        help_line=meeting_words.MEETING_HELP,
+        handler=meeting_commands.meeting,
+        arguments=(Argument(name="what", about=meeting_words.MEETING_WHAT),),
+    ),
+    Subcommand(
+        name="sessions",
+        about=meeting_words.SESSIONS_ABOUT,
+        help_line=meeting_words.SESSIONS_HELP,
+        handler=meeting_commands.sessions,
+    ),
+    Subcommand(
+        name="rsvp",
+        about=meeting_words.RSVP_ABOUT,
+        help_line=meeting_words.RSVP_HELP,
+        handler=meeting_commands.rsvp,
+        arguments=(Argument(name="answer", about=meeting_words.RSVP_WHAT, required=True),),
     ),
     Subcommand(name="help", about=words.HELP_ABOUT, help_line=words.HELP_HELP, handler=_help),
     Subcommand(

@@ -1,5 +1,5 @@
 """The suggestions tray's buttons (Add to queue, Not for us), in a channel and on the App Home:
-acked at once, then decided through Room.tray_click as the channel Slack names (never one the
+acked at once, then decided through Room.clicks.tray as the channel Slack names (never one the
 button's value could name); the tray is redrawn in place for everyone and the clicker alone
 reads the answer."""
 
@@ -16,7 +16,7 @@ from bot.messages import Message
 from bot.ports import ArchiveUnavailable
 from bot.services import home_trays
 from bot.services.home import Viewer
-from bot.services.suggestions import TrayAnswer
+from bot.services.reply import ClickAnswer
 from bot.slack import home as slack_home
 from bot.slack import ids
 from bot.slack.deps import SlackDeps
@@ -39,12 +39,12 @@ def _clicked_message(*, body: dict[str, Any]) -> tuple[str | None, bool]:
 
 
 def _redraw_posted(
-    *, deps: SlackDeps, channel: ChannelKey, ts: str | None, answer: TrayAnswer
+    *, deps: SlackDeps, channel: ChannelKey, ts: str | None, answer: ClickAnswer
 ) -> None:
     """Redraw the channel's tray message: the one clicked, else the one the archive noted."""
     where = ts or answer.posted
-    if where and answer.tray is not None:
-        redraw(chat=deps.chat, channel=channel, ts=where, message=answer.tray)
+    if where and answer.redrawn is not None:
+        redraw(chat=deps.chat, channel=channel, ts=where, message=answer.redrawn)
 
 
 def _tell(*, deps: SlackDeps, respond: Respond, message: Message, replace: bool) -> None:
@@ -72,13 +72,13 @@ def register(*, app: App, deps: SlackDeps) -> None:
         channel = deps.channel(channel_id=clicked_in(body=body))
         number = str(action.get("value") or "")
         name = str(action.get("action_id", "")).removeprefix(ids.action_id(action=""))
-        answer: TrayAnswer = deps.room.tray_click(
+        answer: ClickAnswer = deps.room.clicks.tray(
             channel=channel, user=user, action=name, value=number
         )
         ts, ephemeral = _clicked_message(body=body)
-        if answer.tray is not None:
+        if answer.redrawn is not None:
             if ephemeral:  # the clicker's own copy, then the channel's
-                _tell(deps=deps, respond=respond, message=answer.tray, replace=True)
+                _tell(deps=deps, respond=respond, message=answer.redrawn, replace=True)
             _redraw_posted(deps=deps, channel=channel, ts=None if ephemeral else ts, answer=answer)
         _tell(deps=deps, respond=respond, message=answer.reply.message, replace=False)
 
@@ -112,7 +112,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
             slack_home.publish(client=client, deps=deps, user=user, viewer=viewer)
             return
         number = read[1]
-        answer = deps.room.tray_click(
+        answer = deps.room.clicks.tray(
             channel=channel, user=user, action=home_trays.ACTIONS[name], value=number
         )
         _redraw_posted(deps=deps, channel=channel, ts=None, answer=answer)
