@@ -12,7 +12,7 @@ from typing import Protocol
 
 from bot.domain import ChannelKey, Schedule
 from bot.ports import ArchiveUnavailable, Clock, Store, UnitOfWork
-from bot.services import housekeeping, names, posting, recap, trays
+from bot.services import housekeeping, meeting_reminders, names, posting, recap, trays
 from bot.services.posting import Poster
 
 log = logging.getLogger("paperclub")
@@ -82,6 +82,7 @@ class Sweep:
             self._suggest(poster=poster, trays_too=False)  # a queue run empty fills first
             results.update(posting.post_due(poster=poster, now=self.clock.now()))
             self._suggest(poster=poster, trays_too=True)
+            self._remind(poster=poster)
             recap.send_due_recaps(poster=poster, now=self.clock.now())
             # Names for the web archive: after the posts, so a slow platform delays none.
             names.learn(
@@ -119,6 +120,23 @@ class Sweep:
             log.warning("suggestions wait: the archive is unavailable")
         except Exception:
             log.exception("suggestions for %s failed", platform)
+
+    def _remind(self, *, poster: Poster) -> None:
+        """Send the sessions' reminders that are due; a failure is logged, and the rest of the
+        sweep goes on."""
+        reminders = meeting_reminders.ReminderSender(
+            uow=self.uow,
+            chat=poster.chat,
+            platform=poster.platform,
+            owner=poster.owner,
+            owner_alive=poster.owner_alive,
+        )
+        try:
+            meeting_reminders.send_due_reminders(reminders=reminders, now=self.clock.now())
+        except ArchiveUnavailable:
+            log.warning("reminders wait: the archive is unavailable")
+        except Exception:
+            log.exception("reminders for %s failed", poster.platform)
 
     def on_sweep(self) -> None:
         """The minute sweep, with every attempt logged; the first one (the catch-up after a
