@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.messages import Button, Code, Message, Paragraph, Strong, line, message
 from bot.wording.archive import SEARCH_MORE
+from bot.wording.meetings import RSVP_ACTIONS
 from bot.wording.suggestions import ADD, HIDE
 
 HINT = "Type /paperclub help, +1 or -1 to vote, or anything else to comment. Ctrl-D leaves."
@@ -25,6 +26,10 @@ TYPED_COMMANDS = {
     ADD: ("/paperclub suggestions add", "to add it to the queue"),
     HIDE: ("/paperclub suggestions hide", "if it is not for us"),
 }
+# ... or a command with no value: a reminder's RSVPs answer for the next session.
+TYPED_ANSWERS = {
+    action: f"/paperclub rsvp {answer.value}" for action, answer in RSVP_ACTIONS.items()
+}
 
 
 def typed_button(*, button: Button) -> Paragraph:
@@ -32,6 +37,10 @@ def typed_button(*, button: Button) -> Paragraph:
     if button.action in TYPED_COMMANDS:
         command, purpose = TYPED_COMMANDS[button.action]
         return line("Type ", Code(f"{command} {button.value}"), f" {purpose}.", quiet=True)
+    if button.action in TYPED_ANSWERS:
+        return line(
+            "Type ", Code(TYPED_ANSWERS[button.action]), f" for {button.label}.", quiet=True
+        )
     word = TYPED_ACTIONS.get(button.action, button.action)
     return line("Type ", Code(word), f" for {button.label.lower()}.", quiet=True)
 

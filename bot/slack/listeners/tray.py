@@ -1,12 +1,14 @@
-"""The suggestions tray's buttons (Add to queue, Not for us), in a channel and on the App Home:
-acked at once, then decided through Room.clicks.tray as the channel Slack names (never one the
-button's value could name); the tray is redrawn in place for everyone and the clicker alone
-reads the answer."""
+"""Buttons on messages the bot keeps up to date: the suggestions tray's (Add to queue, Not for
+us), in a channel and on the App Home, and a session reminder's RSVPs (Going, Maybe, Not
+going). Acked at once, then decided through Room.clicks as the channel Slack names (never one
+the button's value could name); the message is redrawn in place for everyone and the clicker
+alone reads the answer."""
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
@@ -23,9 +25,18 @@ from bot.slack.deps import SlackDeps
 from bot.slack.listeners.votes import clicked_in
 from bot.slack.redraw import redraw
 from bot.wording import home as home_words
+from bot.wording.meetings import RSVP_ACTIONS
 from bot.wording.suggestions import ADD, HIDE
 
 log = logging.getLogger(__name__)
+
+
+class Click(Protocol):
+    """What a click decides (Room.clicks' tray and rsvp)."""
+
+    def __call__(self, *, channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
+        """The answer and the redrawn message."""
+        ...
 
 
 def _clicked_message(*, body: dict[str, Any]) -> tuple[str | None, bool]:
@@ -64,26 +75,33 @@ def register(*, app: App, deps: SlackDeps) -> None:
         """Ack at once; the decision and the redraw follow."""
         ack()
 
-    def in_channel(body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
-        """Decide the suggestion as the channel of the click, redraw the tray, answer."""
-        user = str((body.get("user") or {}).get("id") or "")
-        if not user:
-            return
-        channel = deps.channel(channel_id=clicked_in(body=body))
-        number = str(action.get("value") or "")
-        name = str(action.get("action_id", "")).removeprefix(ids.action_id(action=""))
-        answer: ClickAnswer = deps.room.clicks.tray(
-            channel=channel, user=user, action=name, value=number
-        )
-        ts, ephemeral = _clicked_message(body=body)
-        if answer.redrawn is not None:
-            if ephemeral:  # the clicker's own copy, then the channel's
-                _tell(deps=deps, respond=respond, message=answer.redrawn, replace=True)
-            _redraw_posted(deps=deps, channel=channel, ts=None if ephemeral else ts, answer=answer)
-        _tell(deps=deps, respond=respond, message=answer.reply.message, replace=False)
+    def in_channel_of(click: Click) -> Callable[..., None]:
+        """The lazy listener of a button in a channel, deciding with `click`."""
 
+        def in_channel(body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
+            """Decide as the channel of the click, redraw the message, answer."""
+            user = str((body.get("user") or {}).get("id") or "")
+            if not user:
+                return
+            channel = deps.channel(channel_id=clicked_in(body=body))
+            value = str(action.get("value") or "")
+            name = str(action.get("action_id", "")).removeprefix(ids.action_id(action=""))
+            answer = click(channel=channel, user=user, action=name, value=value)
+            ts, ephemeral = _clicked_message(body=body)
+            if answer.redrawn is not None:
+                if ephemeral:  # the clicker's own copy, then the channel's
+                    _tell(deps=deps, respond=respond, message=answer.redrawn, replace=True)
+                where = None if ephemeral else ts
+                _redraw_posted(deps=deps, channel=channel, ts=where, answer=answer)
+            _tell(deps=deps, respond=respond, message=answer.reply.message, replace=False)
+
+        return in_channel
+
+    clicks = deps.room.clicks
     for action in (ADD, HIDE):
-        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel])
+        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.tray)])
+    for action in RSVP_ACTIONS:
+        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.rsvp)])
 
     def on_home(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
         """Decide the suggestion in the channel the button names, if the person is in it;
