@@ -107,6 +107,10 @@ class MemoryChat:
         self._notice_ids.setdefault(channel.channel, []).append((message_id, message))
         return message_id
 
+    def notice_ids(self, *, channel: str) -> list[str]:
+        """The ids of a channel's notices, in order."""
+        return [message_id for message_id, _ in self._notice_ids.get(channel, [])]
+
     def find_notice(self, *, channel: ChannelKey, message: Message, since: datetime) -> str | None:
         """The id of the channel's first notice sharing a button (action and value) with
         `message`; fail as told (the same failures as find_post's)."""
