@@ -1,8 +1,8 @@
 """The Store port: every role of persistence inside one unit of work, and the unit of work.
 
 Each role is its own port (bot/ports/workspaces, papers, posts, activity, search, enrichment,
-archive_pages, semantic, reconcile, sources); a service may ask for just the roles it uses.
-`Store` offers them all.
+archive_pages, semantic, reconcile, sources, meetings); a service may ask for just the roles it
+uses. `Store` offers them all.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Protocol, TypeVar
 from bot.ports.activity import ActivityStore, HomeStore
 from bot.ports.archive_pages import ArchivePagesStore
 from bot.ports.enrichment import EnrichmentStore
+from bot.ports.meetings import MeetingsStore
 from bot.ports.names import NamesStore
 from bot.ports.papers import ListsStore, PapersStore
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
@@ -47,6 +48,7 @@ class Store(
     SemanticStore,
     ReconcileStore,
     SourcesStore,
+    MeetingsStore,
     Protocol,
 ):
     """Persistence inside one unit of work (one transaction): every role port at once."""
