@@ -21,6 +21,9 @@ from bot.db.group_commit import WriteScope
 from bot.db.group_history import SqlGroupHistory
 from bot.db.home import SqlHome
 from bot.db.lists import SqlLists
+from bot.db.meeting_notices import SqlMeetingNotices
+from bot.db.meeting_sessions import SqlSessions
+from bot.db.meetings import SqlMeetings
 from bot.db.names import SqlNames
 from bot.db.papers import SqlPapers
 from bot.db.posts import SqlPosts
@@ -189,3 +192,22 @@ class SqlStore:
     tray_of = Offer(SqlTrays, SqlTrays.tray_of)
     tray_settings = Offer(SqlTrays, SqlTrays.tray_settings)
     save_tray_settings = Offer(SqlTrays, SqlTrays.save_tray_settings)
+    # Meetings: a channel's meeting, its sessions, notices and RSVPs (ports.MeetingsStore).
+    meeting_plan = Offer(SqlMeetings, SqlMeetings.meeting_plan)
+    save_meeting = Offer(SqlMeetings, SqlMeetings.save_meeting)
+    drop_meeting = Offer(SqlMeetings, SqlMeetings.drop_meeting)
+    add_change = Offer(SqlMeetings, SqlMeetings.add_change)
+    drop_change = Offer(SqlMeetings, SqlMeetings.drop_change)
+    meeting_channels = Offer(SqlMeetings, SqlMeetings.meeting_channels)
+    session_records = Offer(SqlSessions, SqlSessions.session_records)
+    session_record = Offer(SqlSessions, SqlSessions.session_record)
+    add_session = Offer(SqlSessions, SqlSessions.add_session)
+    change_session = Offer(SqlSessions, SqlSessions.change_session)
+    open_notice = Offer(SqlMeetingNotices, SqlMeetingNotices.open_notice)
+    claim_notice = Offer(SqlMeetingNotices, SqlMeetingNotices.claim_notice)
+    notice_refused = Offer(SqlMeetingNotices, SqlMeetingNotices.notice_refused)
+    notice_sent = Offer(SqlMeetingNotices, SqlMeetingNotices.notice_sent)
+    unsent_notices = Offer(SqlMeetingNotices, SqlMeetingNotices.unsent_notices)
+    notices_of = Offer(SqlMeetingNotices, SqlMeetingNotices.notices_of)
+    set_rsvp = Offer(SqlMeetingNotices, SqlMeetingNotices.set_rsvp)
+    rsvps = Offer(SqlMeetingNotices, SqlMeetingNotices.rsvps)

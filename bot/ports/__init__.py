@@ -3,6 +3,7 @@
 from bot.ports.activity import ActivityStore, HomeStore
 from bot.ports.archive_pages import ArchivePagesStore
 from bot.ports.enrichment import EnrichmentStore
+from bot.ports.meetings import MeetingsStore
 from bot.ports.names import NamesStore
 from bot.ports.papers import ListsStore, PapersStore
 from bot.ports.platform import (
@@ -37,6 +38,7 @@ __all__ = [
     "HomeStore",
     "ListsStore",
     "LookupFailed",
+    "MeetingsStore",
     "NamesStore",
     "PaperLookup",
     "PapersStore",

@@ -95,8 +95,9 @@ class MeetingsStore(Protocol):
         one."""
         ...
 
-    def meeting_channels(self, *, platform: str) -> list[ChannelKey]:
-        """The platform's channels with a meeting, or with sessions still to be cancelled."""
+    def meeting_channels(self, *, platform: str, now: datetime) -> list[ChannelKey]:
+        """The platform's channels with a meeting, or with sessions still to be cancelled (a
+        session not cancelled that starts after `now`: the meeting was turned off)."""
         ...
 
     def session_records(
