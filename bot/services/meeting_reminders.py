@@ -132,7 +132,7 @@ def send_due_reminders(*, reminders: ReminderSender, now: datetime) -> int:
     went out (one found in the history counts: it is out). Unsent ones go first."""
     uow, sender = reminders.uow, reminders.sender()
     with uow(write=False) as store:
-        channels = store.meeting_channels(platform=reminders.platform)
+        channels = store.meeting_channels(platform=reminders.platform, now=now)
         unsent = store.unsent_notices(platform=reminders.platform, since=now - RETRY_FOR)
     sent = 0
     for notice in unsent:
