@@ -24,6 +24,9 @@ from bot.meetings.ballots import Ballot
 from bot.meetings.reminders import Before
 
 PollMode = Literal["approval", "ranked"]
+# A poll opens three days and closes one day before its session, unless admins say otherwise.
+OPENS = Before(days=3)
+CLOSES = Before(days=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +39,8 @@ class PollSettings:
     mode: PollMode = "approval"
     hidden: bool = False
     weighted: bool = False
-    opens: Before = Before(days=3)
-    closes: Before = Before(days=1)
+    opens: Before = OPENS
+    closes: Before = CLOSES
     slate: int = 3
 
 

@@ -1,6 +1,7 @@
-"""What a button on a message the bot keeps up to date does, beyond a post's votes: a tray's
-decision (Add to queue, Not for us) and a session's RSVP. The edge passes the channel the
-platform names (never one the button's value could name) and redraws the message it gets back."""
+"""What a button on a message the bot keeps up to date does, beyond a post's votes: a
+tray's decision (Add to queue, Not for us), a session's RSVP and a vote in its poll. The edge
+passes the channel the platform names (never one the button's value could name) and redraws
+the message it gets back."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from bot.domain import ChannelKey
 from bot.ports import ArchiveUnavailable, Clock, Store, UnitOfWork
 from bot.services.embedding import SemanticExtra
 from bot.services.meeting_reminders import KIND, shown
+from bot.services.poll_clicks import polls_clicked
 from bot.services.reply import ClickAnswer, Reply
 from bot.services.suggestions import decide
 from bot.wording import meetings as meeting_words
+from bot.wording import polls as poll_words
 from bot.wording import replies
 from bot.wording.suggestions import ADD
 
@@ -41,6 +44,30 @@ class Clicks:
                 semantic_extra=self.semantic_extra,
             )
         except ArchiveUnavailable:  # logged where it was raised (bot/db)
+            return ClickAnswer(reply=Reply(message=replies.NOT_SAVED))
+
+    def vote(self, *, channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
+        """A poll's button in `channel` (its value: "<session>.<nomination>", "<session>.clear"
+        or "<session>.result"): the ballot changed and the poll redrawn, or (the result's
+        button) the final counts for the clicker alone."""
+        number, _, what = value.partition(".")
+        stale = ClickAnswer(reply=Reply(message=poll_words.STALE))
+        if not number.isdigit() or len(number) > 12:
+            return stale
+        try:
+            return (
+                polls_clicked(
+                    uow=self.uow,
+                    channel=channel,
+                    user=user,
+                    session_id=int(number),
+                    action=action,
+                    what=what,
+                    now=self.clock.now(),
+                )
+                or stale
+            )
+        except ArchiveUnavailable:
             return ClickAnswer(reply=Reply(message=replies.NOT_SAVED))
 
     def rsvp(self, *, channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:

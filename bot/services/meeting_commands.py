@@ -16,7 +16,7 @@ from bot.meetings.meeting_text import (
     read_series,
 )
 from bot.meetings.reminders import DEFAULT_OFFSETS
-from bot.services import admin
+from bot.services import admin, poll_commands
 from bot.services.commands.invocation import Invocation
 from bot.services.meeting_sessions import (
     MOVE_REACH,
@@ -80,6 +80,8 @@ def _admin_verb(*, call: Invocation, verb: str, args: list[str]) -> Reply:
             had = store.drop_meeting(channel=call.channel)
         bring_up_to_date(uow=call.uow, channel=call.channel, now=call.now)
         return Reply(message=words.meeting_off(had=had))
+    if verb == "poll":
+        return poll_commands.set_polls(call=call, args=args)
     if verb == "reminders":
         leads = read_reminders(words=args)
         with call.uow() as store:
@@ -110,7 +112,7 @@ def meeting(*, call: Invocation, args: list[str]) -> Reply:
     verb = args[0].lower() if args else ""
     if not verb:
         return _answer(call=call)
-    if verb not in ("set", "skip", "move", "once", "undo", "reminders", "off"):
+    if verb not in ("set", "skip", "move", "once", "undo", "reminders", "poll", "off"):
         return Reply(message=words.MEETING_USAGE)
     if not admin.is_admin(channel=call.channel, user=call.user, admins=call.admins, chat=call.chat):
         return Reply(message=words.ADMINS_ONLY)

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from bot.domain import ChannelKey, Schedule
 from bot.ports import ArchiveUnavailable, Clock, Store, UnitOfWork
-from bot.services import housekeeping, meeting_reminders, names, posting, recap, trays
+from bot.services import housekeeping, names, posting, recap, session_notices, trays
 from bot.services.posting import Poster
 
 log = logging.getLogger("paperclub")
@@ -122,9 +122,9 @@ class Sweep:
             log.exception("suggestions for %s failed", platform)
 
     def _remind(self, *, poster: Poster) -> None:
-        """Send the sessions' reminders that are due; a failure is logged, and the rest of the
-        sweep goes on."""
-        reminders = meeting_reminders.ReminderSender(
+        """Send the sessions' messages that are due (reminders, polls and their results); a
+        failure is logged, and the rest of the sweep goes on."""
+        sessions = session_notices.SessionSender(
             uow=self.uow,
             chat=poster.chat,
             platform=poster.platform,
@@ -132,11 +132,11 @@ class Sweep:
             owner_alive=poster.owner_alive,
         )
         try:
-            meeting_reminders.send_due_reminders(reminders=reminders, now=self.clock.now())
+            session_notices.send_due_notices(sessions=sessions, now=self.clock.now())
         except ArchiveUnavailable:
-            log.warning("reminders wait: the archive is unavailable")
+            log.warning("session messages wait: the archive is unavailable")
         except Exception:
-            log.exception("reminders for %s failed", poster.platform)
+            log.exception("session messages for %s failed", poster.platform)
 
     def on_sweep(self) -> None:
         """The minute sweep, with every attempt logged; the first one (the catch-up after a

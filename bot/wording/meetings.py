@@ -34,7 +34,8 @@ ANSWERED = {Rsvp.GOING: "going", Rsvp.MAYBE: "a maybe", Rsvp.NO: "not going"}
 MEETING_ABOUT = "This channel's meeting: set, skip, move, once, reminders, off (admins)"
 MEETING_WHAT = (
     "set thu 16:00 [Europe/Berlin] [for 90m] [every 2 weeks] [at <place>] | skip <date>"
-    " | move <date> to <date> <time> | once <date> <time> | undo <date> | reminders 1d 30m | off"
+    " | move <date> to <date> <time> | once <date> <time> | undo <date> | reminders 1d 30m"
+    " | poll approval|ranked [hidden] [weighted] | off"
 )
 MEETING_HELP = runs(
     Code("/paperclub meeting set thu 16:00 Europe/Berlin at Room 2"),
@@ -71,6 +72,24 @@ MEETING_USAGE = make(
             runs(Code("/paperclub meeting once 2027-01-05 16:00"), " (a session outside it)"),
             runs(Code("/paperclub meeting undo 2026-12-24"), " (a skip or a move taken back)"),
             runs(Code("/paperclub meeting reminders 1d 30m"), " (or ", Code("off"), ")"),
+            runs(
+                Code("/paperclub meeting poll approval"),
+                " (or ",
+                Code("ranked"),
+                "; then ",
+                Code("hidden"),
+                ", ",
+                Code("weighted"),
+                ", ",
+                Code("opens 3d"),
+                ", ",
+                Code("closes 1d"),
+                ", ",
+                Code("size 3"),
+                "; or ",
+                Code("off"),
+                "): a poll chooses each session's paper",
+            ),
             runs(Code("/paperclub meeting off")),
         ),
         ordered=False,
