@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.messages import Button, Code, Message, Paragraph, Strong, line, message
 from bot.wording.archive import SEARCH_MORE
 from bot.wording.meetings import RSVP_ACTIONS
+from bot.wording.polls import VOTE
 from bot.wording.suggestions import ADD, HIDE
 
 HINT = "Type /paperclub help, +1 or -1 to vote, or anything else to comment. Ctrl-D leaves."
@@ -37,6 +38,10 @@ def typed_button(*, button: Button) -> Paragraph:
     if button.action in TYPED_COMMANDS:
         command, purpose = TYPED_COMMANDS[button.action]
         return line("Type ", Code(f"{command} {button.value}"), f" {purpose}.", quiet=True)
+    if button.action == VOTE:  # a poll's paper, by its number
+        return line(
+            "Type ", Code(f"/paperclub vote {button.label}"), " to vote for it.", quiet=True
+        )
     if button.action in TYPED_ANSWERS:
         return line(
             "Type ", Code(TYPED_ANSWERS[button.action]), f" for {button.label}.", quiet=True

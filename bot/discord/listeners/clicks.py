@@ -1,6 +1,6 @@
-"""Buttons on messages the bot keeps up to date: the suggestions tray's (Add to queue, Not for
-us) and a session reminder's RSVPs (Going, Maybe, Not going). A DynamicItem per action, so a
-click works on any such message, across restarts. Deferred at once, decided through
+"""Buttons on messages the bot keeps up to date: the suggestions tray's (Add to queue, Not for us),
+a session reminder's RSVPs (Going, Maybe, Not going) and a poll's. A DynamicItem per action, so
+a click works on any such message, across restarts. Deferred at once, decided through
 Room.clicks on a worker thread as the channel Discord names (never one the custom id could
 name), the message redrawn in place (the component's message), and the answer sent to the
 clicker alone."""
@@ -20,6 +20,7 @@ from bot.domain import ChannelKey
 from bot.services.reply import ClickAnswer
 from bot.wording import replies
 from bot.wording.meetings import RSVP_ACTIONS
+from bot.wording.polls import CLEAR, RESULTS, VOTE
 from bot.wording.suggestions import ADD, HIDE
 
 # What a click decides: (channel, user, action, value) -> the answer and the redrawn message.
@@ -36,8 +37,12 @@ def click_buttons(*, deps: DiscordDeps) -> tuple[Dynamic, ...]:
     def rsvp(channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
         return clicks.rsvp(channel=channel, user=user, action=action, value=value)
 
+    def vote(channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
+        return clicks.vote(channel=channel, user=user, action=action, value=value)
+
     deciders: dict[str, Click] = {ADD: tray, HIDE: tray}
     deciders.update(dict.fromkeys(RSVP_ACTIONS, rsvp))
+    deciders.update(dict.fromkeys((VOTE, CLEAR, RESULTS), vote))
 
     def on_click_of(click: Click) -> Callable[[discord.Interaction[Any], str], Any]:
         async def on_click(interaction: discord.Interaction[Any], custom_id: str) -> None:
