@@ -191,3 +191,18 @@ def open_poll(
 def session_line(*, record: SessionRecord) -> str:
     """The session a poll is for, as a line of text."""
     return when(session=record.session)
+
+
+def last_closed(
+    *, store: Needs, channel: ChannelKey, now: datetime
+) -> tuple[SessionRecord, SessionPoll] | None:
+    """The channel's poll that closed last, within the last week (what `/paperclub poll`
+    shows when none is open: what won, and by how much)."""
+    found = None
+    for record in store.session_records(
+        channel=channel, since=now - timedelta(days=7), until=now + AHEAD
+    ):
+        poll = store.session_poll(session_id=record.id)
+        if poll is not None and poll.closed_at is not None:
+            found = (record, poll)
+    return found

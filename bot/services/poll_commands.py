@@ -8,7 +8,15 @@ from bot.meetings.meeting_text import MeetingTextError, read_lead
 from bot.ports.polls import CLOSES, OPENS, PollMode, PollSettings
 from bot.services import adding
 from bot.services.commands.invocation import Invocation
-from bot.services.meeting_polls import POLL, open_poll, own_ballot, shown, slate_of
+from bot.services.meeting_polls import (
+    POLL,
+    last_closed,
+    open_poll,
+    own_ballot,
+    shown,
+    slate_of,
+    tally,
+)
 from bot.services.reply import Reply
 from bot.wording import polls as words
 
@@ -91,13 +99,21 @@ def nominate(*, call: Invocation, args: list[str]) -> Reply:
 
 
 def show(*, call: Invocation, args: list[str]) -> Reply:
-    """`poll`: the open poll with its buttons, or when there is none, the settings."""
+    """`poll`: the open poll with its buttons; else the last week's closed one's counts;
+    else whether polls are on."""
     with call.uow(write=False) as store:
         found = open_poll(store=store, channel=call.channel, now=call.now)
-        if found is None:
-            settings = store.poll_settings(channel=call.channel)
+        if found is not None:
+            return Reply(message=shown(store=store, record=found[0], kind=POLL, now=call.now))
+        settings = store.poll_settings(channel=call.channel)
+        closed = last_closed(store=store, channel=call.channel, now=call.now)
+        if closed is None or settings is None:
             return Reply(message=words.NO_POLL if settings else words.POLLS_OFF)
-        return Reply(message=shown(store=store, record=found[0], kind=POLL, now=call.now))
+        slate = slate_of(store=store, poll=closed[1])
+        result = tally(store=store, poll=closed[1], settings=settings, slate=slate)
+        own = own_ballot(store=store, channel=call.channel, voter=call.user)
+        mine = tuple(c for c in (own.choices if own else ()) if c in closed[1].slate)
+        return Reply(message=words.counts_said(slate=slate, result=result, own=mine))
 
 
 def vote(*, call: Invocation, args: list[str]) -> Reply:
