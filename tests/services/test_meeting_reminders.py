@@ -12,7 +12,7 @@ from bot.messages import Buttons, Message, as_plain
 from bot.services import commands
 from bot.services.clicks import Clicks
 from bot.services.embedding import NO_SEMANTIC
-from bot.services.meeting_reminders import ReminderSender, send_due_reminders
+from bot.services.session_notices import SessionSender, send_due_notices
 from tests.services.conftest import key
 from tests.services.memory_chat import MemoryChat
 from tests.services.support import invocation
@@ -46,10 +46,10 @@ def _set_up(database: Database, chat: MemoryChat, *, extra: str = "") -> None:
 
 def _pass(database: Database, chat: MemoryChat, *, now: datetime, owner: str = "h:1:a") -> int:
     """One sweep's reminders."""
-    sender = ReminderSender(
+    sender = SessionSender(
         uow=database, chat=chat, platform="slack", owner=owner, owner_alive=lambda _o: False
     )
-    return send_due_reminders(reminders=sender, now=now)
+    return send_due_notices(sessions=sender, now=now)
 
 
 def _buttons(message: Message) -> list[tuple[str, str]]:
