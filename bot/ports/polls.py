@@ -25,6 +25,11 @@ from bot.meetings.reminders import Before
 
 PollMode = Literal["approval", "ranked"]
 
+# A poll's window unless a channel says otherwise: it opens three days before its session
+# and closes one day before.
+OPENS = Before(days=3)
+CLOSES = Before(days=1)
+
 
 @dataclass(frozen=True, slots=True)
 class PollSettings:
@@ -36,8 +41,8 @@ class PollSettings:
     mode: PollMode = "approval"
     hidden: bool = False
     weighted: bool = False
-    opens: Before = Before(days=3)
-    closes: Before = Before(days=1)
+    opens: Before = OPENS
+    closes: Before = CLOSES
     slate: int = 3
 
 

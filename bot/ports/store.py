@@ -1,8 +1,8 @@
 """The Store port: every role of persistence inside one unit of work, and the unit of work.
 
 Each role is its own port (bot/ports/workspaces, papers, posts, activity, search, enrichment,
-archive_pages, semantic, reconcile, sources, meetings); a service may ask for just the roles it
-uses. `Store` offers them all.
+archive_pages, semantic, reconcile, sources, meetings, polls); a service may ask for just the
+roles it uses. `Store` offers them all.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from bot.ports.enrichment import EnrichmentStore
 from bot.ports.meetings import MeetingsStore
 from bot.ports.names import NamesStore
 from bot.ports.papers import ListsStore, PapersStore
+from bot.ports.polls import PollsStore
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
 from bot.ports.reconcile import ReconcileStore
 from bot.ports.search import SearchStore
@@ -49,6 +50,7 @@ class Store(
     ReconcileStore,
     SourcesStore,
     MeetingsStore,
+    PollsStore,
     Protocol,
 ):
     """Persistence inside one unit of work (one transaction): every role port at once."""
