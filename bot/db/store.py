@@ -26,12 +26,14 @@ from bot.db.meeting_sessions import SqlSessions
 from bot.db.meetings import SqlMeetings
 from bot.db.names import SqlNames
 from bot.db.papers import SqlPapers
+from bot.db.polls import SqlPolls
 from bot.db.posts import SqlPosts
 from bot.db.ranking import SqlRanking
 from bot.db.reconcile import SqlReconcile
 from bot.db.reconcile_posts import SqlReconcilePosts
 from bot.db.search import SqlSearch
 from bot.db.semantic import SqlSemantic
+from bot.db.session_polls import SqlSessionPolls
 from bot.db.suggestions import SqlSuggestions
 from bot.db.titles import SqlTitles
 from bot.db.trays import SqlTrays
@@ -211,3 +213,15 @@ class SqlStore:
     notices_of = Offer(SqlMeetingNotices, SqlMeetingNotices.notices_of)
     set_rsvp = Offer(SqlMeetingNotices, SqlMeetingNotices.set_rsvp)
     rsvps = Offer(SqlMeetingNotices, SqlMeetingNotices.rsvps)
+    # Polls: a channel's settings, nominations and ballots, each session's poll
+    # (ports.PollsStore).
+    poll_settings = Offer(SqlPolls, SqlPolls.poll_settings)
+    save_poll_settings = Offer(SqlPolls, SqlPolls.save_poll_settings)
+    nominate = Offer(SqlPolls, SqlPolls.nominate)
+    nominations = Offer(SqlPolls, SqlPolls.nominations)
+    cast_ballot = Offer(SqlPolls, SqlPolls.cast_ballot)
+    ballots = Offer(SqlPolls, SqlPolls.ballots)
+    session_poll = Offer(SqlSessionPolls, SqlSessionPolls.session_poll)
+    open_poll = Offer(SqlSessionPolls, SqlSessionPolls.open_poll)
+    close_poll = Offer(SqlSessionPolls, SqlSessionPolls.close_poll)
+    chosen_paper = Offer(SqlSessionPolls, SqlSessionPolls.chosen_paper)

@@ -19,6 +19,7 @@ from bot.ports.platform import (
     WsgiApp,
     wait_for_stop,
 )
+from bot.ports.polls import PollsStore
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SearchRun, Semantic, SemanticStore
@@ -44,6 +45,7 @@ __all__ = [
     "PapersStore",
     "Platform",
     "PlatformStartError",
+    "PollsStore",
     "PostsStore",
     "RecapsStore",
     "SearchRun",

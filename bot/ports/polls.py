@@ -28,6 +28,11 @@ PollMode = Literal["approval", "ranked"]
 OPENS = Before(days=3)
 CLOSES = Before(days=1)
 
+# A poll's window unless a channel says otherwise: it opens three days before its session
+# and closes one day before.
+OPENS = Before(days=3)
+CLOSES = Before(days=1)
+
 
 @dataclass(frozen=True, slots=True)
 class PollSettings:
