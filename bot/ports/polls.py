@@ -24,10 +24,6 @@ from bot.meetings.ballots import Ballot
 from bot.meetings.reminders import Before
 
 PollMode = Literal["approval", "ranked"]
-# A poll opens three days and closes one day before its session, unless admins say otherwise.
-OPENS = Before(days=3)
-CLOSES = Before(days=1)
-
 # A poll's window unless a channel says otherwise: it opens three days before its session
 # and closes one day before.
 OPENS = Before(days=3)
