@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.messages import Button, Code, Message, Paragraph, Strong, line, message
 from bot.wording.archive import SEARCH_MORE
 from bot.wording.meetings import RSVP_ACTIONS
-from bot.wording.polls import VOTE
+from bot.wording.polls import CLEAR, RESULTS, VOTE
 from bot.wording.suggestions import ADD, HIDE
 
 HINT = "Type /paperclub help, +1 or -1 to vote, or anything else to comment. Ctrl-D leaves."
@@ -31,6 +33,24 @@ TYPED_COMMANDS = {
 TYPED_ANSWERS = {
     action: f"/paperclub rsvp {answer.value}" for action, answer in RSVP_ACTIONS.items()
 }
+TYPED_ANSWERS |= {CLEAR: "/paperclub vote clear", RESULTS: "/paperclub poll"}
+
+
+def typed_buttons(*, buttons: Sequence[Button]) -> list[Paragraph]:
+    """The lines that stand for a row of buttons: a poll's papers in one line (by their
+    numbers), each other button in a line of its own."""
+    papers = [b.label for b in buttons if b.action == VOTE]
+    lines = [typed_button(button=b) for b in buttons if b.action != VOTE]
+    if papers:
+        example = " ".join(papers[:2])
+        said = line(
+            "Type ",
+            Code(f"/paperclub vote {example}"),
+            " with the papers' numbers to vote.",
+            quiet=True,
+        )
+        lines.insert(0, said)
+    return lines
 
 
 def typed_button(*, button: Button) -> Paragraph:
@@ -38,10 +58,6 @@ def typed_button(*, button: Button) -> Paragraph:
     if button.action in TYPED_COMMANDS:
         command, purpose = TYPED_COMMANDS[button.action]
         return line("Type ", Code(f"{command} {button.value}"), f" {purpose}.", quiet=True)
-    if button.action == VOTE:  # a poll's paper, by its number
-        return line(
-            "Type ", Code(f"/paperclub vote {button.label}"), " to vote for it.", quiet=True
-        )
     if button.action in TYPED_ANSWERS:
         return line(
             "Type ", Code(TYPED_ANSWERS[button.action]), f" for {button.label}.", quiet=True
