@@ -13,6 +13,7 @@ from bot.ports import ArchiveUnavailable, Clock, Store, UnitOfWork
 from bot.services.embedding import SemanticExtra
 from bot.services.meeting_reminders import KIND, shown
 from bot.services.poll_clicks import polls_clicked
+from bot.services.presenter_commands import swap_click
 from bot.services.reply import ClickAnswer, Reply
 from bot.services.suggestions import decide
 from bot.wording import meetings as meeting_words
@@ -66,6 +67,20 @@ class Clicks:
                     now=self.clock.now(),
                 )
                 or stale
+            )
+        except ArchiveUnavailable:
+            return ClickAnswer(reply=Reply(message=replies.NOT_SAVED))
+
+    def swap(self, *, channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
+        """Accept or Decline on a swap's message (its value: the swap's number)."""
+        try:
+            return swap_click(
+                uow=self.uow,
+                channel=channel,
+                user=user,
+                action=action,
+                value=value,
+                now=self.clock.now(),
             )
         except ArchiveUnavailable:
             return ClickAnswer(reply=Reply(message=replies.NOT_SAVED))

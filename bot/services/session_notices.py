@@ -1,8 +1,9 @@
 """The messages about sessions, each sent once by the minute sweep (bot/services/notices_once):
 reminders (bot/services/meeting_reminders) and a poll's opening and result
-(bot/services/meeting_polls). A pass brings each channel's sessions up to date, sends again
-what a crash or a refusal left unsent (not once its session began), then opens and sends what
-fell due.
+(bot/services/meeting_polls); and the presenters chosen and told (bot/services/presenting, at
+most once: a direct message is in no channel's history). A pass brings each channel's sessions
+up to date, sends again what a crash or a refusal left unsent (not once its session began), then
+opens and sends what fell due.
 """
 
 from __future__ import annotations
@@ -17,14 +18,15 @@ from bot.ports.meetings import MeetingsStore, SessionRecord
 from bot.ports.papers import PapersStore
 from bot.ports.polls import PollsStore
 from bot.ports.posts import ChannelsStore
-from bot.services import meeting_polls, meeting_reminders, notices_once
+from bot.ports.presenters import PresentersStore
+from bot.services import meeting_polls, meeting_reminders, notices_once, presenting
 from bot.services.meeting_sessions import bring_up_to_date
 
 # An unsent notice is looked at again for this long after it was opened.
 RETRY_FOR = timedelta(days=1)
 
 
-class Needs(MeetingsStore, PollsStore, PapersStore, ChannelsStore, Protocol):
+class Needs(MeetingsStore, PollsStore, PresentersStore, PapersStore, ChannelsStore, Protocol):
     """The roles the sessions' messages use."""
 
 
@@ -102,6 +104,8 @@ def send_due_notices(*, sessions: SessionSender, now: datetime) -> int:
         sent += notices_once.send_again(sender=sender, record=notice, shown=message, now=now)
     for channel in channels:
         bring_up_to_date(uow=uow, channel=channel, now=now)
+        presenting.choose_due(uow=uow, channel=channel, now=now)
+        presenting.tell_due(uow=uow, chat=sessions.chat, channel=channel, now=now)
         opened = meeting_polls.open_due(uow=uow, owner=sessions.owner, channel=channel, now=now)
         opened += meeting_reminders.open_due(
             uow=uow, owner=sessions.owner, channel=channel, now=now

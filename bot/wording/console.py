@@ -8,6 +8,7 @@ from bot.messages import Button, Code, Message, Paragraph, Strong, line, message
 from bot.wording.archive import SEARCH_MORE
 from bot.wording.meetings import RSVP_ACTIONS
 from bot.wording.polls import CLEAR, RESULTS, VOTE
+from bot.wording.presenters import ACCEPT, DECLINE
 from bot.wording.suggestions import ADD, HIDE
 
 HINT = "Type /paperclub help, +1 or -1 to vote, or anything else to comment. Ctrl-D leaves."
@@ -28,6 +29,8 @@ TYPED_ACTIONS = {SEARCH_MORE: "more"}
 TYPED_COMMANDS = {
     ADD: ("/paperclub suggestions add", "to add it to the queue"),
     HIDE: ("/paperclub suggestions hide", "if it is not for us"),
+    ACCEPT: ("/paperclub swap accept", "to accept the swap"),
+    DECLINE: ("/paperclub swap decline", "to decline it"),
 }
 # ... or a command with no value: a reminder's RSVPs answer for the next session.
 TYPED_ANSWERS = {

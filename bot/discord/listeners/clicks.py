@@ -21,6 +21,7 @@ from bot.services.reply import ClickAnswer
 from bot.wording import replies
 from bot.wording.meetings import RSVP_ACTIONS
 from bot.wording.polls import CLEAR, RESULTS, VOTE
+from bot.wording.presenters import ACCEPT, DECLINE
 from bot.wording.suggestions import ADD, HIDE
 
 # What a click decides: (channel, user, action, value) -> the answer and the redrawn message.
@@ -40,9 +41,13 @@ def click_buttons(*, deps: DiscordDeps) -> tuple[Dynamic, ...]:
     def vote(channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
         return clicks.vote(channel=channel, user=user, action=action, value=value)
 
+    def swap(channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
+        return clicks.swap(channel=channel, user=user, action=action, value=value)
+
     deciders: dict[str, Click] = {ADD: tray, HIDE: tray}
     deciders.update(dict.fromkeys(RSVP_ACTIONS, rsvp))
     deciders.update(dict.fromkeys((VOTE, CLEAR, RESULTS), vote))
+    deciders.update(dict.fromkeys((ACCEPT, DECLINE), swap))
 
     def on_click_of(click: Click) -> Callable[[discord.Interaction[Any], str], Any]:
         async def on_click(interaction: discord.Interaction[Any], custom_id: str) -> None:

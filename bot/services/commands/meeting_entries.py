@@ -3,10 +3,11 @@ poll that chooses each session's paper. Spliced into the table (table.py) before
 
 from __future__ import annotations
 
-from bot.services import meeting_commands, poll_commands
+from bot.services import meeting_commands, poll_commands, presenter_commands
 from bot.services.commands.entry import Argument, Subcommand
 from bot.wording import meetings as words
 from bot.wording import polls as poll_words
+from bot.wording import presenters as presenter_words
 
 MEETING_ENTRIES = (
     Subcommand(
@@ -28,6 +29,27 @@ MEETING_ENTRIES = (
         help_line=words.RSVP_HELP,
         handler=meeting_commands.rsvp,
         arguments=(Argument(name="answer", about=words.RSVP_WHAT, required=True),),
+    ),
+    Subcommand(
+        name="presenters",
+        about=presenter_words.PRESENTERS_ABOUT,
+        help_line=presenter_words.PRESENTERS_HELP,
+        handler=presenter_commands.presenters,
+        arguments=(Argument(name="what", about=presenter_words.PRESENTERS_WHAT),),
+    ),
+    Subcommand(
+        name="present",
+        about=presenter_words.PRESENT_ABOUT,
+        help_line=None,
+        handler=presenter_commands.present,
+        arguments=(Argument(name="date", about=presenter_words.PRESENT_WHAT),),
+    ),
+    Subcommand(
+        name="swap",
+        about=presenter_words.SWAP_ABOUT,
+        help_line=None,
+        handler=presenter_commands.swap,
+        arguments=(Argument(name="date", about=presenter_words.SWAP_WHAT, required=True),),
     ),
     Subcommand(
         name="nominate",

@@ -27,6 +27,7 @@ from bot.slack.redraw import redraw
 from bot.wording import home as home_words
 from bot.wording.meetings import RSVP_ACTIONS
 from bot.wording.polls import CLEAR, RESULTS, VOTE
+from bot.wording.presenters import ACCEPT, DECLINE
 from bot.wording.suggestions import ADD, HIDE
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,8 @@ def register(*, app: App, deps: SlackDeps) -> None:
         app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.rsvp)])
     for action in (VOTE, CLEAR, RESULTS):
         app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.vote)])
+    for action in (ACCEPT, DECLINE):
+        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.swap)])
 
     def on_home(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
         """Decide the suggestion in the channel the button names, if the person is in it;
