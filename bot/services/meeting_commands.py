@@ -135,9 +135,15 @@ def sessions(*, call: Invocation, args: list[str]) -> Reply:
             return Reply(message=words.NO_MEETING)
         records = upcoming(store=store, channel=call.channel, now=call.now, limit=LISTED)
         answers = answers_of(store=store, records=records)
+        chosen = {r.id: store.presenter_of(session_id=r.id) for r in records}
+    presenters = {number: p.user for number, p in chosen.items() if p is not None}
     if not records:
         return Reply(message=words.NO_SESSION)
-    return Reply(message=words.listed(records=records, rsvps=answers, calendar=calendar))
+    return Reply(
+        message=words.listed(
+            records=records, rsvps=answers, presenters=presenters, calendar=calendar
+        )
+    )
 
 
 def rsvp(*, call: Invocation, args: list[str]) -> Reply:

@@ -17,6 +17,7 @@ from bot.messages import (
     Listing,
     Message,
     Paragraph,
+    PersonRef,
     Plain,
     Run,
     Strong,
@@ -206,6 +207,7 @@ def listed(
     *,
     records: Sequence[SessionRecord],
     rsvps: Mapping[int, Mapping[str, Rsvp]],
+    presenters: Mapping[int, str],
     calendar: str | None,
 ) -> Message:
     """The answer to /paperclub sessions: the next sessions (cancelled ones marked), then
@@ -219,6 +221,11 @@ def listed(
             (
                 Strong(when(session=record.session)),
                 *_place_runs(place=record.session.place),
+                *(
+                    (Plain(" · 🎤 "), PersonRef(presenters[record.id]))
+                    if record.id in presenters
+                    else ()
+                ),
                 Plain(" · "),
                 *counts_runs(rsvps=rsvps.get(record.id, {})),
             )
