@@ -28,9 +28,11 @@ from bot.db.names import SqlNames
 from bot.db.papers import SqlPapers
 from bot.db.polls import SqlPolls
 from bot.db.posts import SqlPosts
+from bot.db.presenters import SqlPresenters
 from bot.db.ranking import SqlRanking
 from bot.db.reconcile import SqlReconcile
 from bot.db.reconcile_posts import SqlReconcilePosts
+from bot.db.rotation import SqlRotation
 from bot.db.search import SqlSearch
 from bot.db.semantic import SqlSemantic
 from bot.db.session_polls import SqlSessionPolls
@@ -225,3 +227,16 @@ class SqlStore:
     open_poll = Offer(SqlSessionPolls, SqlSessionPolls.open_poll)
     close_poll = Offer(SqlSessionPolls, SqlSessionPolls.close_poll)
     chosen_paper = Offer(SqlSessionPolls, SqlSessionPolls.chosen_paper)
+    # Presenters: a channel's rotation, each session's presenter, swaps
+    # (ports.PresentersStore).
+    rotation = Offer(SqlRotation, SqlRotation.rotation)
+    join_rotation = Offer(SqlRotation, SqlRotation.join_rotation)
+    leave_rotation = Offer(SqlRotation, SqlRotation.leave_rotation)
+    set_away = Offer(SqlRotation, SqlRotation.set_away)
+    presenters = Offer(SqlPresenters, SqlPresenters.presenters)
+    presenter_of = Offer(SqlPresenters, SqlPresenters.presenter_of)
+    assign_presenter = Offer(SqlPresenters, SqlPresenters.assign_presenter)
+    presenter_told = Offer(SqlPresenters, SqlPresenters.presenter_told)
+    ask_swap = Offer(SqlPresenters, SqlPresenters.ask_swap)
+    swap = Offer(SqlPresenters, SqlPresenters.swap)
+    decide_swap = Offer(SqlPresenters, SqlPresenters.decide_swap)

@@ -21,6 +21,7 @@ from bot.ports.platform import (
 )
 from bot.ports.polls import PollsStore
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
+from bot.ports.presenters import PresentersStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SearchRun, Semantic, SemanticStore
 from bot.ports.sources import SourcesStore
@@ -47,6 +48,7 @@ __all__ = [
     "PlatformStartError",
     "PollsStore",
     "PostsStore",
+    "PresentersStore",
     "RecapsStore",
     "SearchRun",
     "SearchStore",

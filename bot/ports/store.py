@@ -1,8 +1,8 @@
 """The Store port: every role of persistence inside one unit of work, and the unit of work.
 
 Each role is its own port (bot/ports/workspaces, papers, posts, activity, search, enrichment,
-archive_pages, semantic, reconcile, sources, meetings, polls); a service may ask for just the
-roles it uses. `Store` offers them all.
+archive_pages, semantic, reconcile, sources, meetings, polls, presenters); a service may ask for
+just the roles it uses. `Store` offers them all.
 """
 
 from __future__ import annotations
