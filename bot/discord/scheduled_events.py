@@ -30,8 +30,8 @@ DESCRIPTION_MAX = 1000
 UNKNOWN_EVENT = 10070  # "Unknown Guild Scheduled Event": deleted in Discord meanwhile
 MISSING_PERMISSIONS = 50013
 EVENTS_HINT = (
-    "the bot's role lacks Manage Events in this server: give it Manage Events (or Create "
-    "Events) so the meeting's sessions show as server events"
+    "the bot's role lacks Create Events in this server (Manage Events also does): give it "
+    "so the meeting's sessions show as server events"
 )
 
 

@@ -1,7 +1,7 @@
 """Sessions as Discord Guild Scheduled Events (issue 33, item 5), through the real wiring, the
 real discord.py client and the fake Discord: the next sessions get events, a move modifies
 one, a skip deletes one, `meeting off` deletes the rest, a second pass sends nothing, and a
-missing Manage Events permission is logged once while the reminders still go out."""
+missing Create Events permission is logged once while the reminders still go out."""
 
 from __future__ import annotations
 
@@ -150,7 +150,7 @@ def test_a_missing_permission_is_logged_once_and_reminders_still_go_out(
     refused = fake.requests("POST", EVENTS)
     assert [(r.status, r.response["code"]) for r in refused] == [(403, 50013)] * 2
     lines = [r for r in caplog.records if "no session events" in r.getMessage()]
-    assert len(lines) == 1 and "Manage Events" in lines[0].getMessage()
+    assert len(lines) == 1 and "Create Events" in lines[0].getMessage()
     reminders = [m for m in fake.messages() if "Reading group" in m.get("content", "")]
     assert len(reminders) == 1
     assert fake.scheduled_events() == []

@@ -1,5 +1,6 @@
 """REST routes of Guild Scheduled Events (list, create, get, modify, delete), with Discord's
-permission check (Manage Events, or Create Events to create) and its gateway events for a
+permission check (Create Events to create and to change one's own events, Manage Events for
+any) and its gateway events for a
 client that asked for them (GUILD_SCHEDULED_EVENTS intent); and the fake's inspection of them.
 """
 
@@ -24,6 +25,18 @@ def _guild_id(request: web.Request, *, bits: int) -> str:
     if not state.scheduled.bot_may(guild_id=guild_id, bits=bits):
         raise ApiError(status=403, code=50013, message="Missing Permissions")
     return guild_id
+
+
+def _own_or_managed(request: web.Request) -> tuple[str, str]:
+    """The route's guild and event: 404 Unknown Guild Scheduled Event, 403 unless the bot may
+    manage events, or may create them and made this one."""
+    state = request.app[STATE]
+    guild_id, event_id = request.match_info["guild_id"], request.match_info["id"]
+    state.directory.guild(guild_id=guild_id)
+    with state.lock:
+        own = state.scheduled.live(guild_id=guild_id, event_id=event_id)["creator_id"]
+    bits = MANAGE_EVENTS | (CREATE_EVENTS if own == state.bot_id else 0)
+    return _guild_id(request, bits=bits), event_id
 
 
 async def _tell(request: web.Request, *, event: str, data: JsonDict) -> None:
@@ -64,10 +77,8 @@ async def get_event(request: web.Request) -> web.Response:
 async def modify_event(request: web.Request) -> web.Response:
     """PATCH /guilds/{guild_id}/scheduled-events/{event_id}."""
     state = request.app[STATE]
-    guild_id = _guild_id(request, bits=MANAGE_EVENTS)
-    changed = state.scheduled.modify(
-        guild_id=guild_id, event_id=request.match_info["id"], body=body_of(request)
-    )
+    guild_id, event_id = _own_or_managed(request)
+    changed = state.scheduled.modify(guild_id=guild_id, event_id=event_id, body=body_of(request))
     await _tell(request, event="GUILD_SCHEDULED_EVENT_UPDATE", data=changed)
     return answer(changed)
 
@@ -75,8 +86,8 @@ async def modify_event(request: web.Request) -> web.Response:
 async def delete_event(request: web.Request) -> web.Response:
     """DELETE /guilds/{guild_id}/scheduled-events/{event_id}: 204."""
     state = request.app[STATE]
-    guild_id = _guild_id(request, bits=MANAGE_EVENTS)
-    gone = state.scheduled.delete(guild_id=guild_id, event_id=request.match_info["id"])
+    guild_id, event_id = _own_or_managed(request)
+    gone = state.scheduled.delete(guild_id=guild_id, event_id=event_id)
     await _tell(request, event="GUILD_SCHEDULED_EVENT_DELETE", data=gone)
     return no_content()
 
@@ -104,5 +115,6 @@ class ScheduledInspection:
         return self.state.scheduled.of_guild(guild_id=self.guild_id)
 
     def withhold_manage_events(self) -> None:
-        """The bot may no longer make or change events (403, code 50013)."""
+        """The bot may no longer make or change events: Create Events and Manage Events taken
+        from its role and @everyone (403, code 50013)."""
         self.state.scheduled.withhold(guild_id=self.guild_id, bits=MANAGE_EVENTS | CREATE_EVENTS)
