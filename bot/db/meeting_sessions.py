@@ -1,16 +1,17 @@
 """ports.MeetingsStore's sessions over SQL: each session made of a channel's meeting, kept for
-ever under its key (one_off, day), its sequence bumped on every change."""
+ever under its key (one_off, day), its sequence bumped on every change, and its platform event
+noted with the sequence it shows."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from bot.db.convert import channel_key, stored_utc, utc
 from bot.db.engine import upsert_insert
 from bot.db.schema import ChannelRow
-from bot.db.schema_meetings import SessionRow
+from bot.db.schema_meetings import MeetingRow, SessionRow
 from bot.db.unit import UnitBound
 from bot.db.watches import channel_id_of, watched_channel_id
 from bot.domain import ChannelKey
@@ -35,6 +36,10 @@ def to_session_record(*, row: SessionRow, channel: ChannelKey) -> SessionRecord:
         cancelled=bool(row.cancelled),
         sequence=int(row.sequence),
         modified_at=utc(value=row.modified_at),
+        platform_event=row.platform_event_id,
+        platform_event_sequence=(
+            None if row.platform_event_sequence is None else int(row.platform_event_sequence)
+        ),
     )
 
 
@@ -121,4 +126,33 @@ class SqlSessions(UnitBound):
                 modified_at=stored_utc(value=now),
                 **_when(session=session),
             )
+        )
+
+    def platform_event_channels(self, *, platform: str, now: datetime) -> list[ChannelKey]:
+        """The platform's channels with a meeting, or with a session starting after `now`
+        whose event is behind its sequence, by row id."""
+        lagging = select(SessionRow.channel_id).where(
+            SessionRow.start_at > stored_utc(value=now),
+            SessionRow.platform_event_id.is_not(None),
+            SessionRow.platform_event_sequence < SessionRow.sequence,
+        )
+        rows = self.session.scalars(
+            select(ChannelRow)
+            .where(
+                ChannelRow.platform == platform,
+                or_(
+                    ChannelRow.id.in_(select(MeetingRow.channel_id)),
+                    ChannelRow.id.in_(lagging),
+                ),
+            )
+            .order_by(ChannelRow.id)
+        )
+        return [channel_key(row=row) for row in rows]
+
+    def note_platform_event(self, *, session_id: int, event_id: str | None, sequence: int) -> None:
+        """Set the session's event id and the sequence it shows."""
+        self.session.execute(
+            update(SessionRow)
+            .where(SessionRow.id == session_id)
+            .values(platform_event_id=event_id, platform_event_sequence=sequence)
         )

@@ -97,6 +97,10 @@ class SessionRow(Base):
     cancelled: Mapped[bool] = mapped_column(Boolean)
     sequence: Mapped[int] = mapped_column(Integer)  # 0 when made, +1 a change
     modified_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The platform's own event of the session (Discord's scheduled event id); NULL: none.
+    platform_event_id: Mapped[str | None] = mapped_column(String(64))
+    # The sequence that event shows; NULL: never published. Behind `sequence`: publish again.
+    platform_event_sequence: Mapped[int | None] = mapped_column(Integer)
 
 
 class MeetingNoticeRow(Base):

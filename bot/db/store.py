@@ -207,6 +207,8 @@ class SqlStore:
     session_record = Offer(SqlSessions, SqlSessions.session_record)
     add_session = Offer(SqlSessions, SqlSessions.add_session)
     change_session = Offer(SqlSessions, SqlSessions.change_session)
+    platform_event_channels = Offer(SqlSessions, SqlSessions.platform_event_channels)
+    note_platform_event = Offer(SqlSessions, SqlSessions.note_platform_event)
     open_notice = Offer(SqlMeetingNotices, SqlMeetingNotices.open_notice)
     claim_notice = Offer(SqlMeetingNotices, SqlMeetingNotices.claim_notice)
     notice_refused = Offer(SqlMeetingNotices, SqlMeetingNotices.notice_refused)

@@ -1,5 +1,6 @@
 """ports.Chat over discord.py's HTTP client: the daily post (with its nonce and thread),
-history look-ups, redraws, notices, privacy and admin checks; ports.ReadBack by composition.
+history look-ups, redraws, notices, privacy and admin checks; ports.ReadBack and
+ports.SessionEvents (the sessions' scheduled events) by composition.
 
 The core calls these from its own threads (the scheduler, the redraw coalescer, the workers
 listeners hand core calls to); each one runs its REST calls on the Discord loop through the
@@ -24,11 +25,13 @@ from bot.discord.bridge import Bridge
 from bot.discord.errors import FAILURES, chat_error
 from bot.discord.keys import ButtonKeys
 from bot.discord.readback import DiscordReadBack
+from bot.discord.scheduled_events import DiscordSessionEvents
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
 from bot.ports.platform import ChannelNames, PostAttempt, Posted, failed_attempt
 from bot.ports.readback import SeenReaction, ThreadPage
+from bot.ports.session_events import SessionEvent
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +72,7 @@ class DiscordChat:
         self.sleep = sleep
         self._names: dict[str, tuple[str, float]] = {}
         self.readback = DiscordReadBack(client=client, bridge=bridge)
+        self.scheduled = DiscordSessionEvents(client=client, bridge=bridge)
 
     @property
     def bot_id(self) -> str:
@@ -207,6 +211,18 @@ class DiscordChat:
     ) -> ThreadPage:
         """One page of the post's thread (DiscordReadBack)."""
         return self.readback.thread_page(channel=channel, message_id=message_id, cursor=cursor)
+
+    # -- sessions as scheduled events (ports.SessionEvents, bot/discord/scheduled_events.py) -
+
+    def publish_event(
+        self, *, channel: ChannelKey, event_id: str | None, event: SessionEvent
+    ) -> str:
+        """Make or change a session's scheduled event (DiscordSessionEvents)."""
+        return self.scheduled.publish_event(channel=channel, event_id=event_id, event=event)
+
+    def remove_event(self, *, channel: ChannelKey, event_id: str) -> None:
+        """Delete a session's scheduled event (DiscordSessionEvents)."""
+        self.scheduled.remove_event(channel=channel, event_id=event_id)
 
     # -- who and where -------------------------------------------------------------------------
 

@@ -4,7 +4,9 @@ the sessions made from them ahead of time, the reminders sent of each, and the R
 A session row is the calendar's memory of one occurrence: its key is (`one_off`, `day`)
 (meetings.meeting.Session), and every change to its time, place or status bumps its
 `sequence`, so a calendar (RFC 5545) replaces the copy it holds. A session is never deleted:
-a skipped one, or one the meeting no longer holds, is kept cancelled.
+a skipped one, or one the meeting no longer holds, is kept cancelled. Its platform event
+(ports.session_events: Discord's scheduled event) is noted with the sequence it shows, so a
+change is published once.
 
 A notice is one message about a session that goes out once (a reminder: `kind` "reminder:1d",
 "reminder:30m"): opened once (unique per session and kind), claimed by the process that sends
@@ -39,7 +41,9 @@ class MeetingPlan:
 @dataclass(frozen=True, slots=True)
 class SessionRecord:
     """A session as stored (`id`: its number): the occurrence, whether it is cancelled, and
-    how often it changed (`sequence`, from 0) and when last (`modified_at`, UTC)."""
+    how often it changed (`sequence`, from 0) and when last (`modified_at`, UTC).
+    `platform_event`: its event's id on the platform (None: none, or removed);
+    `platform_event_sequence`: the sequence that event was last brought to (None: never)."""
 
     id: int
     channel: ChannelKey
@@ -47,6 +51,8 @@ class SessionRecord:
     cancelled: bool
     sequence: int
     modified_at: datetime
+    platform_event: str | None = None
+    platform_event_sequence: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +126,17 @@ class MeetingsStore(Protocol):
         self, *, session_id: int, session: Session, cancelled: bool, now: datetime
     ) -> None:
         """A session's new time, place or status, its sequence bumped."""
+        ...
+
+    def platform_event_channels(self, *, platform: str, now: datetime) -> list[ChannelKey]:
+        """The platform's channels with a meeting, or with a session starting after `now`
+        whose platform event lags behind its sequence (their meeting turned off: the events
+        are removed)."""
+        ...
+
+    def note_platform_event(self, *, session_id: int, event_id: str | None, sequence: int) -> None:
+        """Note the session's platform event (None: removed, or none needed) as showing the
+        session at `sequence`."""
         ...
 
     def open_notice(self, *, session_id: int, kind: str, now: datetime) -> Notice | None:

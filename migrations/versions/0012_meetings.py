@@ -1,6 +1,6 @@
 """Meetings: each channel's recurring meeting and its changes (skipped and moved dates, one-off
 sessions), the sessions made from them (kept, cancelled rather than deleted, with a sequence
-for calendars), the notices sent once of each session (reminders) and the members' RSVPs.
+for calendars, and the platform's own event of each: Discord's scheduled event), the notices sent once of each session (reminders) and the members' RSVPs.
 
 A meeting may come before the channel follows the list: its channel row is then made paused
 and watch_only, as a watch makes it (0011).
@@ -92,6 +92,8 @@ def upgrade() -> None:
         sa.Column("cancelled", sa.Boolean, nullable=False),
         sa.Column("sequence", sa.Integer, nullable=False),
         sa.Column("modified_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("platform_event_id", sa.String(64), nullable=True),
+        sa.Column("platform_event_sequence", sa.Integer, nullable=True),
         _channel_fk("sessions"),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_sessions")),
         sa.UniqueConstraint("channel_id", "one_off", "day", name="uq_sessions_channel_day"),

@@ -10,6 +10,7 @@ from .interactions import Interactions
 from .journal import Journal
 from .model import JsonDict, Snowflakes
 from .ratelimits import RateLimits
+from .scheduled import ScheduledEvents
 from .store import MessageStore
 
 MESSAGE_CONTENT_INTENT = 1 << 15
@@ -27,6 +28,9 @@ class State:
         self.directory = Directory(journal=self.journal, ids=self.ids, bot=bot, app_id=app_id)
         self.store = MessageStore(journal=self.journal, ids=self.ids, directory=self.directory)
         self.interactions = Interactions(journal=self.journal)
+        self.scheduled = ScheduledEvents(
+            journal=self.journal, ids=self.ids, directory=self.directory
+        )
         self.limits = RateLimits()
         self.owner_id = bot_id
 
