@@ -119,6 +119,10 @@ RSVP_USAGE = make(
 )
 NO_SESSION = make(line("There is no session ahead to answer for."))
 STALE = make(line("That session is not ahead any more, or was cancelled."))
+# A place longer than this is cut in the sessions list, where it is repeated on every line: six
+# places of 500 characters leave no room for the counts on Discord (2,000) or in a Slack
+# section (3,000). The reminders and the meeting's own answer show it whole.
+LISTED_PLACE = 80
 
 
 def bad_text(*, why: str) -> Message:
@@ -144,11 +148,13 @@ def _series(*, meeting: Meeting) -> str:
     )
 
 
-def _place_runs(*, place: str) -> tuple[Run, ...]:
-    """A place: a link when it is one, else plain text."""
+def _place_runs(*, place: str, limit: int | None = None) -> tuple[Run, ...]:
+    """A place: a link when it is one, else plain text; its words cut at `limit` characters
+    (a link still leads to the whole address)."""
+    shown = place if limit is None or len(place) <= limit else place[: limit - 1] + "…"
     if place.startswith(("https://", "http://")) and " " not in place:
-        return (Plain(" · "), Link(url=place, label=place))
-    return (Plain(" · " + place),) if place else ()
+        return (Plain(" · "), Link(url=place, label=shown))
+    return (Plain(" · " + shown),) if place else ()
 
 
 def _change_runs(*, change: Skip | Move | OneOff) -> tuple[Run, ...]:
@@ -220,7 +226,7 @@ def listed(
         items.append(
             (
                 Strong(when(session=record.session)),
-                *_place_runs(place=record.session.place),
+                *_place_runs(place=record.session.place, limit=LISTED_PLACE),
                 *(
                     (Plain(" · 🎤 "), PersonRef(presenters[record.id]))
                     if record.id in presenters
