@@ -32,7 +32,7 @@ from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.meetings.meeting import Meeting, OneOff
 from bot.meetings.reminders import Before
-from bot.services.meeting_reminders import ReminderSender, send_due_reminders
+from bot.services.session_notices import SessionSender, send_due_notices
 from tests.fakeslack import FakeSlack
 from tests.faults.support import (
     Processes,
@@ -225,7 +225,7 @@ def test_two_sweeps_at_one_instant_send_each_reminder_once(postgres_url: str) ->
     sent: list[int] = []
 
     def sweep(n: int) -> None:
-        sender = ReminderSender(
+        sender = SessionSender(
             uow=databases[n],
             chat=chat,
             platform="slack",
@@ -233,7 +233,7 @@ def test_two_sweeps_at_one_instant_send_each_reminder_once(postgres_url: str) ->
             owner_alive=lambda _owner: True,  # each sees the other running
         )
         barrier.wait()
-        sent.append(send_due_reminders(reminders=sender, now=now))
+        sent.append(send_due_notices(sessions=sender, now=now))
 
     try:
         for _ in range(3):  # the same instant swept again changes nothing
