@@ -1,5 +1,5 @@
 """/paperclub nominate (anyone puts a paper forward), /paperclub poll (the open poll, with its
-buttons), /paperclub vote (a ballot by the poll's numbers), and the admins' `meeting poll`."""
+buttons; with numbers, a ballot by them), and the admins' `meeting poll`."""
 
 from __future__ import annotations
 
@@ -98,6 +98,12 @@ def nominate(*, call: Invocation, args: list[str]) -> Reply:
     return Reply(message=words.nominated(nomination=nomination, new=new))
 
 
+def poll(*, call: Invocation, args: list[str]) -> Reply:
+    """`poll` shows the open poll; `poll 2 3` and `poll clear` vote in it (one subcommand:
+    Discord lets a command group hold 25)."""
+    return vote(call=call, args=args) if args else show(call=call, args=args)
+
+
 def show(*, call: Invocation, args: list[str]) -> Reply:
     """`poll`: the open poll with its buttons; else the last week's closed one's counts;
     else whether polls are on."""
@@ -117,7 +123,7 @@ def show(*, call: Invocation, args: list[str]) -> Reply:
 
 
 def vote(*, call: Invocation, args: list[str]) -> Reply:
-    """`vote 2 3` (the poll's numbers; in order for ranked choice) or `vote clear`."""
+    """`poll 2 3` (the poll's numbers; in order for ranked choice) or `poll clear`."""
     clear = [a.lower() for a in args] == ["clear"]
     if not clear and (not args or not all(a.isdigit() and len(a) < 4 for a in args)):
         return Reply(message=words.VOTE_USAGE)

@@ -36,7 +36,7 @@ TYPED_COMMANDS = {
 TYPED_ANSWERS = {
     action: f"/paperclub rsvp {answer.value}" for action, answer in RSVP_ACTIONS.items()
 }
-TYPED_ANSWERS |= {CLEAR: "/paperclub vote clear", RESULTS: "/paperclub poll"}
+TYPED_ANSWERS |= {CLEAR: "/paperclub poll clear", RESULTS: "/paperclub poll"}
 
 
 def typed_buttons(*, buttons: Sequence[Button]) -> list[Paragraph]:
@@ -48,7 +48,7 @@ def typed_buttons(*, buttons: Sequence[Button]) -> list[Paragraph]:
         example = " ".join(papers[:2])
         said = line(
             "Type ",
-            Code(f"/paperclub vote {example}"),
+            Code(f"/paperclub poll {example}"),
             " with the papers' numbers to vote.",
             quiet=True,
         )

@@ -36,12 +36,11 @@ NOMINATE_WHAT = "an arXiv id, DOI, URL, or a title"
 NOMINATE_HELP = runs(
     Code("/paperclub nominate 2401.01234"), ": put a paper forward for the next poll"
 )
-VOTE_ABOUT = "Vote in the open poll: the papers' numbers (in your order, for ranked choice)"
-VOTE_WHAT = "numbers as the poll shows them, or clear"
+VOTE_WHAT = "the papers' numbers as the poll shows them (in your order for ranked choice), or clear"
 VOTE_HELP = runs(
-    Code("/paperclub poll"), " shows the open poll; ", Code("/paperclub vote 2 3"), " votes in it"
+    Code("/paperclub poll"), " shows the open poll; ", Code("/paperclub poll 2 3"), " votes in it"
 )
-POLL_ABOUT = "The open poll that chooses the next session's paper"
+POLL_ABOUT = "The open poll that chooses the next session's paper; with numbers, vote in it"
 NO_POLL = make(line("No poll is open. It opens before each session, when the meeting has polls."))
 POLLS_OFF = make(
     line(
@@ -53,9 +52,9 @@ POLLS_OFF = make(
 VOTE_USAGE = make(
     line(
         "Usage: ",
-        Code("/paperclub vote 2 3"),
+        Code("/paperclub poll 2 3"),
         " (the papers' numbers in the open poll; in your order for ranked choice) or ",
-        Code("/paperclub vote clear"),
+        Code("/paperclub poll clear"),
         ".",
     )
 )

@@ -101,9 +101,9 @@ def test_an_approval_poll_opens_once_takes_votes_closes_once_and_the_losers_carr
     clicks.vote(channel=C1, user="U2", action="poll_vote", value=papers[0][2])
     clicks.vote(channel=C1, user="U2", action="poll_vote", value=papers[1][2])
     assert "Your vote: 1, 2." in said(
-        database, chat, "vote 1 2", user="U3", now=OPENS + timedelta(hours=2)
+        database, chat, "poll 1 2", user="U3", now=OPENS + timedelta(hours=2)
     )
-    assert "Usage" in said(database, chat, "vote 7", user="U3", now=OPENS + timedelta(hours=2))
+    assert "Usage" in said(database, chat, "poll 7", user="U3", now=OPENS + timedelta(hours=2))
     # Another workspace's channel, a forged value: nothing.
     other = clicks.vote(
         channel=key("C1", workspace="T2"), user="U4", action="poll_vote", value=papers[0][2]
@@ -135,9 +135,9 @@ def test_a_ranked_hidden_poll_shows_no_counts_until_it_closes_then_runs_off(
         message=poll
     ) and "— 0 votes" not in as_plain(message=poll)
     at = OPENS + timedelta(hours=1)
-    said(database, chat, "vote 1 2", user="U1", now=at)
-    said(database, chat, "vote 2 1", user="U2", now=at)
-    said(database, chat, "vote 3 2", user="U3", now=at)
+    said(database, chat, "poll 1 2", user="U1", now=at)
+    said(database, chat, "poll 2 1", user="U2", now=at)
+    said(database, chat, "poll 3 2", user="U3", now=at)
     clicks = Clicks(uow=database, clock=Clock(at), semantic_extra=NO_SEMANTIC)
     early = clicks.vote(
         channel=C1,

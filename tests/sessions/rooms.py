@@ -14,7 +14,8 @@ from bot.console.repl import handle_line
 from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.runtime.wiring import Wiring
-from bot.services.commands.table import TABLE, find
+from bot.services.commands.entry import find
+from bot.services.commands.table import TABLE
 from bot.wording.console import TYPED_ANSWERS
 from tests.fakeslack import block_actions_payload, slash_command_payload
 from tests.hostile.discord_view import payload_view, pings

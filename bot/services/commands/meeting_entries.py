@@ -62,13 +62,7 @@ MEETING_ENTRIES = (
         name="poll",
         about=poll_words.POLL_ABOUT,
         help_line=poll_words.VOTE_HELP,
-        handler=poll_commands.show,
-    ),
-    Subcommand(
-        name="vote",
-        about=poll_words.VOTE_ABOUT,
-        help_line=None,
-        handler=poll_commands.vote,
-        arguments=(Argument(name="numbers", about=poll_words.VOTE_WHAT, required=True),),
+        handler=poll_commands.poll,
+        arguments=(Argument(name="vote", about=poll_words.VOTE_WHAT),),
     ),
 )
