@@ -58,12 +58,14 @@ def open_due(
     with uow(write=False) as store:
         plan = store.meeting_plan(channel=channel)
         records = store.session_records(channel=channel, since=now, until=now + AHEAD)
+        # Read first: a reminder already opened takes no write lock at every sweep after.
+        opened_kinds = {r.id: {n.kind for n in store.notices_of(session_id=r.id)} for r in records}
     if plan is None:
         return []
     opened: list[tuple[Notice, SessionRecord]] = []
     for record in records:
         due = [] if record.cancelled else _due(leads=plan.reminders, record=record, now=now)
-        if not due:
+        if not due or kind_of(before=due[-1]) in opened_kinds[record.id]:
             continue
         with uow() as store:
             for passed in due[:-1]:

@@ -64,10 +64,14 @@ def choose_due(*, uow: UnitOfWork[Needs], channel: ChannelKey, now: datetime) ->
     date order (each choice counts for the next); how many were chosen."""
     with uow(write=False) as store:
         records = store.session_records(channel=channel, since=now, until=now + CHOSEN_AHEAD)
+        # Read first: a session with its presenter takes no write lock at every sweep.
+        open_ = [
+            r for r in records if not r.cancelled and store.presenter_of(session_id=r.id) is None
+        ]
+        if not open_ or not store.rotation(channel=channel):
+            return 0
     chosen = 0
-    for record in records:
-        if record.cancelled:
-            continue
+    for record in open_:
         with uow() as store:
             if store.presenter_of(session_id=record.id) is not None:
                 continue
@@ -94,6 +98,7 @@ def tell_due(*, uow: UnitOfWork[Needs], chat: Chat, channel: ChannelKey, now: da
         plan = store.meeting_plan(channel=channel)
         records = store.session_records(channel=channel, since=now, until=now + CHOSEN_AHEAD)
         chosen = {r.id: store.presenter_of(session_id=r.id) for r in records}
+        kinds = {r.id: {n.kind for n in store.notices_of(session_id=r.id)} for r in records}
     leads = plan.reminders if plan is not None else ()
     sent = 0
     for record in records:
@@ -104,6 +109,8 @@ def tell_due(*, uow: UnitOfWork[Needs], chat: Chat, channel: ChannelKey, now: da
         if now >= _told_before_at(record=record, leads=leads):
             due = [(BEFORE, words.tomorrow(record=record))]  # chosen late: one message says it
         for kind, message in due:
+            if kind + presenter.user in kinds[record.id]:
+                continue  # said already (read first: no write lock at every sweep)
             with uow() as store:
                 opened = store.open_notice(
                     session_id=record.id, kind=kind + presenter.user, now=now
