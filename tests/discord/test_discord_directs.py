@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.domain import ChannelKey
 from bot.messages import Message, PersonRef, Strong, line, message
 from bot.ports import ChatError
 from tests.discord.conftest import DiscordHarness
@@ -37,8 +38,7 @@ def test_a_direct_message_goes_to_the_members_dm_channel(harness: DiscordHarness
     assert [m["content"] for m in shown] == ["Hello", "Again"]
     assert shown[0]["author"]["id"] == fake.bot_id
     assert [m for m in fake.messages() if m["content"] in ("Hello", "Again")] == []
-    key = harness.key
-    assert chat.is_private(channel=type(key)(platform=key.platform, workspace="", channel=dm))
+    assert chat.is_private(channel=ChannelKey(platform="discord", workspace="", channel=dm))
 
 
 def test_a_direct_message_is_sent_as_a_notice_and_pings_nobody(harness: DiscordHarness) -> None:
