@@ -20,7 +20,7 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.discord import embeds, history, names, render
+from bot.discord import directs, embeds, history, names, render
 from bot.discord.bridge import Bridge
 from bot.discord.errors import FAILURES, chat_error
 from bot.discord.keys import ButtonKeys
@@ -190,12 +190,22 @@ class DiscordChat:
 
     def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
         """Say something to the whole channel; nobody is notified of any mention in it."""
+        return self._say(channel_id=channel.channel, message=message)
+
+    def send_direct(self, *, channel: ChannelKey, user: str, message: Message) -> str | None:
+        """Say something to one member in the bot's DM channel with them, as a notice; a
+        member whose DMs are closed is 403 50007, a ChatError that posted nothing."""
+        dm = directs.dm_channel(client=self.client, bridge=self.bridge, user=user)
+        return self._say(channel_id=dm, message=message)
+
+    def _say(self, *, channel_id: str, message: Message) -> str:
+        """One message create of a neutral message, mentions inert -> its id."""
         body = {
             "content": render.render(message=message),
             "components": render.components(message=message, key=self.keys.key),
             "allowed_mentions": render.ALLOWED_MENTIONS,
         }
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.channel)
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
         return str(self._call(route, json=body)["id"])
 
     # -- reading a post back (ports.ReadBack, in bot/discord/readback.py) -------------------

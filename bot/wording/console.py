@@ -20,6 +20,8 @@ CONTROL_ONLY = message(
     "Nothing saved: that line held only control keys (an arrow or a function key, say)."
 )
 ALREADY_POSTED = "Today's paper (already posted):"
+# Above a direct message: the terminal's one person reads it where everything else shows.
+DIRECT_FOR_YOU = "✉️ A direct message for you:"
 NOTHING_MORE = message("There is nothing more to show; search again for more results.")
 
 # A terminal has no buttons: each button's action is a word to type instead.

@@ -16,6 +16,7 @@ from .journal import make_failure
 from .model import JsonDict, RecordedRequest
 from .people import People
 from .rest import GATEWAY, STATE, URLS, add_directory_routes, discord_middleware
+from .rest_directs import add_direct_routes
 from .rest_events import ScheduledInspection, add_scheduled_event_routes
 from .rest_interactions import add_interaction_routes
 from .rest_messages import add_message_routes
@@ -70,6 +71,7 @@ class FakeDiscord(MemberActions, ScheduledInspection, Waiting):
         add_thread_routes(app.router)
         add_interaction_routes(app.router)
         add_scheduled_event_routes(app.router)
+        add_direct_routes(app.router)
         # Two paths to one handler: tests can tell a fresh connect from a resume by path.
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway-resume", self.gateway.handle)

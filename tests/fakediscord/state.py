@@ -6,6 +6,7 @@ import copy
 
 from . import messages, payloads
 from .directory import Directory
+from .directs import Directs
 from .interactions import Interactions
 from .journal import Journal
 from .model import JsonDict, Snowflakes
@@ -27,6 +28,7 @@ class State:
         bot = payloads.user(id=bot_id, username=bot_name, bot=True)
         self.directory = Directory(journal=self.journal, ids=self.ids, bot=bot, app_id=app_id)
         self.store = MessageStore(journal=self.journal, ids=self.ids, directory=self.directory)
+        self.directs = Directs(directory=self.directory, ids=self.ids)
         self.interactions = Interactions(journal=self.journal)
         self.scheduled = ScheduledEvents(
             journal=self.journal, ids=self.ids, directory=self.directory
