@@ -48,7 +48,7 @@ from bot.services import importing, post_card, posting
 from bot.services.embedding import NO_SEMANTIC
 from bot.services.telemetry import Telemetry
 from bot.slack import ids
-from bot.slack.chat import make_client
+from bot.slack.client import make_client
 from bot.slack.listeners.commands import COMMAND
 from tests import fakeslack as slack  # a local fake Slack, and payloads shaped like Slack's
 from tests.wired import build_slack_bot

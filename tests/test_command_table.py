@@ -21,7 +21,7 @@ import bot.discord  # noqa: F401  (first: discord.py's audioop warning)
 from bot.discord.listeners.commands import declare
 from bot.messages import as_plain
 from bot.services.commands import TABLE, Subcommand
-from bot.services.commands.table import help_reply
+from bot.services.commands.entry import help_reply
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFESTS = ("manifest.yml", "manifest-http.yml", "manifest-distribution.yml")

@@ -22,6 +22,7 @@ def test_manifests_list_the_scopes_events_and_command() -> None:
         assert {"chat:write", "commands", "channels:history", "reactions:read", "users:read"} <= (
             _values(text, "bot")
         )
+        assert "im:write" in _values(text, "bot")  # conversations.open, for direct messages
         assert {"message.channels", "reaction_added", "reaction_removed"} <= _values(
             text, "bot_events"
         )

@@ -21,6 +21,7 @@ DISTRIBUTION_SCOPES = (
     "groups:read",
     "reactions:read",
     "users:read",
+    "im:write",
 )
 
 SLACK_VARIABLES: dict[str, str] = {

@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from rich.console import Console
+from rich.text import Text
 
 from bot.console.render import paper_panel, runs_text, to_rich
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Buttons, Message, message
 from bot.ports.platform import ChannelNames, PostAttempt, Posted
+from bot.wording import console as console_words
 from bot.wording import post as words
 
 PLATFORM = "console"
@@ -67,6 +69,13 @@ class ConsoleChat:
         self.say(message=message)
         return self.new_id()
 
+    def send_direct(self, *, channel: ChannelKey, user: str, message: Message) -> str | None:
+        """Say something to the one person at the terminal, marked as meant for them alone."""
+        with self._lock:  # the two together: another thread's output never comes between
+            self.console.print(Text(console_words.DIRECT_FOR_YOU, style="bold"))
+            self._show(message=message)
+        return self.new_id()
+
     def find_notice(self, *, channel: ChannelKey, message: Message, since: datetime) -> str | None:
         """Nothing to find: a terminal's history is this process, whose notices never fail
         (nothing said here is left unnoted but by a crash, which takes the terminal with it)."""
@@ -75,13 +84,18 @@ class ConsoleChat:
     def say(self, *, message: Message) -> None:
         """Print a message."""
         with self._lock:
-            self.console.print(to_rich(message=message))
-            self.pressable = {
-                button.action: button.value
-                for block in message.blocks
-                if isinstance(block, Buttons)
-                for button in block.buttons
-            }
+            self._show(message=message)
+
+    def _show(self, *, message: Message) -> None:
+        """Print a message and make its buttons the pressable ones (the caller holds the
+        lock)."""
+        self.console.print(to_rich(message=message))
+        self.pressable = {
+            button.action: button.value
+            for block in message.blocks
+            if isinstance(block, Buttons)
+            for button in block.buttons
+        }
 
     def is_admin(self, *, channel: ChannelKey, user: str) -> bool:
         """The person at the terminal runs the place."""

@@ -31,7 +31,7 @@ from bot.messages import (
 from bot.paper_links import paper_links
 from bot.wording import post as words
 from bot.wording import semantic as semantic_words
-from bot.wording.console import typed_button
+from bot.wording.console import typed_buttons
 
 ABSTRACT_SHOWN = 1200
 AUTHORS_SHOWN = 6
@@ -92,7 +92,7 @@ def to_rich(*, message: Message) -> Text:
             lines.append(Text())
         else:
             assert isinstance(block, Buttons)
-            lines += [paragraph_text(paragraph=typed_button(button=b)) for b in block.buttons]
+            lines += [paragraph_text(paragraph=p) for p in typed_buttons(buttons=block.buttons)]
     return Text("\n").join(lines)
 
 

@@ -96,3 +96,9 @@ def to_post(*, row: PostRow, channel: ChannelKey) -> Post:
         claimed_at=utc(value=row.claimed_at) if row.claimed_at else None,
         channel_id=row.channel_id,
     )
+
+
+def stored_utc(*, value: datetime) -> datetime:
+    """An aware datetime as the UTC one to store: SQLite keeps a datetime's wall time and
+    drops its zone, so a value in another zone would be read back hours off."""
+    return value.astimezone(UTC)

@@ -21,14 +21,21 @@ from bot.db.group_commit import WriteScope
 from bot.db.group_history import SqlGroupHistory
 from bot.db.home import SqlHome
 from bot.db.lists import SqlLists
+from bot.db.meeting_notices import SqlMeetingNotices
+from bot.db.meeting_sessions import SqlSessions
+from bot.db.meetings import SqlMeetings
 from bot.db.names import SqlNames
 from bot.db.papers import SqlPapers
+from bot.db.polls import SqlPolls
 from bot.db.posts import SqlPosts
+from bot.db.presenters import SqlPresenters
 from bot.db.ranking import SqlRanking
 from bot.db.reconcile import SqlReconcile
 from bot.db.reconcile_posts import SqlReconcilePosts
+from bot.db.rotation import SqlRotation
 from bot.db.search import SqlSearch
 from bot.db.semantic import SqlSemantic
+from bot.db.session_polls import SqlSessionPolls
 from bot.db.suggestions import SqlSuggestions
 from bot.db.titles import SqlTitles
 from bot.db.trays import SqlTrays
@@ -189,3 +196,49 @@ class SqlStore:
     tray_of = Offer(SqlTrays, SqlTrays.tray_of)
     tray_settings = Offer(SqlTrays, SqlTrays.tray_settings)
     save_tray_settings = Offer(SqlTrays, SqlTrays.save_tray_settings)
+    # Meetings: a channel's meeting, its sessions, notices and RSVPs (ports.MeetingsStore).
+    meeting_plan = Offer(SqlMeetings, SqlMeetings.meeting_plan)
+    save_meeting = Offer(SqlMeetings, SqlMeetings.save_meeting)
+    drop_meeting = Offer(SqlMeetings, SqlMeetings.drop_meeting)
+    add_change = Offer(SqlMeetings, SqlMeetings.add_change)
+    drop_change = Offer(SqlMeetings, SqlMeetings.drop_change)
+    meeting_channels = Offer(SqlMeetings, SqlMeetings.meeting_channels)
+    session_records = Offer(SqlSessions, SqlSessions.session_records)
+    session_record = Offer(SqlSessions, SqlSessions.session_record)
+    add_session = Offer(SqlSessions, SqlSessions.add_session)
+    change_session = Offer(SqlSessions, SqlSessions.change_session)
+    platform_event_channels = Offer(SqlSessions, SqlSessions.platform_event_channels)
+    note_platform_event = Offer(SqlSessions, SqlSessions.note_platform_event)
+    open_notice = Offer(SqlMeetingNotices, SqlMeetingNotices.open_notice)
+    claim_notice = Offer(SqlMeetingNotices, SqlMeetingNotices.claim_notice)
+    notice_refused = Offer(SqlMeetingNotices, SqlMeetingNotices.notice_refused)
+    notice_sent = Offer(SqlMeetingNotices, SqlMeetingNotices.notice_sent)
+    unsent_notices = Offer(SqlMeetingNotices, SqlMeetingNotices.unsent_notices)
+    notices_of = Offer(SqlMeetingNotices, SqlMeetingNotices.notices_of)
+    set_rsvp = Offer(SqlMeetingNotices, SqlMeetingNotices.set_rsvp)
+    rsvps = Offer(SqlMeetingNotices, SqlMeetingNotices.rsvps)
+    # Polls: a channel's settings, nominations and ballots, each session's poll
+    # (ports.PollsStore).
+    poll_settings = Offer(SqlPolls, SqlPolls.poll_settings)
+    save_poll_settings = Offer(SqlPolls, SqlPolls.save_poll_settings)
+    nominate = Offer(SqlPolls, SqlPolls.nominate)
+    nominations = Offer(SqlPolls, SqlPolls.nominations)
+    cast_ballot = Offer(SqlPolls, SqlPolls.cast_ballot)
+    ballots = Offer(SqlPolls, SqlPolls.ballots)
+    session_poll = Offer(SqlSessionPolls, SqlSessionPolls.session_poll)
+    open_poll = Offer(SqlSessionPolls, SqlSessionPolls.open_poll)
+    close_poll = Offer(SqlSessionPolls, SqlSessionPolls.close_poll)
+    chosen_paper = Offer(SqlSessionPolls, SqlSessionPolls.chosen_paper)
+    # Presenters: a channel's rotation, each session's presenter, swaps
+    # (ports.PresentersStore).
+    rotation = Offer(SqlRotation, SqlRotation.rotation)
+    join_rotation = Offer(SqlRotation, SqlRotation.join_rotation)
+    leave_rotation = Offer(SqlRotation, SqlRotation.leave_rotation)
+    set_away = Offer(SqlRotation, SqlRotation.set_away)
+    presenters = Offer(SqlPresenters, SqlPresenters.presenters)
+    presenter_of = Offer(SqlPresenters, SqlPresenters.presenter_of)
+    assign_presenter = Offer(SqlPresenters, SqlPresenters.assign_presenter)
+    presenter_told = Offer(SqlPresenters, SqlPresenters.presenter_told)
+    ask_swap = Offer(SqlPresenters, SqlPresenters.ask_swap)
+    swap = Offer(SqlPresenters, SqlPresenters.swap)
+    decide_swap = Offer(SqlPresenters, SqlPresenters.decide_swap)

@@ -23,7 +23,7 @@ from bot.ports.sources import SourceState, Watch, WatchKind, WatchSpec
 _KINDS: dict[str, WatchKind] = {kind: kind for kind in get_args(WatchKind)}
 
 
-def _channel_id_query(*, channel: ChannelKey) -> Select[int]:
+def channel_id_query(*, channel: ChannelKey) -> Select[int]:
     """The query for a channel's row id."""
     return select(ChannelRow.id).where(
         ChannelRow.platform == channel.platform,
@@ -34,7 +34,7 @@ def _channel_id_query(*, channel: ChannelKey) -> Select[int]:
 
 def channel_id_of(*, session: Session, channel: ChannelKey) -> int | None:
     """A channel's row id (None: no row, so no watch, suggestion or tray of its own)."""
-    found = session.scalar(_channel_id_query(channel=channel))
+    found = session.scalar(channel_id_query(channel=channel))
     return int(found) if found is not None else None
 
 
@@ -167,7 +167,7 @@ class SqlWatches(UnitBound):
             .order_by(WatchRow.id)
         )
         if channel is not None:
-            query = query.where(WatchRow.channel_id.in_(_channel_id_query(channel=channel)))
+            query = query.where(WatchRow.channel_id.in_(channel_id_query(channel=channel)))
         return [
             _to_watch(row=row, channel=channel_key(row=owner))
             for row, owner in self.session.execute(query)

@@ -1,5 +1,6 @@
 """ports.Chat over discord.py's HTTP client: the daily post (with its nonce and thread),
-history look-ups, redraws, notices, privacy and admin checks; ports.ReadBack by composition.
+history look-ups, redraws, notices, privacy and admin checks; ports.ReadBack and
+ports.SessionEvents (the sessions' scheduled events) by composition.
 
 The core calls these from its own threads (the scheduler, the redraw coalescer, the workers
 listeners hand core calls to); each one runs its REST calls on the Discord loop through the
@@ -19,16 +20,18 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.discord import embeds, history, names, render
+from bot.discord import directs, embeds, history, names, render
 from bot.discord.bridge import Bridge
 from bot.discord.errors import FAILURES, chat_error
 from bot.discord.keys import ButtonKeys
 from bot.discord.readback import DiscordReadBack
+from bot.discord.scheduled_events import DiscordSessionEvents
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
 from bot.ports import ChatError
 from bot.ports.platform import ChannelNames, PostAttempt, Posted, failed_attempt
 from bot.ports.readback import SeenReaction, ThreadPage
+from bot.ports.session_events import SessionEvent
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +72,7 @@ class DiscordChat:
         self.sleep = sleep
         self._names: dict[str, tuple[str, float]] = {}
         self.readback = DiscordReadBack(client=client, bridge=bridge)
+        self.scheduled = DiscordSessionEvents(client=client, bridge=bridge)
 
     @property
     def bot_id(self) -> str:
@@ -186,12 +190,22 @@ class DiscordChat:
 
     def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
         """Say something to the whole channel; nobody is notified of any mention in it."""
+        return self._say(channel_id=channel.channel, message=message)
+
+    def send_direct(self, *, channel: ChannelKey, user: str, message: Message) -> str | None:
+        """Say something to one member in the bot's DM channel with them, as a notice; a
+        member whose DMs are closed is 403 50007, a ChatError that posted nothing."""
+        dm = directs.dm_channel(client=self.client, bridge=self.bridge, user=user)
+        return self._say(channel_id=dm, message=message)
+
+    def _say(self, *, channel_id: str, message: Message) -> str:
+        """One message create of a neutral message, mentions inert -> its id."""
         body = {
             "content": render.render(message=message),
             "components": render.components(message=message, key=self.keys.key),
             "allowed_mentions": render.ALLOWED_MENTIONS,
         }
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.channel)
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
         return str(self._call(route, json=body)["id"])
 
     # -- reading a post back (ports.ReadBack, in bot/discord/readback.py) -------------------
@@ -207,6 +221,18 @@ class DiscordChat:
     ) -> ThreadPage:
         """One page of the post's thread (DiscordReadBack)."""
         return self.readback.thread_page(channel=channel, message_id=message_id, cursor=cursor)
+
+    # -- sessions as scheduled events (ports.SessionEvents, bot/discord/scheduled_events.py) -
+
+    def publish_event(
+        self, *, channel: ChannelKey, event_id: str | None, event: SessionEvent
+    ) -> str:
+        """Make or change a session's scheduled event (DiscordSessionEvents)."""
+        return self.scheduled.publish_event(channel=channel, event_id=event_id, event=event)
+
+    def remove_event(self, *, channel: ChannelKey, event_id: str) -> None:
+        """Delete a session's scheduled event (DiscordSessionEvents)."""
+        self.scheduled.remove_event(channel=channel, event_id=event_id)
 
     # -- who and where -------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from discord import app_commands
 from bot.discord.deps import PLATFORM, DiscordDeps
 from bot.discord.errors import error_trace
 from bot.discord.history import snowflake_time
-from bot.discord.listeners import commands, comments, search, tray, votes
+from bot.discord.listeners import clicks, commands, comments, search, votes
 from bot.services.telemetry import Telemetry
 
 log = logging.getLogger("paperclub")
@@ -95,7 +95,7 @@ class PaperClubClient(discord.Client):
         self.add_dynamic_items(
             votes.vote_button(deps=deps),
             search.more_button(deps=deps),
-            *tray.tray_buttons(deps=deps),
+            *clicks.click_buttons(deps=deps),
         )
 
     @property

@@ -24,6 +24,9 @@ HINTS = {
         "the bot's role lacks a permission in this channel: it needs View Channel, Send "
         "Messages, Embed Links, Create Public Threads and Send Messages in Threads"
     ),
+    10013: "no such Discord user (the id is wrong, or the account is gone)",
+    50007: "the member does not take direct messages from the bot (their privacy settings, "
+    "or no server in common)",
     50035: "Discord refused the message's shape (a bug in Paper Club: please report it)",
     40001: "the bot token was refused: copy it again from the developer portal",
 }

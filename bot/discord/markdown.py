@@ -49,6 +49,7 @@ _INERT = re.compile(
     r"|(?<=discord)(?=\.)|(?<=discordapp)(?=\.)",
     re.IGNORECASE,
 )
+_UNPINGED = re.compile(rf"(?<=@)(?=everyone|here)|(?<=<)(?={_BRACKETED})", re.IGNORECASE)
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _SURROGATE = re.compile("[\ud800-\udfff]")  # lone ones: Python strings never pair them
 
@@ -175,6 +176,13 @@ def inert(text: str) -> str:
     """Text for a field Discord shows without markdown (a footer): only what its server reads
     in raw text is broken up, by zero-width spaces, since a backslash would show there."""
     return _INERT.sub(ZWSP, text)
+
+
+def unpinged(text: str) -> str:
+    """Text for a field Discord shows as typed and never pings from (a scheduled event's name
+    or location): only mentions and tokens are broken up, by zero-width spaces; links stay
+    whole, since a meeting's place is often one."""
+    return _UNPINGED.sub(ZWSP, text)
 
 
 def data(*, text: str, limit: int, squashed: bool = True) -> str:

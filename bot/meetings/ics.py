@@ -70,9 +70,10 @@ class SessionEvent:
     status: Status = CONFIRMED
 
 
-def session_uid(*, channel_key: str, day: date) -> str:
+def session_uid(*, channel_key: str, day: date, one_off: bool = False) -> str:
     """A session's UID: a hash of its channel's key, its scheduled local date, and our domain,
-    as "<16 hex>-<YYYYMMDD>@paperclub".
+    as "<16 hex>-<YYYYMMDD>@paperclub" ("<16 hex>-<YYYYMMDD>-once@paperclub" for a one-off,
+    which may fall on a series date).
 
     `day` is the date the meeting's rule gave the session, before any move, so a session
     moved to another day keeps its UID (and bumps its SEQUENCE). The key is hashed because
@@ -81,7 +82,8 @@ def session_uid(*, channel_key: str, day: date) -> str:
     on one scheduled date would share a UID: calendar() refuses that.
     """
     digest = hashlib.sha256(channel_key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return f"{digest}-{day:%Y%m%d}@{UID_DOMAIN}"
+    once = "-once" if one_off else ""
+    return f"{digest}-{day:%Y%m%d}{once}@{UID_DOMAIN}"
 
 
 def clean_text(*, text: str) -> str:

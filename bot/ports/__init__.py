@@ -3,6 +3,7 @@
 from bot.ports.activity import ActivityStore, HomeStore
 from bot.ports.archive_pages import ArchivePagesStore
 from bot.ports.enrichment import EnrichmentStore
+from bot.ports.meetings import MeetingsStore
 from bot.ports.names import NamesStore
 from bot.ports.papers import ListsStore, PapersStore
 from bot.ports.platform import (
@@ -18,7 +19,9 @@ from bot.ports.platform import (
     WsgiApp,
     wait_for_stop,
 )
+from bot.ports.polls import PollsStore
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
+from bot.ports.presenters import PresentersStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SearchRun, Semantic, SemanticStore
 from bot.ports.sources import SourcesStore
@@ -37,12 +40,15 @@ __all__ = [
     "HomeStore",
     "ListsStore",
     "LookupFailed",
+    "MeetingsStore",
     "NamesStore",
     "PaperLookup",
     "PapersStore",
     "Platform",
     "PlatformStartError",
+    "PollsStore",
     "PostsStore",
+    "PresentersStore",
     "RecapsStore",
     "SearchRun",
     "SearchStore",

@@ -104,6 +104,12 @@ class Chat(Protocol):
         """Say something to the whole channel; the message id when the platform has one."""
         ...
 
+    def send_direct(self, *, channel: ChannelKey, user: str, message: Message) -> str | None:
+        """Say something to one member alone, in a direct message from the bot (the member
+        of `channel`'s workspace); the message's id. ChatError when the platform refuses (the
+        member's DMs closed, a member gone)."""
+        ...
+
     def find_notice(self, *, channel: ChannelKey, message: Message, since: datetime) -> str | None:
         """Look in the channel's history since `since` for a message of ours that carries one of
         this message's buttons (the same action and value: a tray's suggestion numbers, each

@@ -1,8 +1,8 @@
 """The Store port: every role of persistence inside one unit of work, and the unit of work.
 
 Each role is its own port (bot/ports/workspaces, papers, posts, activity, search, enrichment,
-archive_pages, semantic, reconcile, sources); a service may ask for just the roles it uses.
-`Store` offers them all.
+archive_pages, semantic, reconcile, sources, meetings, polls, presenters); a service may ask for
+just the roles it uses. `Store` offers them all.
 """
 
 from __future__ import annotations
@@ -13,9 +13,12 @@ from typing import Protocol, TypeVar
 from bot.ports.activity import ActivityStore, HomeStore
 from bot.ports.archive_pages import ArchivePagesStore
 from bot.ports.enrichment import EnrichmentStore
+from bot.ports.meetings import MeetingsStore
 from bot.ports.names import NamesStore
 from bot.ports.papers import ListsStore, PapersStore
+from bot.ports.polls import PollsStore
 from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
+from bot.ports.presenters import PresentersStore
 from bot.ports.reconcile import ReconcileStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SemanticStore
@@ -47,6 +50,9 @@ class Store(
     SemanticStore,
     ReconcileStore,
     SourcesStore,
+    MeetingsStore,
+    PollsStore,
+    PresentersStore,
     Protocol,
 ):
     """Persistence inside one unit of work (one transaction): every role port at once."""

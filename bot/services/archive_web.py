@@ -130,28 +130,35 @@ def channels(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey) -> list[Channel
         return store.public_channels(workspace=workspace)
 
 
+def public_channel(*, store: Needs, workspace: WorkspaceKey, name: str) -> Channel | None:
+    """The public channel with this platform id, else this name; None when no public one has
+    it."""
+    public = store.public_channels(workspace=workspace)
+    named = store.names_in(workspace=workspace, kind=CHANNEL)
+    found = [c for c in public if c.key.channel == name] or [
+        c for c in public if named.get(c.key.channel) == name
+    ]
+    return found[0] if found else None
+
+
 def channel_posts(
     *, uow: UnitOfWork[Needs], workspace: WorkspaceKey, name: str, offset: int = 0
 ) -> tuple[Channel, PostList] | None:
     """A public channel (by its name, or its platform id) and its posts; None when no public
     one has it."""
     with uow(write=False) as store:
-        named = store.names_in(workspace=workspace, kind=CHANNEL)
-        public = store.public_channels(workspace=workspace)
-        found = [c for c in public if c.key.channel == name] or [
-            c for c in public if named.get(c.key.channel) == name
-        ]
-        if not found:
+        found = public_channel(store=store, workspace=workspace, name=name)
+        if found is None:
             return None
         posts = store.public_posts(
             workspace=workspace,
-            channel_id=found[0].id,
+            channel_id=found.id,
             since=None,
             by_votes=False,
             limit=PAGE_SIZE,
             offset=max(0, offset),
         )
-        return found[0], posts
+        return found, posts
 
 
 def top(

@@ -4,7 +4,7 @@ schedule form do.
 
 Everything a Home button or the form does is the slash command's own subcommand, run through
 commands.handle: the same services, the same admin check, the same replies. A tray's buttons
-are decided as in the channel (Room.tray_click), like /paperclub suggestions add|hide.
+are decided as in the channel (Room.clicks.tray), like /paperclub suggestions add|hide.
 """
 
 from __future__ import annotations

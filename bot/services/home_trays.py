@@ -1,7 +1,7 @@
 """The App Home's suggestions: today's tray of each of the viewer's channels, with the tray's
 own buttons. A Home click comes from no channel, so on the Home each button's value names its
 channel as well as the suggestion ("C0123:12"); the click is then decided as one in that
-channel (Room.tray_click), and the edge checks first that the person is in it."""
+channel (Room.clicks.tray), and the edge checks first that the person is in it."""
 
 from __future__ import annotations
 

@@ -22,3 +22,15 @@ class Reply:
     def text(self) -> str:
         """The reply as plain text (notifications, logs, tests)."""
         return self.summary if self.summary is not None else as_plain(message=self.message)
+
+
+@dataclass(frozen=True, slots=True)
+class ClickAnswer:
+    """What a button on a message the bot keeps up to date did (a tray's decision, an RSVP):
+    the answer for the person who clicked, the message redrawn (None when it did not change: a
+    stale or forged button), and the message's id as the channel got it (None until noted),
+    for an edge that redraws it elsewhere than the click."""
+
+    reply: Reply
+    redrawn: Message | None = None
+    posted: str | None = None

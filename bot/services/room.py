@@ -12,22 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from bot.domain import ChannelKey, Schedule
 from bot.messages import Message
 from bot.ports import ArchiveUnavailable, Chat, Clock, PaperLookup, Store, UnitOfWork
 from bot.services import commands, comments, event_ids, home, post_card, posting, voting
+from bot.services.clicks import Clicks
 from bot.services.embedding import SemanticExtra
 from bot.services.home import HomeView, ScheduleForm, Viewer
 from bot.services.posting import Poster
 from bot.services.reply import Reply
-from bot.services.suggestions import TrayAnswer, decide
 from bot.services.telemetry import Telemetry
 from bot.services.thread_event import ThreadEvent
 from bot.services.web_links import Signer
 from bot.wording import replies
-from bot.wording.suggestions import ADD
 
 T = TypeVar("T")
 
@@ -116,22 +115,10 @@ class Room:
             telemetry=self.telemetry,
         )
 
-    def tray_click(self, *, channel: ChannelKey, user: str, action: str, value: str) -> TrayAnswer:
-        """A tray button (Add to queue, Not for us) pressed in `channel`: the answer for the
-        person, and the tray redrawn (None when it did not change)."""
-        how: Literal["promoted", "hidden"] = "promoted" if action == ADD else "hidden"
-        try:
-            return decide(
-                uow=self.uow,
-                channel=channel,
-                number=value,
-                how=how,
-                user=user,
-                now=self.clock.now(),
-                semantic_extra=self.semantic_extra,
-            )
-        except ArchiveUnavailable:  # logged where it was raised (bot/db)
-            return TrayAnswer(reply=Reply(message=replies.NOT_SAVED))
+    @property
+    def clicks(self) -> Clicks:
+        """The buttons of trays and reminders, on this archive."""
+        return Clicks(uow=self.uow, clock=self.clock, semantic_extra=self.semantic_extra)
 
     # -- votes ---------------------------------------------------------------------------------
 

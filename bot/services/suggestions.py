@@ -9,7 +9,6 @@ or another replica's, is told what became of it). Promoting queues the candidate
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
@@ -20,7 +19,7 @@ from bot.ports import ChannelsStore, PapersStore, UnitOfWork, WorkspacesStore
 from bot.ports.sources import Pick, SourcesStore, Suggestion
 from bot.services.adding import queue_draft
 from bot.services.embedding import SemanticExtra
-from bot.services.reply import Reply
+from bot.services.reply import ClickAnswer, Reply
 from bot.sources.candidates import Candidate
 from bot.sources.keywords import match_filters
 from bot.sources.rank import Scorer, rank
@@ -36,17 +35,6 @@ BOT = ""  # who decided, when the bot did (autofill)
 
 class Needs(SourcesStore, PapersStore, ChannelsStore, WorkspacesStore, Protocol):
     """The roles of the archive suggestions use."""
-
-
-@dataclass(frozen=True, slots=True)
-class TrayAnswer:
-    """What a tray button did: the answer for the person who clicked, the tray redrawn (None
-    when it did not change: a stale or forged button), and the message id of the tray as the
-    channel got it (None until noted), for an edge that redraws it elsewhere than the click."""
-
-    reply: Reply
-    tray: Message | None = None
-    posted: str | None = None
 
 
 def picks(
@@ -193,15 +181,15 @@ def decide(
     user: str,
     now: datetime,
     semantic_extra: SemanticExtra,
-) -> TrayAnswer:
+) -> ClickAnswer:
     """Promote or hide the channel's suggestion `number` (a button's value, or typed)."""
     if not number.strip().isdigit() or len(number.strip()) > 12:
-        return TrayAnswer(reply=Reply(message=words.no_such(number=number)))
+        return ClickAnswer(reply=Reply(message=words.no_such(number=number)))
     try:
         with uow() as store:
             suggestion = store.suggestion(channel=channel, suggestion_id=int(number))
             if suggestion is None:
-                return TrayAnswer(reply=Reply(message=words.no_such(number=number)))
+                return ClickAnswer(reply=Reply(message=words.no_such(number=number)))
             if suggestion.state in ("promoted", "hidden"):
                 answer = words.decided(suggestion=suggestion)
             elif how == "promoted":
@@ -214,12 +202,12 @@ def decide(
         with uow(write=False) as store:
             now_held = store.suggestion(channel=channel, suggestion_id=int(number))
             if now_held is None:
-                return TrayAnswer(reply=Reply(message=words.no_such(number=number)))
+                return ClickAnswer(reply=Reply(message=words.no_such(number=number)))
             answer = words.decided(suggestion=now_held)
             shown, posted = _redrawn(store=store, channel=channel, suggestion_id=now_held.id)
     if how == "promoted":
         semantic_extra.written()  # a paper may have been added: the embedder may read it
-    return TrayAnswer(reply=Reply(message=answer), tray=shown, posted=posted)
+    return ClickAnswer(reply=Reply(message=answer), redrawn=shown, posted=posted)
 
 
 def autofill(

@@ -12,7 +12,16 @@ from typing import Protocol
 
 from bot.domain import ChannelKey, Schedule
 from bot.ports import ArchiveUnavailable, Clock, Store, UnitOfWork
-from bot.services import housekeeping, names, posting, recap, trays
+from bot.ports.session_events import SessionEvents
+from bot.services import (
+    housekeeping,
+    names,
+    posting,
+    recap,
+    session_events,
+    session_notices,
+    trays,
+)
 from bot.services.posting import Poster
 
 log = logging.getLogger("paperclub")
@@ -63,6 +72,7 @@ class Sweep:
         self.scorer_for = scorer_for
         self.enrichment, self.embedding, self.beat = enrichment, embedding, beat
         self.caught_up = False
+        self.refusals = session_events.Refusals()  # what platforms refused of session events
 
     def on_channel(self, key: ChannelKey) -> None:
         """A channel's post time came."""
@@ -82,6 +92,8 @@ class Sweep:
             self._suggest(poster=poster, trays_too=False)  # a queue run empty fills first
             results.update(posting.post_due(poster=poster, now=self.clock.now()))
             self._suggest(poster=poster, trays_too=True)
+            self._remind(poster=poster)
+            self._publish_events(poster=poster)
             recap.send_due_recaps(poster=poster, now=self.clock.now())
             # Names for the web archive: after the posts, so a slow platform delays none.
             names.learn(
@@ -119,6 +131,38 @@ class Sweep:
             log.warning("suggestions wait: the archive is unavailable")
         except Exception:
             log.exception("suggestions for %s failed", platform)
+
+    def _remind(self, *, poster: Poster) -> None:
+        """Send the sessions' messages that are due (reminders, polls and their results); a
+        failure is logged, and the rest of the sweep goes on."""
+        sessions = session_notices.SessionSender(
+            uow=self.uow,
+            chat=poster.chat,
+            platform=poster.platform,
+            owner=poster.owner,
+            owner_alive=poster.owner_alive,
+        )
+        try:
+            session_notices.send_due_notices(sessions=sessions, now=self.clock.now())
+        except ArchiveUnavailable:
+            log.warning("session messages wait: the archive is unavailable")
+        except Exception:
+            log.exception("session messages for %s failed", poster.platform)
+
+    def _publish_events(self, *, poster: Poster) -> None:
+        """Bring the sessions' platform events in step, where the platform keeps them
+        (Discord); after the reminders, so nothing here delays or breaks one."""
+        if not isinstance(poster.chat, SessionEvents):
+            return
+        publisher = session_events.EventPublisher(
+            uow=self.uow, events=poster.chat, platform=poster.platform, refusals=self.refusals
+        )
+        try:
+            session_events.publish_due(publisher=publisher, now=self.clock.now())
+        except ArchiveUnavailable:
+            log.warning("session events wait: the archive is unavailable")
+        except Exception:
+            log.exception("session events for %s failed", poster.platform)
 
     def on_sweep(self) -> None:
         """The minute sweep, with every attempt logged; the first one (the catch-up after a

@@ -1,20 +1,12 @@
 """The day's suggestions tray, posted by the minute sweep: once a channel's local day has
 reached its post time, its best new suggestions are chosen (the tray is opened: one row per
-channel and day, so two sweeps or two replicas open it once) and posted as one message.
-
-A tray opened and not posted (a crash in between, a platform that refused) is posted at the
-next sweep, that day, but never twice: the channel's history since it was opened is looked at
-first (Chat.find_notice, by its buttons: each suggestion's number is in one tray), since a
-process killed after the platform took the message and before it was noted leaves it there
-(tests/faults/test_fault_sources.py). Found, its id is noted instead; history that cannot be
-read leaves the tray unposted until a sweep can read it. An attempt whose outcome is unknown
-(a timeout) is noted as posted and not tried again. A tray whose every suggestion was decided
-on its unnoted message before the restart has no button left to be found by, and is posted
-again, showing the decisions. A tray is claimed as it opens, and the claim renewed just
-before each send: another replica takes it over only from a dead process or one silent for
-STALE_CLAIM, and a frozen one that resumes finds its claim gone and sends nothing. A tray
-shows news: it is opened only once a watch found something
-in the current announce cycle (sources_read: a UTC day), so a weekend or a holiday has none.
+channel and day, so two sweeps or two replicas open it once) and posted as one message, once
+(bot/services/notices_once: claimed as it opens, looked for in the history before a second
+try, found by its buttons: each suggestion's number is in one tray). A tray whose every
+suggestion was decided on its unnoted message before a restart has no button left to be found
+by, and is posted again, showing the decisions. A tray shows news: it is opened only once a
+watch found something in the current announce cycle (sources_read: a UTC day), so a weekend or
+a holiday has none.
 """
 
 from __future__ import annotations
@@ -26,26 +18,14 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from bot.domain import ChannelKey, Schedule
-from bot.messages import Message
 from bot.ports import Chat, ChatError, UnitOfWork
-from bot.ports.sources import Tray
-from bot.services import suggestions
+from bot.services import notices_once, suggestions
 from bot.services.schedule import local_now
 from bot.services.sources_read import cycle_start
 from bot.sources.rank import Scorer
 from bot.wording import suggestions as words
 
 log = logging.getLogger("paperclub")
-
-# History is read from this long before a tray was opened: the platform's clock may be behind
-# ours (its message then looks older than the tray).
-CLOCK_SKEW = timedelta(minutes=10)
-# A tray the platform refused outright (the bot removed from the channel, a missing
-# permission) is tried again this much later, not at every sweep, and without a look in the
-# history it cannot be in.
-REFUSED_AGAIN = timedelta(minutes=30)
-# A tray's claim not renewed for this long is taken over, as a daily post's is.
-STALE_CLAIM = timedelta(minutes=5)
 
 
 class ScorerFor(Protocol):
@@ -82,74 +62,40 @@ class TrayPoster:
     owner_alive: Callable[[str], bool]
 
 
-def _send(
-    *, poster: TrayPoster, channel: ChannelKey, tray_id: int, shown: Message, now: datetime
-) -> bool:
-    """Post a tray this process holds the claim on, renewed first (a replica that took the
-    tray over from a frozen one posts it, and the frozen one, resumed, does not), and note its
-    message; whether it went out."""
-    with poster.uow() as store:
-        if not store.claim_tray(tray_id=tray_id, owner=poster.owner, now=now, holder=poster.owner):
-            return False
-    try:
-        message_id = poster.chat.send_notice(channel=channel, message=shown)
-    except ChatError as error:
-        log.error("suggestions tray to %s failed: %s (%s)", channel, error.code, error.hint)
-        if error.posted_nothing:  # refused outright: tried again REFUSED_AGAIN later
-            with poster.uow() as store:
-                store.tray_refused(tray_id=tray_id, at=now)
-            return False
-        message_id = ""  # it may be there: never twice
-    with poster.uow() as store:
-        store.tray_posted(tray_id=tray_id, message_id=message_id or "")
-    return True
+class _TrayNoting:
+    """notices_once.Noting for trays."""
+
+    def claim(
+        self,
+        store: suggestions.Needs,
+        *,
+        record_id: int,
+        owner: str,
+        now: datetime,
+        holder: str | None,
+    ) -> bool:
+        """Take or renew the tray's claim."""
+        return store.claim_tray(tray_id=record_id, owner=owner, now=now, holder=holder)
+
+    def refused(self, store: suggestions.Needs, *, record_id: int, at: datetime | None) -> None:
+        """Note the tray refused (None: tried again)."""
+        store.tray_refused(tray_id=record_id, at=at)
+
+    def sent(self, store: suggestions.Needs, *, record_id: int, message_id: str) -> None:
+        """Note the tray's message."""
+        store.tray_posted(tray_id=record_id, message_id=message_id)
 
 
-def _taken(*, poster: TrayPoster, tray: Tray, now: datetime) -> bool:
-    """Whether this process holds the claim on a tray opened earlier and never noted, taking
-    it over from a process that died or went silent for STALE_CLAIM; False while another
-    live process holds it freshly."""
-    holder, at = tray.claimed_by, tray.claimed_at
-    if holder is not None and holder != poster.owner:
-        fresh = at is not None and now - at < STALE_CLAIM
-        if fresh and poster.owner_alive(holder):
-            return False
-    with poster.uow() as store:
-        return store.claim_tray(tray_id=tray.id, owner=poster.owner, now=now, holder=holder)
-
-
-def _post_again(*, poster: TrayPoster, tray: Tray, shown: Message, now: datetime) -> bool:
-    """Post a tray opened earlier and never noted, unless the channel's history shows that it
-    went out (noted now instead); whether it is out. One the platform refused outright is
-    only tried again, REFUSED_AGAIN after the refusal: it cannot be in the history. Another
-    live process's fresh claim is left alone."""
-    if not _taken(poster=poster, tray=tray, now=now):
-        return False
-    if tray.refused_at is not None:
-        if now - tray.refused_at < REFUSED_AGAIN:
-            return False
-        with poster.uow() as store:  # a new try, whose outcome is unknown until it is noted
-            store.tray_refused(tray_id=tray.id, at=None)
-        return _send(poster=poster, channel=tray.channel, tray_id=tray.id, shown=shown, now=now)
-    try:
-        found = poster.chat.find_notice(
-            channel=tray.channel, message=shown, since=tray.opened_at - CLOCK_SKEW
-        )
-    except ChatError as error:
-        # It may be there: not posted (never twice); the next sweep looks again.
-        log.warning(
-            "cannot look for the tray in %s's history yet: %s (%s)",
-            tray.channel,
-            error.code,
-            error.hint,
-        )
-        return False
-    if found is None:
-        return _send(poster=poster, channel=tray.channel, tray_id=tray.id, shown=shown, now=now)
-    with poster.uow() as store:
-        store.tray_posted(tray_id=tray.id, message_id=found)
-    log.info("the tray of %s was in %s already; noted it", tray.day, tray.channel)
-    return True
+def sender_of(*, poster: TrayPoster) -> notices_once.Sender[suggestions.Needs]:
+    """How a poster's trays go out once."""
+    return notices_once.Sender(
+        uow=poster.uow,
+        noting=_TrayNoting(),
+        chat=poster.chat,
+        owner=poster.owner,
+        owner_alive=poster.owner_alive,
+        what="suggestions tray",
+    )
 
 
 def post_due_trays(
@@ -162,6 +108,7 @@ def post_due_trays(
     """Open and post every tray of the platform that is due; how many went out (a tray found
     in history counts: it is out). Trays opened earlier today and not posted go first."""
     uow, platform = poster.uow, poster.platform
+    sender = sender_of(poster=poster)
     sent = 0
     with uow(write=False) as store:
         unposted = store.unposted_trays(platform=platform, since=(now - timedelta(days=1)).date())
@@ -172,7 +119,7 @@ def post_due_trays(
                 store=store, channel=tray.channel, ids=tray.suggestion_ids
             )
         if shown is not None:
-            sent += _post_again(poster=poster, tray=tray, shown=shown, now=now)
+            sent += notices_once.send_again(sender=sender, record=tray, shown=shown, now=now)
     for channel in watching:
         schedule = schedule_of(uow=uow, channel=channel, defaults=defaults)
         local = local_now(schedule=schedule, now=now)
@@ -208,7 +155,9 @@ def post_due_trays(
                 else None
             )
         if opened is not None and shown is not None:
-            sent += _send(poster=poster, channel=channel, tray_id=opened.id, shown=shown, now=now)
+            sent += notices_once.send(
+                sender=sender, record_id=opened.id, channel=channel, shown=shown, now=now
+            )
     return sent
 
 

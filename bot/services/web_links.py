@@ -56,6 +56,30 @@ class Signer:
         """The URL that signs its visitor in."""
         return f"{self.base}/signin?token={quote(self.token(workspace=workspace, now=now))}"
 
+    def calendar_token(self, *, channel: ChannelKey) -> str:
+        """A channel's calendar feed token: the channel and an HMAC under its own purpose, with
+        no expiry (a calendar app keeps one address for good); a changed key ends every one."""
+        body = SEPARATOR.join((channel.platform, channel.workspace, channel.channel))
+        mac = hmac.new(
+            self.key, f"paperclub-calendar{SEPARATOR}{body}".encode(), hashlib.sha256
+        ).hexdigest()
+        return f"{body}{SEPARATOR}{mac}"
+
+    def calendar_link(self, *, channel: ChannelKey) -> str:
+        """The address of a channel's calendar feed (iCalendar)."""
+        return f"{self.base}/calendar/{quote(self.calendar_token(channel=channel))}.ics"
+
+    def check_calendar(self, *, token: str) -> ChannelKey:
+        """The channel a genuine calendar token names (BadLink otherwise)."""
+        parts = token.split(SEPARATOR)
+        if len(parts) != 4:
+            raise BadLink(expired=False)
+        channel = ChannelKey(platform=parts[0], workspace=parts[1], channel=parts[2])
+        wanted = self.calendar_token(channel=channel)
+        if not hmac.compare_digest(token.encode(), wanted.encode()):
+            raise BadLink(expired=False)
+        return channel
+
     def check(self, *, token: str, now: datetime) -> WorkspaceKey:
         """The workspace a genuine, unexpired token opens (BadLink otherwise)."""
         body, _, mac = token.rpartition(SEPARATOR)

@@ -13,12 +13,6 @@ from urllib.error import URLError
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.builtin_handlers import (
-    ConnectionErrorRetryHandler,
-    RateLimitErrorRetryHandler,
-    ServerErrorRetryHandler,
-)
-from slack_sdk.web import SlackResponse
 
 from bot.domain import ChannelKey, PaperCard, PostedMessage
 from bot.messages import Message
@@ -26,9 +20,8 @@ from bot.ports import ChatError
 from bot.ports.platform import ChannelNames, PostAttempt, Posted, failed_attempt
 from bot.ports.readback import SeenReaction, ThreadPage
 from bot.services.reply import Reply
-from bot.services.telemetry import Telemetry
 from bot.slack import blocks, history, ids, render
-from bot.slack.errors import CountErrors, chat_error, connection_error
+from bot.slack.errors import chat_error, connection_error
 from bot.slack.pacing import HistoryLimits
 from bot.slack.readback import SlackReadBack
 
@@ -36,49 +29,6 @@ log = logging.getLogger(__name__)
 
 NAME_TTL_SECONDS = 3600
 USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
-
-
-class IdentityClient(WebClient):
-    """A WebClient that asks auth.test about its own token once and remembers the answer.
-
-    The plug-in checks the token at start, then Bolt's App checks it again (and keeps that
-    answer for the life of the process): one call serves both.
-    """
-
-    _identity: SlackResponse | None = None
-
-    def auth_test(self, **kwargs: Any) -> SlackResponse:
-        """auth.test for this client's token, asked once; any other token is asked each time."""
-        if set(kwargs) - {"token"} or kwargs.get("token", self.token) != self.token:
-            return super().auth_test(**kwargs)
-        if self._identity is None:
-            self._identity = super().auth_test()
-        return self._identity
-
-
-def make_client(
-    *,
-    token: str | None,
-    base_url: str,
-    telemetry: Telemetry,
-    idempotent_only: bool = False,
-    rate_limit_retries: bool = True,
-) -> WebClient:
-    """A WebClient for SLACK_API_URL with Slack's retry handlers; its API errors are counted
-    into `telemetry`.
-
-    `idempotent_only` leaves out the server-error and connection retries: a chat.postMessage
-    that timed out may have posted, so the poster looks in history before trying again.
-    `rate_limit_retries` False leaves 429s to the caller (the read-back's Pacer waits them out
-    on its own thread, and remembers the wait).
-    """
-    # CountErrors first: it sees each answer before a retry handler takes it over.
-    handlers: list[Any] = [CountErrors(telemetry=telemetry)]
-    if rate_limit_retries:
-        handlers.append(RateLimitErrorRetryHandler(max_retry_count=5))
-    if not idempotent_only:
-        handlers += [ConnectionErrorRetryHandler(), ServerErrorRetryHandler(max_retry_count=2)]
-    return IdentityClient(token=token, base_url=base_url, timeout=15, retry_handlers=handlers)
 
 
 class SlackChat:
@@ -207,10 +157,27 @@ class SlackChat:
 
     def send_notice(self, *, channel: ChannelKey, message: Message) -> str | None:
         """Say something to the whole channel (no blind retry on a 5xx: it may have landed)."""
+        return self._say(conversation=channel.channel, message=message)
+
+    def send_direct(self, *, channel: ChannelKey, user: str, message: Message) -> str | None:
+        """Say something to one member in the bot's DM with them, as Slack has bots do it:
+        conversations.open (scope im:write) names the DM, then chat.postMessage says it there,
+        rendered as a notice."""
+        try:
+            opened = self.client.conversations_open(users=user)  # idempotent: retried
+            conversation = str(opened["channel"]["id"])
+        except SlackApiError as exc:
+            raise _nothing_said(error=chat_error(error=exc)) from None
+        except (URLError, OSError) as exc:
+            raise _nothing_said(error=connection_error(error=exc)) from None
+        return self._say(conversation=conversation, message=message)
+
+    def _say(self, *, conversation: str, message: Message) -> str:
+        """One chat.postMessage of a neutral message (blocks, and the text fallback) -> its ts."""
         text, shown = self.render(message=message)
         try:
             response = self.post_client.chat_postMessage(
-                channel=channel.channel,
+                channel=conversation,
                 text=text,
                 blocks=shown,
                 unfurl_links=False,
@@ -288,4 +255,10 @@ class SlackChat:
         return bool(info.get("is_admin") or info.get("is_owner") or info.get("is_primary_owner"))
 
 
-__all__ = ["ChatError", "SlackChat", "make_client"]
+def _nothing_said(*, error: ChatError) -> ChatError:
+    """The error of a call made before anything was posted: whatever happened to it, no
+    message can exist yet."""
+    return ChatError(code=error.code, hint=error.hint, posted_nothing=True)
+
+
+__all__ = ["ChatError", "SlackChat"]

@@ -29,7 +29,8 @@ from bot.ports import PlatformStartError, WsgiApp, wait_for_stop
 from bot.services.club import Club
 from bot.services.telemetry import Telemetry
 from bot.slack.app import build_app
-from bot.slack.chat import SlackChat, make_client
+from bot.slack.chat import SlackChat
+from bot.slack.client import make_client
 from bot.slack.deps import PLATFORM, SlackDeps
 from bot.slack.oauth_http import oauth_wsgi
 from bot.slack.pacing import HistoryLimits, Pacer

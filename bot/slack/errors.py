@@ -26,10 +26,14 @@ HINTS = {
     "not_authed": "no token was sent: set SLACK_BOT_TOKEN",
     "token_revoked": "the bot token was revoked: reinstall the app and update SLACK_BOT_TOKEN",
     "account_inactive": "the app was uninstalled or the token deactivated: reinstall the app",
-    "missing_scope": "the app lacks a scope: reinstall it from manifest.yml",
+    "missing_scope": "the app lacks a scope (im:write for direct messages?): reinstall it "
+    "from manifest.yml",
     "ratelimited": "Slack kept rate-limiting; the post will be retried",
     "msg_too_long": "the message was too long for Slack",
     "invalid_blocks": "Slack rejected the message layout",
+    "user_not_found": "no such member in this workspace (the id is wrong, or they left)",
+    "user_disabled": "the member's account is deactivated",
+    "cannot_dm_bot": "a bot user cannot be sent a direct message",
 }
 
 

@@ -19,7 +19,8 @@ from bot.ports import PlatformStartError, SeenRequests, WsgiApp, wait_for_stop
 from bot.services.club import Club
 from bot.services.posting import Poster
 from bot.slack.app import build_app
-from bot.slack.chat import SlackChat, make_client
+from bot.slack.chat import SlackChat
+from bot.slack.client import make_client
 from bot.slack.deps import PLATFORM, SlackDeps
 from bot.slack.errors import chat_error
 from bot.slack.pacing import HistoryLimits

@@ -143,6 +143,11 @@ class TeamChat:
         """Say it in the channel's workspace."""
         return self._chat(channel=channel).send_notice(channel=channel, message=message)
 
+    def send_direct(self, *, channel: ChannelKey, user: str, message: Message) -> str | None:
+        """Say it to the member in the channel's workspace."""
+        chat = self._chat(channel=channel)
+        return chat.send_direct(channel=channel, user=user, message=message)
+
     def find_notice(self, *, channel: ChannelKey, message: Message, since: datetime) -> str | None:
         """Look in the channel's own workspace."""
         chat = self._chat(channel=channel)

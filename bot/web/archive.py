@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, WorkspaceKey
 from bot.ports import Store, UnitOfWork
+from bot.services import archive_meetings
 from bot.services import archive_web as views
 from bot.services.embedding import SemanticExtra
 from bot.services.telemetry import Telemetry
@@ -24,6 +25,7 @@ from bot.services.workspaces import WorkspaceUnknown
 from bot.web import archive_json as twin
 from bot.web.archive_charts import add_charts
 from bot.web.archive_headers import add_headers, over_tls
+from bot.web.archive_meetings import CALENDAR_PATH, add_meetings, unsigned
 from bot.web.archive_signin import signed_in
 from bot.web.mentions import plain_names
 from bot.wording import web as wording
@@ -110,7 +112,9 @@ def archive_app(
     @app.before_request
     def choose_workspace() -> Any:
         """Pick the workspace of this request (and its names), or answer with the choice
-        when it is unclear."""
+        when it is unclear; the calendar feed needs neither (its token names its channel)."""
+        if request.path.startswith(CALENDAR_PATH):
+            return unsigned()
         answer = _choose()
         if answer is None:
             g.names = views.names(uow=uow, workspace=g.workspace)
@@ -219,6 +223,7 @@ def archive_app(
             here="channel",
             name=name,
             channels=[],
+            meeting=archive_meetings.has_sessions(uow=uow, channel=found[0].key, now=now()),
         )
 
     @app.get("/api/channel/<name>")
@@ -268,4 +273,5 @@ def archive_app(
         ), 404
 
     add_charts(app=app, uow=uow, today=today)
+    add_meetings(app=app, uow=uow, signer=signer, now=now)
     return app

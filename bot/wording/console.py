@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.messages import Button, Code, Message, Paragraph, Strong, line, message
 from bot.wording.archive import SEARCH_MORE
+from bot.wording.meetings import RSVP_ACTIONS
+from bot.wording.polls import CLEAR, RESULTS, VOTE
+from bot.wording.presenters import ACCEPT, DECLINE
 from bot.wording.suggestions import ADD, HIDE
 
 HINT = "Type /paperclub help, +1 or -1 to vote, or anything else to comment. Ctrl-D leaves."
@@ -15,6 +20,8 @@ CONTROL_ONLY = message(
     "Nothing saved: that line held only control keys (an arrow or a function key, say)."
 )
 ALREADY_POSTED = "Today's paper (already posted):"
+# Above a direct message: the terminal's one person reads it where everything else shows.
+DIRECT_FOR_YOU = "✉️ A direct message for you:"
 NOTHING_MORE = message("There is nothing more to show; search again for more results.")
 
 # A terminal has no buttons: each button's action is a word to type instead.
@@ -24,7 +31,31 @@ TYPED_ACTIONS = {SEARCH_MORE: "more"}
 TYPED_COMMANDS = {
     ADD: ("/paperclub suggestions add", "to add it to the queue"),
     HIDE: ("/paperclub suggestions hide", "if it is not for us"),
+    ACCEPT: ("/paperclub swap accept", "to accept the swap"),
+    DECLINE: ("/paperclub swap decline", "to decline it"),
 }
+# ... or a command with no value: a reminder's RSVPs answer for the next session.
+TYPED_ANSWERS = {
+    action: f"/paperclub rsvp {answer.value}" for action, answer in RSVP_ACTIONS.items()
+}
+TYPED_ANSWERS |= {CLEAR: "/paperclub poll clear", RESULTS: "/paperclub poll"}
+
+
+def typed_buttons(*, buttons: Sequence[Button]) -> list[Paragraph]:
+    """The lines that stand for a row of buttons: a poll's papers in one line (by their
+    numbers), each other button in a line of its own."""
+    papers = [b.label for b in buttons if b.action == VOTE]
+    lines = [typed_button(button=b) for b in buttons if b.action != VOTE]
+    if papers:
+        example = " ".join(papers[:2])
+        said = line(
+            "Type ",
+            Code(f"/paperclub poll {example}"),
+            " with the papers' numbers to vote.",
+            quiet=True,
+        )
+        lines.insert(0, said)
+    return lines
 
 
 def typed_button(*, button: Button) -> Paragraph:
@@ -32,6 +63,10 @@ def typed_button(*, button: Button) -> Paragraph:
     if button.action in TYPED_COMMANDS:
         command, purpose = TYPED_COMMANDS[button.action]
         return line("Type ", Code(f"{command} {button.value}"), f" {purpose}.", quiet=True)
+    if button.action in TYPED_ANSWERS:
+        return line(
+            "Type ", Code(TYPED_ANSWERS[button.action]), f" for {button.label}.", quiet=True
+        )
     word = TYPED_ACTIONS.get(button.action, button.action)
     return line("Type ", Code(word), f" for {button.label.lower()}.", quiet=True)
 

@@ -238,3 +238,5 @@ NOT_AVAILABLE = message(
 )
 # A vote button whose post belongs to another channel (a copied or forged button).
 BUTTON_NOT_HERE = message("That button does not belong to this channel: no vote was stored.")
+# A button whose id names nothing this bot reads (or one pressed outside a channel).
+UNKNOWN_BUTTON = message("That button no longer works here.")

@@ -33,3 +33,9 @@ def link(*, url: str, minutes: int) -> Message:
             f" (the link works for {minutes} minutes; it is yours, do not share it).",
         ),
     )
+
+
+def calendar_name(*, channel: str) -> str:
+    """A channel's calendar feed's name, as a calendar app lists it: "#journal-club · Paper
+    Club" (`channel`: its name, or its id when the name is unknown)."""
+    return f"#{channel} · Paper Club"

@@ -141,6 +141,11 @@ class Directory:
             self.guilds[parent["guild_id"]].thread_ids.append(id)
             return self.thread_view(thread_id=id)
 
+    def add_private(self, *, channel: JsonDict) -> None:
+        """Keep a channel that belongs to no guild (a DM channel, directs.py)."""
+        with self.lock:
+            self._channels[channel["id"]] = channel
+
     # -- lookups ---------------------------------------------------------------------------
 
     def guild(self, *, guild_id: str) -> Guild:

@@ -16,6 +16,8 @@ from .journal import make_failure
 from .model import JsonDict, RecordedRequest
 from .people import People
 from .rest import GATEWAY, STATE, URLS, add_directory_routes, discord_middleware
+from .rest_directs import add_direct_routes
+from .rest_events import ScheduledInspection, add_scheduled_event_routes
 from .rest_interactions import add_interaction_routes
 from .rest_messages import add_message_routes
 from .rest_threads import add_thread_routes
@@ -29,7 +31,7 @@ GENERAL_ID = "1100000000000000200"
 ALICE_ID, BOB_ID = "1100000000000000301", "1100000000000000302"
 
 
-class FakeDiscord(MemberActions, Waiting):
+class FakeDiscord(MemberActions, ScheduledInspection, Waiting):
     """A local Discord for tests: point discord.py's Route.BASE and DEFAULT_GATEWAY at it."""
 
     def __init__(
@@ -68,6 +70,8 @@ class FakeDiscord(MemberActions, Waiting):
         add_message_routes(app.router)
         add_thread_routes(app.router)
         add_interaction_routes(app.router)
+        add_scheduled_event_routes(app.router)
+        add_direct_routes(app.router)
         # Two paths to one handler: tests can tell a fresh connect from a resume by path.
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway-resume", self.gateway.handle)

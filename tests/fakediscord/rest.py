@@ -145,6 +145,11 @@ async def dispatch(*, request: web.Request, event: str, data: JsonDict) -> None:
 async def dispatch_message(*, request: web.Request, event: str, stored: JsonDict) -> None:
     """Dispatch MESSAGE_CREATE/UPDATE for a message, shaped for the client's intents."""
     state, gateway = request.app[STATE], request.app[GATEWAY]
+    if state.directs.is_dm(channel_id=stored["channel_id"]):
+        data = state.directs.event(stored=stored, intents=gateway.intents)
+        if data is not None:
+            await dispatch(request=request, event=event, data=data)
+        return
     await dispatch(
         request=request,
         event=event,

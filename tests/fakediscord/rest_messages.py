@@ -56,6 +56,7 @@ async def create_message(request: web.Request) -> web.Response:
     state.directory.accessible(channel_id=channel_id)
     body = body_of(request)
     check_message(body=body, has_files=bool(files_of(request)))
+    state.directs.check_sendable(channel_id=channel_id)
     stored, created = state.store.create(
         channel_id=channel_id,
         author=state.bot_user(),

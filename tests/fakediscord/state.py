@@ -6,10 +6,12 @@ import copy
 
 from . import messages, payloads
 from .directory import Directory
+from .directs import Directs
 from .interactions import Interactions
 from .journal import Journal
 from .model import JsonDict, Snowflakes
 from .ratelimits import RateLimits
+from .scheduled import ScheduledEvents
 from .store import MessageStore
 
 MESSAGE_CONTENT_INTENT = 1 << 15
@@ -26,7 +28,11 @@ class State:
         bot = payloads.user(id=bot_id, username=bot_name, bot=True)
         self.directory = Directory(journal=self.journal, ids=self.ids, bot=bot, app_id=app_id)
         self.store = MessageStore(journal=self.journal, ids=self.ids, directory=self.directory)
+        self.directs = Directs(directory=self.directory, ids=self.ids)
         self.interactions = Interactions(journal=self.journal)
+        self.scheduled = ScheduledEvents(
+            journal=self.journal, ids=self.ids, directory=self.directory
+        )
         self.limits = RateLimits()
         self.owner_id = bot_id
 

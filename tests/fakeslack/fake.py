@@ -16,6 +16,7 @@ from .registry import Registry
 from .socket_mode import SocketModeServer
 from .state import Workspace
 from .tenants import Tenants
+from .web_directs import im_id
 from .witness import witness
 
 
@@ -190,6 +191,10 @@ class FakeSlack(Tenants):
             if message["ts"] == ts:
                 return message
         raise KeyError(f"no message {ts} in {channel}")
+
+    def directs(self, user: str) -> list[JsonDict]:
+        """Every message in the bot's direct message with a person (conversations.open)."""
+        return self.ws.messages(im_id(user))
 
     def ephemerals(self, channel: str) -> list[JsonDict]:
         """Ephemeral messages sent in a channel."""

@@ -25,6 +25,7 @@ class Channel:
     name: str
     is_member: bool = True
     is_private: bool = False
+    is_im: bool = False  # the bot's direct message with one person (web_directs.py)
     created: int = 1_700_000_000
     members: set[str] = field(default_factory=set)  # people in it (users.conversations)
 

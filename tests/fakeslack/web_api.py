@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import web_chat, web_members, web_reads, web_views
+from . import web_chat, web_directs, web_members, web_reads, web_views
 from .model import ApiError, JsonDict
 from .params import bool_arg, member_channel, message_view, text_arg, window
 from .state import Workspace
@@ -13,7 +13,7 @@ from .state import Workspace
 # Slack sends the granted scopes on every answer; Bolt copies them into context.bot_scopes.
 BOT_SCOPES = (
     "channels:history,channels:read,chat:write,commands,groups:history,groups:read,"
-    "metadata.message:read,reactions:read,reactions:write,users:read"
+    "im:write,metadata.message:read,reactions:read,reactions:write,users:read"
 )
 WORKSPACE_URL = "https://fake.slack.test/"
 
@@ -109,6 +109,8 @@ def _conversations_info(ws: Workspace, params: JsonDict, ctx: Context) -> JsonDi
     channel = ws.find_channel(text_arg(params, "channel"))
     if channel.is_private and not channel.is_member:
         raise ApiError("channel_not_found")
+    if channel.is_im:
+        return {"channel": web_directs.im_info(ws, channel)}
     return {
         "channel": {
             "id": channel.id,
@@ -174,6 +176,7 @@ METHODS: dict[str, tuple[Method, str | None]] = {
     "bots.info": (_bots_info, "bot"),
     "conversations.info": (_conversations_info, "bot"),
     "conversations.join": (_conversations_join, "bot"),
+    "conversations.open": (_chat(web_directs.conversations_open), "bot"),
     "conversations.history": (_conversations_history, "bot"),
     "conversations.replies": (_chat(web_reads.conversations_replies), "bot"),
     "reactions.get": (_chat(web_reads.reactions_get), "bot"),

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from .model import ApiError, JsonDict
+from .model import ApiError, Channel, JsonDict
 from .params import bool_arg, decode_cursor, encode_cursor, int_arg, text_arg
 from .state import Workspace
 
 _TYPES = {"public_channel", "private_channel", "mpim", "im"}
+
+
+def _kind(channel: Channel) -> str:
+    """The `types` value a conversation answers to."""
+    if channel.is_im:
+        return "im"
+    return "private_channel" if channel.is_private else "public_channel"
 
 
 def add_member(ws: Workspace, channel: str, user: str) -> None:
@@ -29,7 +36,7 @@ def users_conversations(ws: Workspace, params: JsonDict) -> JsonDict:
             c
             for c in ws.channels.values()
             if (c.is_member if user == ws.bot_user_id else user in c.members)
-            and ("private_channel" if c.is_private else "public_channel") in types
+            and _kind(c) in types
             and (c.is_member or not c.is_private)
         ),
         key=lambda c: c.id,
@@ -47,7 +54,7 @@ def users_conversations(ws: Workspace, params: JsonDict) -> JsonDict:
             "name": c.name,
             "is_channel": not c.is_private,
             "is_group": False,
-            "is_im": False,
+            "is_im": c.is_im,
             "is_mpim": False,
             "is_private": c.is_private,
             "is_archived": False,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -26,8 +27,9 @@ def _buttons(message: Message) -> set[tuple[str, str]]:
 
 @dataclass
 class MemoryChat:
-    """Messages per channel id; `fail_next` makes the next post attempts fail (optionally after
-    landing), `fail_lookups` the next history look-ups."""
+    """Messages per channel id, direct messages per member; `fail_next` makes the next post
+    attempts fail (optionally after landing), `fail_lookups` the next history look-ups,
+    `closed_dms` direct messages to those members."""
 
     posts: dict[str, list[PaperCard]] = field(default_factory=dict)
     notices: dict[str, list[str]] = field(default_factory=dict)
@@ -37,6 +39,11 @@ class MemoryChat:
     failures: list[tuple[str, bool, bool]] = field(default_factory=list)
     lookup_failures: list[str] = field(default_factory=list)
     notice_failures: list[tuple[str, bool]] = field(default_factory=list)
+    # Direct messages by the member they went to: the messages, and as plain text.
+    directs: dict[str, list[Message]] = field(default_factory=dict)
+    direct_texts: dict[str, list[str]] = field(default_factory=dict)
+    # Members whose DMs are closed (or who are gone): send_direct to them posts nothing.
+    closed_dms: set[str] = field(default_factory=set)
     pauses: list[float] = field(default_factory=list)
     lookups: int = 0
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -107,6 +114,20 @@ class MemoryChat:
         self._notice_ids.setdefault(channel.channel, []).append((message_id, message))
         return message_id
 
+    def send_direct(self, *, channel: ChannelKey, user: str, message: Message) -> str | None:
+        """Keep the direct message under its member (and as plain text); refused, posting
+        nothing, when their DMs are closed."""
+        if user in self.closed_dms:
+            raise ChatError(code="dms_closed", hint="test", posted_nothing=True)
+        with self._lock:
+            self.directs.setdefault(user, []).append(message)
+            self.direct_texts.setdefault(user, []).append(as_plain(message=message))
+            return f"{next(self._ids)}.000300"
+
+    def notice_ids(self, *, channel: str) -> list[str]:
+        """The ids of a channel's notices, in order."""
+        return [message_id for message_id, _ in self._notice_ids.get(channel, [])]
+
     def find_notice(self, *, channel: ChannelKey, message: Message, since: datetime) -> str | None:
         """The id of the channel's first notice sharing a button (action and value) with
         `message`; fail as told (the same failures as find_post's)."""
@@ -131,7 +152,7 @@ class MemoryChat:
         """Private channels are whichever the test says."""
         return channel.channel in self.private
 
-    def names_of(self, *, channel: ChannelKey, people: list[str]) -> ChannelNames:
+    def names_of(self, *, channel: ChannelKey, people: Sequence[str]) -> ChannelNames:
         """A channel is named after its id, a person "Name of <id>"."""
         return ChannelNames(
             channel=f"name-{channel.channel}", people={p: f"Name of {p}" for p in people}

@@ -14,6 +14,7 @@ from bot.db.database import Database
 from bot.ports.sources import Suggestion, WatchSpec
 from bot.services import suggestions
 from bot.services.embedding import NO_SEMANTIC
+from bot.services.reply import ClickAnswer
 from bot.sources.candidates import Candidate
 from bot.wording import suggestions as words
 from tests.services.conftest import key
@@ -39,7 +40,7 @@ def test_a_promote_that_loses_to_a_hide_queues_nothing(postgres_url: str) -> Non
                 now=NOW,
             )
             (waiting,) = store.suggestions(channel=key("C1"), states=("waiting",), limit=5)
-        answers: list[suggestions.TrayAnswer] = []
+        answers: list[ClickAnswer] = []
         with engine.connect() as other:
             # Another person's hide, not committed yet: it holds the suggestion's row.
             other.execute(

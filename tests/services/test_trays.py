@@ -12,6 +12,7 @@ from bot.ports.sources import TraySettings, WatchSpec
 from bot.services import suggestions, trays
 from bot.services.commands import handle
 from bot.services.embedding import NO_SEMANTIC
+from bot.services.reply import ClickAnswer
 from bot.sources.candidates import Candidate
 from bot.wording import suggestions as words
 from tests.services.conftest import follow, key
@@ -121,7 +122,7 @@ def test_promote_queues_the_paper_once_and_hide_hides_it(
     post(database, chat, now=AFTER_NINE)
     first, second, _ = tray_ids(database, now=AFTER_NINE)
 
-    def decide(number: int | str, how: str, user: str = "U2") -> suggestions.TrayAnswer:
+    def decide(number: int | str, how: str, user: str = "U2") -> ClickAnswer:
         return suggestions.decide(
             uow=database,
             channel=channel,
@@ -134,8 +135,8 @@ def test_promote_queues_the_paper_once_and_hide_hides_it(
 
     added = decide(first, "add")
     assert "to the queue (position 1)" in as_text(added.reply.message)
-    assert added.tray is not None
-    assert "✅ Added to the queue by U2." in as_text(added.tray)
+    assert added.redrawn is not None
+    assert "✅ Added to the queue by U2." in as_text(added.redrawn)
     again = decide(first, "hide", user="U3")
     assert "✅ Added to the queue by U2" in as_text(again.reply.message)
     with database(write=False) as store:
@@ -143,8 +144,8 @@ def test_promote_queues_the_paper_once_and_hide_hides_it(
         assert store.count_queued(workspace=channel.workspace_key, channel=followed) == 1
     hidden = decide(second, "hide")
     assert "will not be suggested here again" in as_text(hidden.reply.message)
-    assert hidden.tray is not None and "🙈 Not for us (U2)." in as_text(hidden.tray)
-    remaining = [b for b in hidden.tray.blocks if isinstance(b, Buttons)]
+    assert hidden.redrawn is not None and "🙈 Not for us (U2)." in as_text(hidden.redrawn)
+    remaining = [b for b in hidden.redrawn.blocks if isinstance(b, Buttons)]
     assert len(remaining) == 1  # only the undecided one keeps its buttons
     # A number of another channel, or no number at all, decides nothing.
     assert "no suggestion #" in as_text(decide("999999", "add").reply.message)
@@ -166,7 +167,7 @@ def test_another_channels_suggestion_cannot_be_decided_here(
         now=AFTER_NINE,
         semantic_extra=NO_SEMANTIC,
     )
-    assert answer.tray is None and "no suggestion" in as_text(answer.reply.message)
+    assert answer.redrawn is None and "no suggestion" in as_text(answer.reply.message)
     with database(write=False) as store:
         still = store.suggestion(channel=key("C2"), suggestion_id=theirs.id)
     assert still is not None and still.state == "waiting"

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from bot.db.database import Database
 from bot.messages import Buttons, message
-from bot.services import suggestions, trays
+from bot.services import notices_once, suggestions, trays
 from tests.services.conftest import follow, key
 from tests.services.memory_chat import MemoryChat
 from tests.services.test_trays import AFTER_NINE, UTC_NINE, post, poster_of, seed
@@ -131,7 +131,13 @@ def test_a_tray_claimed_by_a_live_process_is_left_to_it_until_its_claim_goes_sta
     assert chat.lookups == 1 and len(chat.messages["C1"]) == 1
     # The frozen one resumes where it stopped, about to send: its claim is gone, it sends not.
     resumed = AFTER_NINE + timedelta(minutes=7)
-    sent = trays._send(poster=frozen, channel=C1, tray_id=opened.id, shown=shown, now=resumed)
+    sent = notices_once.send(
+        sender=trays.sender_of(poster=frozen),
+        record_id=opened.id,
+        channel=C1,
+        shown=shown,
+        now=resumed,
+    )
     assert sent is False and len(chat.messages["C1"]) == 1
 
 

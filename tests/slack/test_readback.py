@@ -11,7 +11,8 @@ from bot.domain import ChannelKey
 from bot.ports.readback import ReadBack, SeenReaction, SeenReply
 from bot.services.telemetry import Telemetry
 from bot.slack import ids
-from bot.slack.chat import SlackChat, make_client
+from bot.slack.chat import SlackChat
+from bot.slack.client import make_client
 from bot.slack.pacing import NON_MARKETPLACE, HistoryLimits, Pacer
 from bot.slack.readback import SlackReadBack
 from tests.fakeslack import FakeSlack

@@ -32,7 +32,7 @@ from tests.sources.scenario_support import (
 )
 
 
-def _discord_text(message: dict[str, Any]) -> str:
+def discord_text(message: dict[str, Any]) -> str:
     """What a member reads in a Discord message: its content and its embeds' words."""
     parts = [str(message.get("content") or "")]
     for embed in message.get("embeds") or []:
@@ -57,11 +57,11 @@ class DiscordRoom:
         sub, _, rest = text.partition(" ")
         options = {"what": rest} if rest else None
         fake = self.harness.fake
-        return _discord_text(self.harness.command(sub, options, user=fake.bob_id))
+        return discord_text(self.harness.command(sub, options, user=fake.bob_id))
 
     def shown(self, *, message_id: str) -> str:
         """The message's words."""
-        return _discord_text(self.harness.fake.message(message_id))
+        return discord_text(self.harness.fake.message(message_id))
 
     def click(self, *, message_id: str, suggestion_id: int, label: str) -> str:
         """A member (alice) clicks the button through the gateway; the follow-up only the
@@ -81,7 +81,7 @@ class DiscordRoom:
 
         fake.wait_until(answered, timeout=WAIT)
         [followup] = fake.interaction(record.id).followup_ids
-        return _discord_text(fake.message(followup))
+        return discord_text(fake.message(followup))
 
     def offered(self, *, message_id: str) -> set[str] | None:
         """The values the message's buttons carry as it stands (a custom id's last part)."""

@@ -3,9 +3,10 @@ calls (router.py), the context a subcommand runs in (invocation.py) and the sear
 answers (answers.py). Callers use the names below."""
 
 from bot.services.commands.answers import more_results, queue_reply, search_reply
+from bot.services.commands.entry import Argument, Subcommand
 from bot.services.commands.invocation import Invocation
 from bot.services.commands.router import handle, split
-from bot.services.commands.table import TABLE, Argument, Subcommand
+from bot.services.commands.table import TABLE
 
 __all__ = [
     "TABLE",

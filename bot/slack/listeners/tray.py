@@ -1,12 +1,14 @@
-"""The suggestions tray's buttons (Add to queue, Not for us), in a channel and on the App Home:
-acked at once, then decided through Room.tray_click as the channel Slack names (never one the
-button's value could name); the tray is redrawn in place for everyone and the clicker alone
-reads the answer."""
+"""Buttons on messages the bot keeps up to date: the suggestions tray's (Add to queue, Not for us),
+in a channel and on the App Home, a session reminder's RSVPs (Going, Maybe, Not going) and a
+poll's (a paper's number, Clear my vote, See the votes). Acked at once, then decided through
+Room.clicks as the channel Slack names (never one the button's value could name); the message is
+redrawn in place for everyone and the clicker alone reads the answer."""
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
@@ -16,16 +18,27 @@ from bot.messages import Message
 from bot.ports import ArchiveUnavailable
 from bot.services import home_trays
 from bot.services.home import Viewer
-from bot.services.suggestions import TrayAnswer
+from bot.services.reply import ClickAnswer
 from bot.slack import home as slack_home
 from bot.slack import ids
 from bot.slack.deps import SlackDeps
 from bot.slack.listeners.votes import clicked_in
 from bot.slack.redraw import redraw
 from bot.wording import home as home_words
+from bot.wording.meetings import RSVP_ACTIONS
+from bot.wording.polls import CLEAR, RESULTS, VOTE
+from bot.wording.presenters import ACCEPT, DECLINE
 from bot.wording.suggestions import ADD, HIDE
 
 log = logging.getLogger(__name__)
+
+
+class Click(Protocol):
+    """What a click decides (Room.clicks' tray and rsvp)."""
+
+    def __call__(self, *, channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
+        """The answer and the redrawn message."""
+        ...
 
 
 def _clicked_message(*, body: dict[str, Any]) -> tuple[str | None, bool]:
@@ -39,12 +52,12 @@ def _clicked_message(*, body: dict[str, Any]) -> tuple[str | None, bool]:
 
 
 def _redraw_posted(
-    *, deps: SlackDeps, channel: ChannelKey, ts: str | None, answer: TrayAnswer
+    *, deps: SlackDeps, channel: ChannelKey, ts: str | None, answer: ClickAnswer
 ) -> None:
     """Redraw the channel's tray message: the one clicked, else the one the archive noted."""
     where = ts or answer.posted
-    if where and answer.tray is not None:
-        redraw(chat=deps.chat, channel=channel, ts=where, message=answer.tray)
+    if where and answer.redrawn is not None:
+        redraw(chat=deps.chat, channel=channel, ts=where, message=answer.redrawn)
 
 
 def _tell(*, deps: SlackDeps, respond: Respond, message: Message, replace: bool) -> None:
@@ -64,26 +77,37 @@ def register(*, app: App, deps: SlackDeps) -> None:
         """Ack at once; the decision and the redraw follow."""
         ack()
 
-    def in_channel(body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
-        """Decide the suggestion as the channel of the click, redraw the tray, answer."""
-        user = str((body.get("user") or {}).get("id") or "")
-        if not user:
-            return
-        channel = deps.channel(channel_id=clicked_in(body=body))
-        number = str(action.get("value") or "")
-        name = str(action.get("action_id", "")).removeprefix(ids.action_id(action=""))
-        answer: TrayAnswer = deps.room.tray_click(
-            channel=channel, user=user, action=name, value=number
-        )
-        ts, ephemeral = _clicked_message(body=body)
-        if answer.tray is not None:
-            if ephemeral:  # the clicker's own copy, then the channel's
-                _tell(deps=deps, respond=respond, message=answer.tray, replace=True)
-            _redraw_posted(deps=deps, channel=channel, ts=None if ephemeral else ts, answer=answer)
-        _tell(deps=deps, respond=respond, message=answer.reply.message, replace=False)
+    def in_channel_of(click: Click) -> Callable[..., None]:
+        """The lazy listener of a button in a channel, deciding with `click`."""
 
+        def in_channel(body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
+            """Decide as the channel of the click, redraw the message, answer."""
+            user = str((body.get("user") or {}).get("id") or "")
+            if not user:
+                return
+            channel = deps.channel(channel_id=clicked_in(body=body))
+            value = str(action.get("value") or "")
+            name = str(action.get("action_id", "")).removeprefix(ids.action_id(action=""))
+            answer = click(channel=channel, user=user, action=name, value=value)
+            ts, ephemeral = _clicked_message(body=body)
+            if answer.redrawn is not None:
+                if ephemeral:  # the clicker's own copy, then the channel's
+                    _tell(deps=deps, respond=respond, message=answer.redrawn, replace=True)
+                where = None if ephemeral else ts
+                _redraw_posted(deps=deps, channel=channel, ts=where, answer=answer)
+            _tell(deps=deps, respond=respond, message=answer.reply.message, replace=False)
+
+        return in_channel
+
+    clicks = deps.room.clicks
     for action in (ADD, HIDE):
-        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel])
+        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.tray)])
+    for action in RSVP_ACTIONS:
+        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.rsvp)])
+    for action in (VOTE, CLEAR, RESULTS):
+        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.vote)])
+    for action in (ACCEPT, DECLINE):
+        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.swap)])
 
     def on_home(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
         """Decide the suggestion in the channel the button names, if the person is in it;
@@ -112,7 +136,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
             slack_home.publish(client=client, deps=deps, user=user, viewer=viewer)
             return
         number = read[1]
-        answer = deps.room.tray_click(
+        answer = deps.room.clicks.tray(
             channel=channel, user=user, action=home_trays.ACTIONS[name], value=number
         )
         _redraw_posted(deps=deps, channel=channel, ts=None, answer=answer)

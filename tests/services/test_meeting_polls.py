@@ -1,0 +1,177 @@
+"""The poll that chooses a session's paper (issue 33): opened at its lead time with the
+queue's first papers and the nominations, voted on by button and command, approval and ranked,
+hidden until it closes, closed once with the winner announced once; the losers keep their
+votes for the next poll."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from bot.db.database import Database
+from bot.messages import Buttons, Message, as_plain
+from bot.services import commands
+from bot.services.clicks import Clicks
+from bot.services.embedding import NO_SEMANTIC
+from bot.services.session_notices import SessionSender, send_due_notices
+from tests.services.conftest import follow, key, load_sample
+from tests.services.memory_chat import MemoryChat
+from tests.services.support import invocation
+
+C1 = key("C1")
+MONDAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+# Thursdays 16:00 UTC: the poll of 5 March opens Monday 16:00 and closes Wednesday 16:00.
+OPENS = datetime(2026, 3, 2, 16, 0, tzinfo=UTC)
+CLOSES = datetime(2026, 3, 4, 16, 0, tzinfo=UTC)
+HOSTILE = "<!channel> @everyone *bold* <@U999> " + "🧪" * 3000
+# What a poll shows of it: a title typed as a reference is cut at its first clause.
+SHOWN = "<!channel> @everyone *bold* <@U999>"
+
+
+@dataclass
+class Clock:
+    """A clock a test moves."""
+
+    at: datetime
+
+    def now(self) -> datetime:
+        """The instant set."""
+        return self.at
+
+
+def said(
+    database: Database, chat: MemoryChat, text: str, *, user: str = "UADMIN", now: datetime = MONDAY
+) -> str:
+    """What /paperclub `text` answers, as plain text."""
+    call = invocation(database, chat, C1, user=user, now=now)
+    return as_plain(message=commands.handle(call=call, text=text).message)
+
+
+def sweep(database: Database, chat: MemoryChat, *, now: datetime) -> int:
+    """One sweep's session messages."""
+    sender = SessionSender(
+        uow=database, chat=chat, platform="slack", owner="h:1:a", owner_alive=lambda _o: False
+    )
+    return send_due_notices(sessions=sender, now=now)
+
+
+def buttons(message: Message) -> list[tuple[str, str, str]]:
+    """A message's buttons as (label, action, value)."""
+    return [
+        (b.label, b.action, b.value)
+        for block in message.blocks
+        if isinstance(block, Buttons)
+        for b in block.buttons
+    ]
+
+
+def _set_up(database: Database, chat: MemoryChat, *, poll: str) -> None:
+    """A followed channel with the sample queue, a Thursday meeting, polls as told."""
+    follow(database)
+    load_sample(database)
+    said(database, chat, "meeting set thu 16:00 UTC")
+    said(database, chat, "meeting reminders off")
+    said(database, chat, f"meeting poll {poll}")
+
+
+def test_an_approval_poll_opens_once_takes_votes_closes_once_and_the_losers_carry_over(
+    database: Database, chat: MemoryChat
+) -> None:
+    _set_up(database, chat, poll="approval size 2")
+    assert "is put forward for the next poll" in said(
+        database, chat, f"nominate {HOSTILE}", user="U1"
+    )
+    assert "No poll is open" in said(database, chat, "poll", user="U1")
+    assert sweep(database, chat, now=OPENS - timedelta(minutes=1)) == 0
+    assert sweep(database, chat, now=OPENS) == 1
+    assert sweep(database, chat, now=OPENS + timedelta(minutes=1)) == 0
+    (poll,) = chat.messages["C1"]
+    text = as_plain(message=poll)
+    assert "Choose the paper for Thu 05 Mar 2026, 16:00–17:00 UTC" in text
+    assert SHOWN in text  # shown as plain text: each renderer escapes it
+    papers = [b for b in buttons(poll) if b[1] == "poll_vote"]
+    assert [label for label, _, _ in papers] == ["1", "2", "3"]  # U1's, then the queue's two
+    clicks = Clicks(
+        uow=database, clock=Clock(OPENS + timedelta(hours=1)), semantic_extra=NO_SEMANTIC
+    )
+    first = clicks.vote(channel=C1, user="U1", action="poll_vote", value=papers[0][2])
+    assert "Your vote: 1." in as_plain(message=first.reply.message)
+    assert first.redrawn is not None and "1 member voted so far" in as_plain(message=first.redrawn)
+    assert first.posted == chat.notice_ids(channel="C1")[0]
+    clicks.vote(channel=C1, user="U2", action="poll_vote", value=papers[0][2])
+    clicks.vote(channel=C1, user="U2", action="poll_vote", value=papers[1][2])
+    assert "Your vote: 1, 2." in said(
+        database, chat, "poll 1 2", user="U3", now=OPENS + timedelta(hours=2)
+    )
+    assert "Usage" in said(database, chat, "poll 7", user="U3", now=OPENS + timedelta(hours=2))
+    # Another workspace's channel, a forged value: nothing.
+    other = clicks.vote(
+        channel=key("C1", workspace="T2"), user="U4", action="poll_vote", value=papers[0][2]
+    )
+    assert other.redrawn is None and "not one of this channel's" in as_plain(
+        message=other.reply.message
+    )
+    assert sweep(database, chat, now=CLOSES) == 1
+    assert sweep(database, chat, now=CLOSES + timedelta(minutes=5)) == 0
+    result = as_plain(message=chat.messages["C1"][1])
+    assert "The group chose" in result and SHOWN in result and "(3 votes)" in result
+    late = clicks.vote(channel=C1, user="U5", action="poll_vote", value=papers[0][2])
+    assert late.redrawn is None  # closed: no vote changes it
+    # The next week's poll: the winner is done; paper 1 keeps U2's and U3's votes.
+    assert sweep(database, chat, now=OPENS + timedelta(days=7)) == 1
+    nxt = chat.messages["C1"][2]
+    assert SHOWN not in as_plain(message=nxt)
+    (_, counts) = as_plain(message=nxt).split("\n", 1)
+    assert "— 2 votes" in counts
+
+
+def test_a_ranked_hidden_poll_shows_no_counts_until_it_closes_then_runs_off(
+    database: Database, chat: MemoryChat
+) -> None:
+    _set_up(database, chat, poll="ranked hidden size 3")
+    sweep(database, chat, now=OPENS)
+    (poll,) = chat.messages["C1"]
+    assert "the counts show when it closes" in as_plain(
+        message=poll
+    ) and "— 0 votes" not in as_plain(message=poll)
+    at = OPENS + timedelta(hours=1)
+    said(database, chat, "poll 1 2", user="U1", now=at)
+    said(database, chat, "poll 2 1", user="U2", now=at)
+    said(database, chat, "poll 3 2", user="U3", now=at)
+    clicks = Clicks(uow=database, clock=Clock(at), semantic_extra=NO_SEMANTIC)
+    early = clicks.vote(
+        channel=C1,
+        user="U1",
+        action="poll_results",
+        value=f"{poll.blocks and buttons(poll)[0][2].split('.')[0]}.result",
+    )
+    assert early.redrawn is None and "not one of this channel's" in as_plain(
+        message=early.reply.message
+    )
+    sweep(database, chat, now=CLOSES)
+    result = chat.messages["C1"][1]
+    # Round 1: 1, 1, 1 (paper 3 eliminated last by the tie rule: nominated last); U3's vote
+    # passes to 2, which wins with 2 of 3.
+    (see,) = [b for b in buttons(result) if b[1] == "poll_results"]
+    votes = clicks.vote(channel=C1, user="U1", action="poll_results", value=see[2])
+    assert "Your vote: 1, 2." in as_plain(message=votes.reply.message)
+    assert "(2 votes)" in as_plain(message=result)
+
+
+def test_nobody_voting_chooses_nothing_and_says_so_once(
+    database: Database, chat: MemoryChat
+) -> None:
+    _set_up(database, chat, poll="approval")
+    sweep(database, chat, now=OPENS)
+    assert sweep(database, chat, now=CLOSES) == 1
+    assert "Nobody voted" in chat.notices["C1"][1]
+    assert sweep(database, chat, now=CLOSES + timedelta(hours=1)) == 0
+
+
+def test_poll_settings_are_checked(database: Database, chat: MemoryChat) -> None:
+    _set_up(database, chat, poll="approval")
+    assert "opens further ahead" in said(database, chat, "meeting poll approval opens 1d closes 2d")
+    assert "not understood" in said(database, chat, "meeting poll approval loudly")
+    assert "say approval or ranked" in said(database, chat, "meeting poll sometimes")
+    assert "Only admins" in said(database, chat, "meeting poll off", user="U1")
+    assert "have no poll" in said(database, chat, "meeting poll off")
