@@ -20,7 +20,7 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.discord import directs, embeds, history, names, render
+from bot.discord import directs, embeds, history, names, privacy, render
 from bot.discord.bridge import Bridge
 from bot.discord.errors import FAILURES, chat_error
 from bot.discord.keys import ButtonKeys
@@ -37,9 +37,6 @@ log = logging.getLogger(__name__)
 
 ARCHIVE_MINUTES = 10080  # a week without a message before Discord hides the thread
 ALREADY_THREADED = 160004  # "A thread has already been created for this message"
-VIEW_CHANNEL = 1 << 10
-PRIVATE_TYPES = {1, 3, 12}  # a DM, a group DM, a private thread
-THREAD_TYPES = {10, 11, 12}
 NAME_TTL_SECONDS = 3600
 
 
@@ -259,25 +256,8 @@ class DiscordChat:
         return data
 
     def is_private(self, *, channel: ChannelKey) -> bool:
-        """DMs, private threads and channels @everyone cannot see; a public thread is as
-        private as its channel. True when Discord cannot say (nothing leaks by default)."""
-        try:
-            data = self.channel_info(channel_id=channel.channel)
-            if int(data.get("type", 0)) in THREAD_TYPES - PRIVATE_TYPES and data.get("parent_id"):
-                data = self.channel_info(channel_id=str(data["parent_id"]))
-        except ChatError as exc:
-            log.warning("could not tell whether %s is private (%s)", channel, exc)
-            return True
-        if int(data.get("type", 0)) in PRIVATE_TYPES:
-            return True
-        everyone = str(data.get("guild_id") or channel.workspace)
-        for overwrite in data.get("permission_overwrites") or []:
-            if (
-                str(overwrite.get("id")) == everyone
-                and int(overwrite.get("deny", 0)) & VIEW_CHANNEL
-            ):
-                return True
-        return False
+        """Whether people outside the channel cannot see it (bot.discord.privacy)."""
+        return privacy.is_private(chat=self, channel=channel)
 
     def names_of(self, *, channel: ChannelKey, people: Sequence[str]) -> ChannelNames:
         """From the guild cache, else GET /channels and /users (bot.discord.names)."""
