@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import Select, or_, select, update
+from sqlalchemy.orm import Session as OrmSession
 
 from bot.db.convert import channel_key, stored_utc, utc
 from bot.db.engine import upsert_insert
@@ -136,18 +137,7 @@ class SqlSessions(UnitBound):
             SessionRow.platform_event_id.is_not(None),
             SessionRow.platform_event_sequence < SessionRow.sequence,
         )
-        rows = self.session.scalars(
-            select(ChannelRow)
-            .where(
-                ChannelRow.platform == platform,
-                or_(
-                    ChannelRow.id.in_(select(MeetingRow.channel_id)),
-                    ChannelRow.id.in_(lagging),
-                ),
-            )
-            .order_by(ChannelRow.id)
-        )
-        return [channel_key(row=row) for row in rows]
+        return meeting_or(session=self.session, platform=platform, also=lagging)
 
     def note_platform_event(self, *, session_id: int, event_id: str | None, sequence: int) -> None:
         """Set the session's event id and the sequence it shows."""
@@ -156,3 +146,17 @@ class SqlSessions(UnitBound):
             .where(SessionRow.id == session_id)
             .values(platform_event_id=event_id, platform_event_sequence=sequence)
         )
+
+
+def meeting_or(*, session: OrmSession, platform: str, also: Select[int]) -> list[ChannelKey]:
+    """The platform's channels with a meeting, or among the channel ids `also` selects, by
+    row id."""
+    rows = session.scalars(
+        select(ChannelRow)
+        .where(
+            ChannelRow.platform == platform,
+            or_(ChannelRow.id.in_(select(MeetingRow.channel_id)), ChannelRow.id.in_(also)),
+        )
+        .order_by(ChannelRow.id)
+    )
+    return [channel_key(row=row) for row in rows]

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, select
 
-from bot.db.convert import channel_key, stored_utc
+from bot.db.convert import stored_utc
 from bot.db.engine import upsert_insert
-from bot.db.schema import ChannelRow
+from bot.db.meeting_sessions import meeting_or
 from bot.db.schema_meetings import MeetingChangeRow, MeetingRow, SessionRow
 from bot.db.unit import UnitBound
 from bot.db.watches import channel_id_of, channel_id_query, watched_channel_id
@@ -188,15 +188,4 @@ class SqlMeetings(UnitBound):
         to_cancel = select(SessionRow.channel_id).where(
             SessionRow.cancelled.is_(False), SessionRow.start_at > stored_utc(value=now)
         )
-        rows = self.session.scalars(
-            select(ChannelRow)
-            .where(
-                ChannelRow.platform == platform,
-                or_(
-                    ChannelRow.id.in_(select(MeetingRow.channel_id)),
-                    ChannelRow.id.in_(to_cancel),
-                ),
-            )
-            .order_by(ChannelRow.id)
-        )
-        return [channel_key(row=row) for row in rows]
+        return meeting_or(session=self.session, platform=platform, also=to_cancel)

@@ -62,6 +62,22 @@ RSVP_ABOUT = "Say whether you come to the next session: going, maybe or no"
 RSVP_WHAT = "going | maybe | no [date]"
 RSVP_HELP = runs(Code("/paperclub rsvp going"), ": tell the group you come (or maybe, or no)")
 
+# The admins' words after `meeting poll approval`, wherever they are shown.
+POLL_OPTIONS = runs(
+    Code("ranked"),
+    "; then any of ",
+    Code("hidden"),
+    ", ",
+    Code("weighted"),
+    ", ",
+    Code("opens 3d"),
+    ", ",
+    Code("closes 1d"),
+    ", ",
+    Code("size 3"),
+    "; or ",
+    Code("off"),
+)
 MEETING_USAGE = make(
     line("Usage (admins):"),
     Listing(
@@ -76,19 +92,7 @@ MEETING_USAGE = make(
             runs(
                 Code("/paperclub meeting poll approval"),
                 " (or ",
-                Code("ranked"),
-                "; then ",
-                Code("hidden"),
-                ", ",
-                Code("weighted"),
-                ", ",
-                Code("opens 3d"),
-                ", ",
-                Code("closes 1d"),
-                ", ",
-                Code("size 3"),
-                "; or ",
-                Code("off"),
+                *POLL_OPTIONS,
                 "): a poll chooses each session's paper",
             ),
             runs(Code("/paperclub meeting off")),

@@ -62,27 +62,6 @@ NOMINATE_USAGE = make(
     line("Usage: ", Code("/paperclub nominate 2401.01234"), " (an arXiv id, DOI, URL or a title).")
 )
 STALE = make(line("That poll is closed, or not one of this channel's."))
-POLL_USAGE = make(
-    line(
-        "Usage (admins): ",
-        Code("/paperclub meeting poll approval"),
-        " or ",
-        Code("ranked"),
-        ", then any of ",
-        Code("hidden"),
-        ", ",
-        Code("weighted"),
-        ", ",
-        Code("opens 3d"),
-        ", ",
-        Code("closes 1d"),
-        ", ",
-        Code("size 3"),
-        "; or ",
-        Code("/paperclub meeting poll off"),
-        ".",
-    )
-)
 
 
 def _title(text: str) -> str:
