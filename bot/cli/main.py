@@ -22,6 +22,8 @@ from bot.cli.secrets import add_parser as add_secrets
 from bot.cli.secrets import cmd_secrets
 from bot.cli.semantic import add_parser as add_semantic
 from bot.cli.semantic import cmd_embed, cmd_related
+from bot.cli.sessions import add_parser as add_sessions
+from bot.cli.sessions import cmd_sessions
 from bot.cli.sources import add_parser as add_sources
 from bot.cli.sources import cmd_suggestions, cmd_watch
 from bot.cli.web import add_parser as add_web
@@ -92,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_workspaces(sub=sub)
     add_reconcile(sub=sub)
     add_sources(sub=sub)
+    add_sessions(sub=sub)
     return parser
 
 
@@ -152,6 +155,7 @@ COMMANDS = {
     "reconcile": cmd_reconcile,
     "watch": cmd_watch,
     "suggestions": cmd_suggestions,
+    "sessions": cmd_sessions,
 }
 
 

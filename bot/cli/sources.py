@@ -38,7 +38,7 @@ def add_parser(*, sub: Any) -> None:
     found.add_argument("--json", action="store_true", help="print them as JSON")
 
 
-def _key(*, database: Database, name: str) -> ChannelKey:
+def channel_key(*, database: Database, name: str) -> ChannelKey:
     """The channel --channel names: a followed one, or any by its whole key."""
     parts = name.strip().lstrip("#").split(":")
     try:
@@ -87,7 +87,7 @@ def cmd_watch(*, args: argparse.Namespace, settings: Settings) -> int:
     """List, add or remove a channel's watches."""
     database = open_database(settings=settings)
     try:
-        key = _key(database=database, name=args.channel)
+        key = channel_key(database=database, name=args.channel)
         now = SystemClock().now()
         if args.action == "add":
             try:
@@ -118,7 +118,7 @@ def cmd_suggestions(*, args: argparse.Namespace, settings: Settings) -> int:
     """A channel's latest suggestions in every state, newest first."""
     database = open_database(settings=settings)
     try:
-        key = _key(database=database, name=args.channel)
+        key = channel_key(database=database, name=args.channel)
         with database(write=False) as store:
             found = store.suggestions(
                 channel=key,
