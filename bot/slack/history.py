@@ -46,10 +46,14 @@ def is_post(*, message: dict[str, Any], post_id: int) -> bool:
 def buttons_of(*, message: Message) -> frozenset[SeenButton]:
     """The message's buttons as Slack keeps them (bot.slack.render's action_id and value)."""
     return frozenset(
-        (ids.action_id(action=button.action), button.value[:2000])
+        (action, button.value[:2000])
         for block in message.blocks
         if isinstance(block, Buttons)
-        for button in block.buttons
+        for button, action in zip(
+            block.buttons,
+            ids.row_action_ids(actions=[b.action for b in block.buttons]),
+            strict=True,
+        )
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # action_ids (the listeners match on these)
 VOTE_UP = "paperclub_vote_up"
@@ -13,6 +14,32 @@ SEARCH_MORE = "paperclub_search_more"
 def action_id(*, action: str) -> str:
     """The action_id of a neutral button action ("search_more" -> "paperclub_search_more")."""
     return f"paperclub_{action}"
+
+
+# Slack wants action_ids unique within a block: an action repeated in one row of buttons (a
+# poll's papers) is numbered from its second: paperclub_poll_vote, paperclub_poll_vote~2, ...
+REPEAT = "~"
+
+
+def row_action_ids(*, actions: Sequence[str]) -> list[str]:
+    """The action_ids of one row of buttons, in order, each unique in the row."""
+    seen: dict[str, int] = {}
+    out = []
+    for action in actions:
+        seen[action] = seen.get(action, 0) + 1
+        repeat = f"{REPEAT}{seen[action]}" if seen[action] > 1 else ""
+        out.append(action_id(action=action) + repeat)
+    return out
+
+
+def action_pattern(*, action: str) -> re.Pattern[str]:
+    """What a listener matches for an action: its action_id, numbered or not."""
+    return re.compile(rf"^{re.escape(action_id(action=action))}(?:{REPEAT}\d+)?$")
+
+
+def action_of(*, action_id_seen: str) -> str:
+    """The neutral action an action_id stands for ("paperclub_poll_vote~3" -> "poll_vote")."""
+    return action_id_seen.removeprefix(action_id(action="")).split(REPEAT, 1)[0]
 
 
 # block_ids (unique within one message)

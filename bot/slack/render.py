@@ -168,16 +168,17 @@ def _block(*, block: Paragraph | Listing, names: Names) -> Block:
 
 def _buttons(*, block: Buttons) -> Block:
     """A row of buttons; the value carries the argument (Slack allows 2,000 characters)."""
+    named = ids.row_action_ids(actions=[b.action for b in block.buttons])
     return {
         "type": "actions",
         "elements": [
             {
                 "type": "button",
-                "action_id": ids.action_id(action=b.action),
+                "action_id": action,
                 "text": {"type": "plain_text", "text": clip(text=b.label, limit=75), "emoji": True},
                 "value": b.value[:2000],
             }
-            for b in block.buttons
+            for b, action in zip(block.buttons, named, strict=True)
         ],
     }
 

@@ -116,6 +116,10 @@ def _check_block(messages: list[str], block: Any, pointer: str) -> None:
             _err(messages, "no more than 25 items allowed", f"{pointer}/elements")
         for i, element in enumerate(elements):
             _check_element(messages, element, f"{pointer}/elements/{i}")
+        # Slack's action_ids are unique within the block that holds them.
+        ids = [e.get("action_id") for e in elements if isinstance(e, dict) and "action_id" in e]
+        if len(ids) != len(set(ids)):
+            _err(messages, "action_id must be unique in the block", f"{pointer}/elements")
     elif kind == "context":
         elements = block.get("elements")
         if not isinstance(elements, list) or not elements:

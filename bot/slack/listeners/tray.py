@@ -87,7 +87,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
                 return
             channel = deps.channel(channel_id=clicked_in(body=body))
             value = str(action.get("value") or "")
-            name = str(action.get("action_id", "")).removeprefix(ids.action_id(action=""))
+            name = ids.action_of(action_id_seen=str(action.get("action_id", "")))
             answer = click(channel=channel, user=user, action=name, value=value)
             ts, ephemeral = _clicked_message(body=body)
             if answer.redrawn is not None:
@@ -101,13 +101,21 @@ def register(*, app: App, deps: SlackDeps) -> None:
 
     clicks = deps.room.clicks
     for action in (ADD, HIDE):
-        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.tray)])
+        app.action(ids.action_pattern(action=action))(
+            ack=acknowledge, lazy=[in_channel_of(clicks.tray)]
+        )
     for action in RSVP_ACTIONS:
-        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.rsvp)])
+        app.action(ids.action_pattern(action=action))(
+            ack=acknowledge, lazy=[in_channel_of(clicks.rsvp)]
+        )
     for action in (VOTE, CLEAR, RESULTS):
-        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.vote)])
+        app.action(ids.action_pattern(action=action))(
+            ack=acknowledge, lazy=[in_channel_of(clicks.vote)]
+        )
     for action in (ACCEPT, DECLINE):
-        app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[in_channel_of(clicks.swap)])
+        app.action(ids.action_pattern(action=action))(
+            ack=acknowledge, lazy=[in_channel_of(clicks.swap)]
+        )
 
     def on_home(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
         """Decide the suggestion in the channel the button names, if the person is in it;
@@ -128,7 +136,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
             user=user, channels=slack_home.member_of(client=client, deps=deps, user=user)
         )
         read = home_trays.read_value(value=action.get("value"))
-        name = str(action.get("action_id", "")).removeprefix(ids.action_id(action=""))
+        name = ids.action_of(action_id_seen=str(action.get("action_id", "")))
         channel_id = slack_home.channel_id(value=read[0]) if read else None
         channel = deps.channel(channel_id=channel_id) if channel_id else None
         if read is None or channel is None or channel not in (viewer.channels or ()):
