@@ -25,6 +25,7 @@ PLACE_LIMIT = 500
 # A session longer than this, or reminders further ahead than this, is refused as a typo.
 LONGEST = timedelta(hours=12)
 FURTHEST_DAYS = 14
+YEARS = range(2000, 2100)
 # Lead times: "1d", "30m", "2h", "1d12h", "90m".
 _LEAD = re.compile(r"^(?:(\d{1,2})d)?(?:(\d{1,2})h)?(?:(\d{1,4})m)?$")
 _TIME = re.compile(r"^(\d{1,2})[:.h](\d{2})$")
@@ -51,11 +52,15 @@ def read_time(*, word: str) -> time:
 
 
 def read_date(*, word: str) -> date:
-    """An ISO date "2026-12-24"."""
+    """An ISO date "2026-12-24", in YEARS (a date far out is a typo, and computing around
+    the calendar's ends overflows)."""
     try:
-        return date.fromisoformat(word)
+        day = date.fromisoformat(word)
     except ValueError:
         raise MeetingTextError(f"{word!r} is not a date like 2026-12-24") from None
+    if day.year not in YEARS:
+        raise MeetingTextError(f"{word!r} is not a date this century")
+    return day
 
 
 def read_lead(*, word: str) -> Before:

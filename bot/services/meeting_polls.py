@@ -66,7 +66,12 @@ def slate_of(*, store: Needs, poll: SessionPoll) -> list[NominationRecord]:
     if records is None:
         return []
     found = {n.id: n for n in store.nominations(channel=records.channel, ids=poll.slate)}
-    return [found[i] for i in poll.slate if i in found]
+    # A paper another session's poll chose since is done: it stands in no other poll.
+    return [
+        found[i]
+        for i in poll.slate
+        if i in found and found[i].chosen_for in (None, poll.session_id)
+    ]
 
 
 def _closes(*, record: SessionRecord, settings: PollSettings) -> datetime:
@@ -105,14 +110,21 @@ def shown(*, store: Needs, record: SessionRecord, kind: str, now: datetime) -> M
 def _slate(
     *, store: Needs, channel: ChannelKey, settings: PollSettings, now: datetime
 ) -> list[int]:
-    """A new poll's slate: the queue's first papers put forward, then every waiting
-    nomination, oldest first, at most MAX_SLATE."""
+    """A new poll's slate: the members' waiting nominations, oldest first, then the queue's
+    first papers (put forward for it), at most MAX_SLATE in all, the queue's always in. A
+    paper the queue put forward for an earlier poll and no member since is left out: the
+    queue has moved on, and only what people put forward waits for a later poll."""
     followed = store.channel(key=channel)
+    from_queue: list[int] = []
     for paper in store.queued(
         workspace=channel.workspace_key, channel=followed, limit=settings.slate
     ):
-        store.nominate(channel=channel, paper_id=paper.id, user="", now=now)
-    return [n.id for n in store.nominations(channel=channel, ids=None)][:MAX_SLATE]
+        nomination, _new = store.nominate(channel=channel, paper_id=paper.id, user="", now=now)
+        if nomination.chosen_for is None:
+            from_queue.append(nomination.id)
+    waiting = store.nominations(channel=channel, ids=None)
+    members = [n.id for n in waiting if n.nominated_by and n.id not in from_queue]
+    return members[: max(0, MAX_SLATE - len(from_queue))] + from_queue
 
 
 def _open_notice(
@@ -134,14 +146,21 @@ def open_due(
         settings = store.poll_settings(channel=channel)
         records = store.session_records(channel=channel, since=now - BEHIND, until=now + AHEAD)
         polls = {r.id: store.session_poll(session_id=r.id) for r in records}
-    if settings is None:
-        return []
     due: list[tuple[Notice, SessionRecord]] = []
     for record in records:
-        window = poll_window(
-            session=record.session, opens_before=settings.opens, closes_before=settings.closes
-        )
         poll = polls[record.id]
+        if poll is not None and poll.closed_at is None and (settings is None or record.cancelled):
+            with uow() as store:  # polls turned off, or the session cancelled: closed, unsaid
+                store.close_poll(session_id=record.id, winner=None, now=now)
+            continue
+        if settings is None:
+            continue
+        try:
+            window = poll_window(
+                session=record.session, opens_before=settings.opens, closes_before=settings.closes
+            )
+        except ValueError:  # a DST change closes this session's window before it opens
+            continue
         notice: Notice | None = None
         if poll is None and not record.cancelled and window.opens <= now < window.closes:
             with uow() as store:
@@ -203,6 +222,6 @@ def last_closed(
         channel=channel, since=now - timedelta(days=7), until=now + AHEAD
     ):
         poll = store.session_poll(session_id=record.id)
-        if poll is not None and poll.closed_at is not None:
+        if poll is not None and poll.closed_at is not None and not record.cancelled:
             found = (record, poll)
     return found

@@ -22,6 +22,7 @@ from bot.wording import polls as words
 
 MODES: dict[str, PollMode] = {"approval": "approval", "ranked": "ranked"}
 MAX_SIZE = 5  # queue papers a slate takes
+MIN_OPEN = 120  # minutes a poll is open at the least
 
 
 def settings_from(*, words_typed: list[str]) -> PollSettings | None:
@@ -47,10 +48,10 @@ def settings_from(*, words_typed: list[str]) -> PollSettings | None:
         else:
             raise MeetingTextError(f"{word!r} is not understood here")
     opens, closes = leads["opens"], leads["closes"]
-    # Days count on the wall clock, so a day is 23 to 25 hours: compared as 24 here, a poll
-    # set to open and close within an hour of each other across a DST change is refused.
-    if opens.days * 1440 + opens.minutes <= closes.days * 1440 + closes.minutes:
-        raise MeetingTextError("a poll opens further ahead of the session than it closes")
+    # Days count on the wall clock, so a day is 23 to 25 hours: a poll is open at least
+    # MIN_OPEN as typed, which a DST change cannot close before it opens.
+    if opens.days * 1440 + opens.minutes < closes.days * 1440 + closes.minutes + MIN_OPEN:
+        raise MeetingTextError("a poll opens at least two hours before it closes")
     return PollSettings(
         mode=mode,
         hidden=flags["hidden"],

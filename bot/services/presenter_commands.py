@@ -178,6 +178,12 @@ def swap_click(
         ]
         if any(r is None or r.cancelled or r.session.start <= now for r in sessions):
             return stale
+        # Both still present what the ask named (another swap or a volunteer may have changed
+        # either since): otherwise it is stale, and stays undecided.
+        now_presenting = [store.presenter_of(session_id=r.id) if r else None for r in sessions]
+        named = (asked.asked_by, asked.asked_of)
+        if [p.user if p else None for p in now_presenting] != list(named):
+            return stale
         if not store.decide_swap(swap_id=asked.id, accepted=accepted):
             return stale
         if accepted:

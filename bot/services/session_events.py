@@ -21,6 +21,7 @@ from typing import Protocol
 from bot.domain import ChannelKey
 from bot.ports import ChatError, UnitOfWork
 from bot.ports.meetings import MeetingsStore, SessionRecord
+from bot.ports.posts import ChannelsStore
 from bot.ports.session_events import SessionEvents
 from bot.services.meeting_sessions import HORIZON, MOVE_REACH, bring_up_to_date
 from bot.wording.meeting_events import session_event
@@ -33,7 +34,7 @@ EVENTS_AHEAD = 4
 REFUSED_WAIT = timedelta(hours=1)
 
 
-class Needs(MeetingsStore, Protocol):
+class Needs(MeetingsStore, ChannelsStore, Protocol):
     """The roles the events use."""
 
 
@@ -80,10 +81,20 @@ def _behind(*, record: SessionRecord) -> bool:
     return record.platform_event_sequence != record.sequence
 
 
-def _publish_one(*, publisher: EventPublisher, record: SessionRecord, held: bool) -> bool:
+def _publish_one(
+    *, publisher: EventPublisher, record: SessionRecord, held: bool, private: bool
+) -> bool:
     """Bring one session's event in step (make, change or remove it); whether anything was
-    sent. ChatError when the platform refused or failed."""
+    sent. ChatError when the platform refused or failed. A private channel's session has no
+    event (a guild's events are seen by all its members): one made before is removed."""
     event_id = record.platform_event
+    if private:
+        if event_id is None:
+            return False
+        publisher.events.remove_event(channel=record.channel, event_id=event_id)
+        with publisher.uow() as store:
+            store.note_platform_event(session_id=record.id, event_id=None, sequence=-1)
+        return True
     if event_id is not None and not _behind(record=record):
         return False
     if record.cancelled:
@@ -109,9 +120,12 @@ def publish_channel(*, publisher: EventPublisher, channel: ChannelKey, now: date
         records = store.session_records(
             channel=channel, since=now, until=now + HORIZON + MOVE_REACH
         )
+        followed = store.channel(key=channel)
+    # A channel that does not follow the list is taken as private until a follow says.
+    private = followed is None or followed.private
     held = {r.id for r in [r for r in records if not r.cancelled][:EVENTS_AHEAD]}
     return sum(
-        _publish_one(publisher=publisher, record=record, held=record.id in held)
+        _publish_one(publisher=publisher, record=record, held=record.id in held, private=private)
         for record in records
     )
 

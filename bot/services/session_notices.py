@@ -8,12 +8,14 @@ opens and sends what fell due.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from bot.domain import ChannelKey
 from bot.messages import Message
-from bot.ports import Chat, UnitOfWork
+from bot.ports import ArchiveUnavailable, Chat, UnitOfWork
 from bot.ports.meetings import MeetingsStore, SessionRecord
 from bot.ports.papers import PapersStore
 from bot.ports.polls import PollsStore
@@ -21,6 +23,8 @@ from bot.ports.posts import ChannelsStore
 from bot.ports.presenters import PresentersStore
 from bot.services import meeting_polls, meeting_reminders, notices_once, presenting
 from bot.services.meeting_sessions import bring_up_to_date
+
+log = logging.getLogger("paperclub")
 
 # An unsent notice is looked at again for this long after it was opened.
 RETRY_FOR = timedelta(days=1)
@@ -103,17 +107,34 @@ def send_due_notices(*, sessions: SessionSender, now: datetime) -> int:
             message = message_of(store=store, record=record, kind=notice.kind, now=now)
         sent += notices_once.send_again(sender=sender, record=notice, shown=message, now=now)
     for channel in channels:
-        bring_up_to_date(uow=uow, channel=channel, now=now)
-        presenting.choose_due(uow=uow, channel=channel, now=now)
-        presenting.tell_due(uow=uow, chat=sessions.chat, channel=channel, now=now)
-        opened = meeting_polls.open_due(uow=uow, owner=sessions.owner, channel=channel, now=now)
-        opened += meeting_reminders.open_due(
-            uow=uow, owner=sessions.owner, channel=channel, now=now
+        try:
+            sent += _channel_pass(sessions=sessions, sender=sender, channel=channel, now=now)
+        except ArchiveUnavailable:
+            raise  # every channel waits alike: the sweep says so once
+        except Exception:  # one channel's fault (a bad setting) stops no other channel
+            log.exception("the sessions of %s failed; the other channels go on", channel)
+    return sent
+
+
+def _channel_pass(
+    *,
+    sessions: SessionSender,
+    sender: notices_once.Sender[Needs],
+    channel: ChannelKey,
+    now: datetime,
+) -> int:
+    """One channel's turn: its sessions up to date, its presenters, then its due messages."""
+    uow = sessions.uow
+    sent = 0
+    bring_up_to_date(uow=uow, channel=channel, now=now)
+    presenting.choose_due(uow=uow, channel=channel, now=now)
+    presenting.tell_due(uow=uow, chat=sessions.chat, channel=channel, now=now)
+    opened = meeting_polls.open_due(uow=uow, owner=sessions.owner, channel=channel, now=now)
+    opened += meeting_reminders.open_due(uow=uow, owner=sessions.owner, channel=channel, now=now)
+    for notice, record in opened:
+        with uow(write=False) as store:
+            message = message_of(store=store, record=record, kind=notice.kind, now=now)
+        sent += notices_once.send(
+            sender=sender, record_id=notice.id, channel=channel, shown=message, now=now
         )
-        for notice, record in opened:
-            with uow(write=False) as store:
-                message = message_of(store=store, record=record, kind=notice.kind, now=now)
-            sent += notices_once.send(
-                sender=sender, record_id=notice.id, channel=channel, shown=message, now=now
-            )
     return sent

@@ -170,8 +170,46 @@ def test_nobody_voting_chooses_nothing_and_says_so_once(
 
 def test_poll_settings_are_checked(database: Database, chat: MemoryChat) -> None:
     _set_up(database, chat, poll="approval")
-    assert "opens further ahead" in said(database, chat, "meeting poll approval opens 1d closes 2d")
+    assert "at least two hours" in said(database, chat, "meeting poll approval opens 1d closes 2d")
+    assert "at least two hours" in said(
+        database, chat, "meeting poll approval opens 1d closes 23h30m"
+    )
     assert "not understood" in said(database, chat, "meeting poll approval loudly")
     assert "say approval or ranked" in said(database, chat, "meeting poll sometimes")
     assert "Only admins" in said(database, chat, "meeting poll off", user="U1")
     assert "have no poll" in said(database, chat, "meeting poll off")
+
+
+def test_a_paper_is_chosen_once_and_a_cancelled_sessions_poll_closes_unsaid(
+    database: Database, chat: MemoryChat
+) -> None:
+    _set_up(database, chat, poll="approval size 0")
+    said(database, chat, "nominate Attention Is All You Need", user="U1")
+    said(database, chat, "meeting once 2026-03-06 16:00")  # a Friday: two polls overlap
+    sweep(database, chat, now=OPENS + timedelta(days=1))  # both open (Thu's and Fri's)
+    assert sum("Choose the paper" in n for n in chat.notices["C1"]) == 2
+    said(database, chat, "poll 1", user="U1", now=OPENS + timedelta(days=1, hours=1))
+    sweep(database, chat, now=CLOSES)  # Thursday's closes: the paper is chosen for it
+    sweep(database, chat, now=CLOSES + timedelta(days=1))  # Friday's: it stands no more
+    results = [n for n in chat.notices["C1"] if "chose" in n or "Nobody voted" in n]
+    assert len(results) == 2 and "The group chose" in results[0]
+    assert "Nobody voted" in results[1]
+    # A poll open when its session is cancelled closes without a word.
+    said(database, chat, "nominate Deep Residual Learning", user="U1")
+    sweep(database, chat, now=OPENS + timedelta(days=7))
+    said(database, chat, "meeting skip 2026-03-12", now=OPENS + timedelta(days=7, hours=1))
+    before = len(chat.notices["C1"])
+    sweep(database, chat, now=CLOSES + timedelta(days=7))
+    assert len(chat.notices["C1"]) == before
+    shown = said(database, chat, "poll", user="U1", now=CLOSES + timedelta(7))
+    assert "Deep Residual" not in shown  # the cancelled session's poll is nobody's result
+
+
+def test_polls_turned_off_close_the_open_one_unsaid(database: Database, chat: MemoryChat) -> None:
+    _set_up(database, chat, poll="approval")
+    sweep(database, chat, now=OPENS)
+    said(database, chat, "meeting poll off", now=OPENS + timedelta(hours=1))
+    sweep(database, chat, now=OPENS + timedelta(hours=2))
+    sweep(database, chat, now=CLOSES)
+    assert [n for n in chat.notices["C1"] if "chose" in n or "Nobody voted" in n] == []
+    assert "have no poll" in said(database, chat, "poll", user="U1", now=CLOSES)

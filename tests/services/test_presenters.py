@@ -137,3 +137,23 @@ def test_a_presenter_is_told_when_chosen_and_the_day_before_each_once(
     sweep(database, chat, now=day_before + timedelta(minutes=5))
     assert len(chat.directs["U1"]) == 2
     assert "A reminder: you present" in as_plain(message=chat.directs["U1"][1])
+
+
+def test_a_swap_made_stale_by_another_is_refused(database: Database, chat: MemoryChat) -> None:
+    _meeting(database, chat)
+    for user in ("U1", "U2", "U3"):
+        said(database, chat, "presenters join", user=user)
+    sweep(database, chat, now=MONDAY)  # U1 presents 5 March
+    said(database, chat, "present 2026-03-12", user="U2")
+    said(database, chat, "present 2026-03-19", user="U3")
+    said(database, chat, "swap 2026-03-12", user="U1")
+    said(database, chat, "swap 2026-03-19", user="U1")
+    first, second = [
+        [b for block in m.blocks if isinstance(block, Buttons) for b in block.buttons][0]
+        for m in chat.messages["C1"]
+    ]
+    clicks = Clicks(uow=database, clock=Clock(MONDAY), semantic_extra=NO_SEMANTIC)
+    assert clicks.swap(channel=C1, user="U2", action=first.action, value=first.value).redrawn
+    late = clicks.swap(channel=C1, user="U3", action=second.action, value=second.value)
+    assert late.redrawn is None  # U1 no longer presents 5 March: nothing to trade
+    assert [presenter_on(database, d) for d in THURSDAYS[:3]] == ["U2", "U1", "U3"]
