@@ -149,7 +149,7 @@ def test_a_swap_made_stale_by_another_is_refused(database: Database, chat: Memor
     said(database, chat, "swap 2026-03-12", user="U1")
     said(database, chat, "swap 2026-03-19", user="U1")
     first, second = [
-        [b for block in m.blocks if isinstance(block, Buttons) for b in block.buttons][0]
+        next(b for block in m.blocks if isinstance(block, Buttons) for b in block.buttons)
         for m in chat.messages["C1"]
     ]
     clicks = Clicks(uow=database, clock=Clock(MONDAY), semantic_extra=NO_SEMANTIC)
