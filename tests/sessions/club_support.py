@@ -18,6 +18,7 @@ from typing import Protocol
 from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.runtime.wiring import Wiring
+from tests.sessions.rooms import ConsoleMeeting, DiscordMeeting, SlackMeeting
 from tests.slack.conftest import FakeClock
 
 
@@ -42,7 +43,10 @@ SESSIONS = (
     date(2026, 3, 30),
     date(2026, 4, 6),
 )
-STARTS = (utc(3, 2, 17), utc(3, 9, 17), utc(3, 16, 17), utc(3, 23, 17), utc(3, 30, 16), utc(4, 6, 16))
+STARTS = (
+    *(utc(3, d, 17) for d in (2, 9, 16, 23)),
+    *(utc(m, d, 16) for m, d in ((3, 30), (4, 6))),
+)
 # Each poll opens Friday 18:00 and closes Sunday 18:00 on Berlin's wall clock; 6 April has no
 # poll (every nomination was chosen by then).
 OPENS = (utc(2, 27, 17), utc(3, 6, 17), utc(3, 13, 17), utc(3, 20, 17), utc(3, 27, 17))
@@ -79,6 +83,32 @@ SWAP_AT = utc(3, 24, 10)
 # March by the rotation, before the swap gave it to the member).
 PRESENTERS = (0, 1, 0, 2, 1, 0)
 DIRECTS = (7, 4, 2)
+
+
+class HandedOn:
+    """What every platform's club hands on from its meeting room."""
+
+    room: ConsoleMeeting | SlackMeeting | DiscordMeeting
+
+    @property
+    def wiring(self) -> Wiring:
+        return self.room.wiring
+
+    @property
+    def clock(self) -> FakeClock:
+        return self.room.clock
+
+    @property
+    def database(self) -> Database:
+        return self.room.database
+
+    @property
+    def key(self) -> ChannelKey:
+        return self.room.key
+
+    def redraws(self) -> bool:
+        """Whether a click redraws the poll in place (a terminal prints, and redraws nothing)."""
+        return self.room.redraws()
 
 
 class ClubRoom(Protocol):

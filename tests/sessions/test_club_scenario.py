@@ -111,7 +111,7 @@ def _approval(*, club: ClubRoom, weeks: Weeks) -> None:
 def _hidden(*, club: ClubRoom, weeks: Weeks) -> None:
     """Ranked choice with hidden counts from the third poll: none shown until it closes
     (whoever looks, however the poll is redrawn), then the final counts by button."""
-    admin, member, third = club.people
+    admin, member, _ = club.people
     weeks.run(until=RANKED_AT)
     said = _words(club.say(RANKED, user=admin))
     assert "ranked choice" in said and "results hidden until it closes" in said, said
