@@ -4,10 +4,11 @@ winner, and its result is said in one message.
 Real `paperclub run` processes post to FakeSlack on the real clock, so the meeting is set
 around now: sessions starting in 20 and 25 minutes (UTC wall times), each with a poll opened
 beforehand that closed half an hour before its session (so a process's first sweep closes
-it). The meeting has no reminders and its channel nothing else (a watch-only row): the only
-chat.postMessage calls are the results. As tests/faults/test_fault_meetings.py does for
-reminders: the leader is killed at a random instant of its first second, and two processes'
-sweeps run at one instant (threads on one database, both believing the other alive).
+it). The meeting has no reminders and its channel nothing else (a watch-only row); results
+are counted by their button, whatever else a session may come to say. As
+tests/faults/test_fault_meetings.py does for reminders: the leader is killed at a random
+instant of its first second, and two processes' sweeps run at one instant (threads on one
+database, both believing the other alive).
 """
 
 from __future__ import annotations
@@ -146,7 +147,6 @@ def test_two_replicas_close_each_poll_once_when_the_leader_is_killed(
         shown = _results(fake)
         logs = "\n\n".join(f"== {p.name}\n{p.stderr()[-3000:]}" for p in pair)
         assert len(shown) == 2, logs
-        assert len(fake.calls("chat.postMessage")) == 2, logs  # nothing else said, no retry
         assert "Traceback" not in standby.stderr(), logs
     closed = _closed(url=postgres_url)
     assert len(closed) == 2 and all(winner is not None for _, winner in closed), closed
