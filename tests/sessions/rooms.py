@@ -56,7 +56,7 @@ class ConsoleMeeting:
 
     admin = member = CONSOLE_USER
 
-    def command(self, text: str, *, member: bool = False) -> str:
+    def command(self, text: str, *, member: bool = False, as_user: str | None = None) -> str:
         """Type `/paperclub TEXT` (one person types everything)."""
         return self.base.command(text)
 
@@ -114,11 +114,12 @@ class SlackMeeting:
     def key(self) -> ChannelKey:
         return self.base.key
 
-    def command(self, text: str, *, member: bool = False) -> str:
-        """A signed slash command pushed through Socket Mode; the response_url's text."""
+    def command(self, text: str, *, member: bool = False, as_user: str | None = None) -> str:
+        """A signed slash command pushed through Socket Mode (by the admin, the member, or
+        `as_user`); the response_url's text."""
         fake = self.base.fake
         url = fake.new_response_url()
-        user = self.member if member else self.admin
+        user = as_user or (self.member if member else self.admin)
         # Slack sends typed & < > as entities (bot/slack/text.typed undoes them).
         sent = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         payload = slash_command_payload(text=sent, user_id=user, response_url=url)
@@ -203,13 +204,14 @@ class DiscordMeeting:
     def member(self) -> str:
         return self.base.harness.fake.alice_id
 
-    def command(self, text: str, *, member: bool = False) -> str:
-        """The /paperclub app command, the rest of the line in the subcommand's option."""
+    def command(self, text: str, *, member: bool = False, as_user: str | None = None) -> str:
+        """The /paperclub app command (by the admin, the member, or `as_user`), the rest of
+        the line in the subcommand's option."""
         sub, _, rest = text.partition(" ")
         entry = find(table=TABLE, name=sub)
         assert entry is not None, sub
         options = {entry.arguments[0].name: rest[:DISCORD_OPTION_MAX]} if rest else None
-        user = self.member if member else self.admin
+        user = as_user or (self.member if member else self.admin)
         return discord_text(self.base.harness.command(sub, options, user=user))
 
     def reminders(self) -> list[str]:

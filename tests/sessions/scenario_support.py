@@ -75,10 +75,17 @@ class MeetingRoom(Protocol):
     """One platform's bot as the scenario drives it: its wiring, clock and archive, an admin
     and a member in the channel, and what the platform holds."""
 
-    wiring: Wiring
-    clock: FakeClock
-    database: Database
-    key: ChannelKey
+    @property
+    def wiring(self) -> Wiring: ...
+
+    @property
+    def clock(self) -> FakeClock: ...
+
+    @property
+    def database(self) -> Database: ...
+
+    @property
+    def key(self) -> ChannelKey: ...
 
     @property
     def admin(self) -> str:

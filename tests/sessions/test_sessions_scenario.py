@@ -3,7 +3,9 @@ platform's own slash command path, skips one date and moves another; over eight 
 weeks across Berlin's change to summer time the real sweep sends each reminder once, at its
 instant; members answer by button and by command and the reminder is redrawn with the counts;
 the calendar feed, read back with icalendar, shows every session under a stable UID, the moved
-one at its new time with a higher SEQUENCE and the skipped one CANCELLED. The place is hostile
+one at its new time with a higher SEQUENCE and the skipped one CANCELLED; on Discord, the
+sessions' scheduled events are made, the moved one's modified and the skipped one's deleted.
+The place is hostile
 (tests/sessions/scenario_support): every reminder shows it as typed, and nothing pings."""
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from datetime import UTC, datetime, time, timedelta
 
 import pytest
 
-from tests.sessions.rooms import console_meeting, discord_meeting, slack_meeting
+from tests.sessions.rooms import DiscordMeeting, console_meeting, discord_meeting, slack_meeting
 from tests.sessions.scenario_support import (
     CHANGED_AT,
     CHANGES,
@@ -40,6 +42,8 @@ ROOMS: dict[str, Room] = {
     "slack": slack_meeting,
     "discord": discord_meeting,
 }
+EVENTS = "/guilds/{guild_id}/scheduled-events"
+ONE_EVENT = "/guilds/{guild_id}/scheduled-events/{id}"
 BERLIN_WINTER, BERLIN_SUMMER = timedelta(hours=1), timedelta(hours=2)
 LATER = "rsvp going 2026-04-13"  # the member answers for a later session by command
 
@@ -119,6 +123,8 @@ def test_eight_weeks_of_a_weekly_meeting_on_each_platform(name: str, sqlite_url:
         weeks.run(until=END)
         _check_reminders(room=room, weeks=weeks, answers=answers)
         _check_calendar(first=first, last=calendar_events(room=room))
+        if isinstance(room, DiscordMeeting):
+            _check_discord_events(room=room)
 
 
 def _check_reminders(*, room: MeetingRoom, weeks: Weeks, answers: Mapping[str, str]) -> None:
@@ -159,6 +165,27 @@ def _check_calendar(*, first: list[Event], last: list[Event]) -> None:
         else:
             assert event.start == planned and event.status == "CONFIRMED"
             assert event.sequence == at_first[planned].sequence
+
+
+def _check_discord_events(*, room: DiscordMeeting) -> None:
+    """Discord received each session's scheduled event once (made ahead), the moved
+    session's modified to its new time, and the skipped session's deleted, never made again."""
+    fake = room.base.harness.fake
+    made = {
+        datetime.fromisoformat(r.json["scheduled_start_time"]): str(r.response["id"])
+        for r in fake.requests("POST", EVENTS)
+    }
+    assert all(r.status == 200 for r in fake.requests(None, EVENTS))
+    summer = [datetime.combine(d, time(16), tzinfo=UTC) for d in SERIES if d >= MOVED_TO_SUMMER]
+    winter = [datetime.combine(d, time(17), tzinfo=UTC) for d in SERIES if d < MOVED_TO_SUMMER]
+    assert set(winter + summer) <= set(made), sorted(made)
+    skipped = datetime.combine(SKIPPED, time(16), tzinfo=UTC)
+    moved = datetime.combine(MOVED, time(16), tzinfo=UTC)
+    [patch] = fake.requests("PATCH", ONE_EVENT)
+    assert patch.path.rsplit("/", 1)[-1] == made[moved] and patch.status == 200
+    assert datetime.fromisoformat(patch.json["scheduled_start_time"]) == MOVED_START
+    [delete] = fake.requests("DELETE", ONE_EVENT)
+    assert delete.path.rsplit("/", 1)[-1] == made[skipped] and delete.status == 204
 
 
 MOVED_TO_SUMMER = MOVED  # Berlin's clocks go forward on the Sunday before it
