@@ -110,8 +110,8 @@ def shown(*, store: Needs, record: SessionRecord, kind: str, now: datetime) -> M
 def _slate(
     *, store: Needs, channel: ChannelKey, settings: PollSettings, now: datetime
 ) -> list[int]:
-    """A new poll's slate: the members' waiting nominations, oldest first, then the queue's
-    first papers (put forward for it), at most MAX_SLATE in all, the queue's always in. A
+    """A new poll's slate, oldest nomination first: the queue's first papers (put forward for
+    it) and the members' waiting nominations, at most MAX_SLATE in all, the queue's always in. A
     paper the queue put forward for an earlier poll and no member since is left out: the
     queue has moved on, and only what people put forward waits for a later poll."""
     followed = store.channel(key=channel)
@@ -122,9 +122,10 @@ def _slate(
         nomination, _new = store.nominate(channel=channel, paper_id=paper.id, user="", now=now)
         if nomination.chosen_for is None:
             from_queue.append(nomination.id)
-    waiting = store.nominations(channel=channel, ids=None)
+    waiting = store.nominations(channel=channel, ids=None)  # oldest first
     members = [n.id for n in waiting if n.nominated_by and n.id not in from_queue]
-    return members[: max(0, MAX_SLATE - len(from_queue))] + from_queue
+    kept = set(members[: max(0, MAX_SLATE - len(from_queue))]) | set(from_queue)
+    return [n.id for n in waiting if n.id in kept]
 
 
 def _open_notice(

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from bot.slack import ids
 from bot.wording.polls import RESULTS, VOTE
 from bot.wording.presenters import ACCEPT
 from tests.fakeslack import block_actions_payload
@@ -52,7 +53,10 @@ class SlackClub(HandedOn):
         return [
             str(m["ts"])
             for m in self.room.base.fake.messages(CHANNEL)
-            if any(str(e["action_id"]).endswith(action) for e in _slack_buttons(m))
+            if any(
+                ids.action_of(action_id_seen=str(e["action_id"])) == action
+                for e in _slack_buttons(m)
+            )
         ]
 
     def polls(self) -> list[str]:
@@ -69,7 +73,8 @@ class SlackClub(HandedOn):
         [button] = [
             b
             for b in _slack_buttons(fake.message(CHANNEL, message_id))
-            if str(b["action_id"]).endswith(action) and label in (None, b["text"]["text"])
+            if ids.action_of(action_id_seen=str(b["action_id"])) == action
+            and label in (None, b["text"]["text"])
         ]
         url = fake.new_response_url()
         payload = block_actions_payload(
