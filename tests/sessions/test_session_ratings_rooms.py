@@ -39,6 +39,8 @@ CLOSES = datetime(2026, 1, 7, 16, 0, tzinfo=UTC)
 ENDS = datetime(2026, 1, 8, 17, 0, tzinfo=UTC)
 WHEN = "Thu 08 Jan 2026, 16:00–17:00 UTC"
 NOTES = "https://example.org/club/notes"
+# A link a chat's markup could read in its path: a mention, a masked link, emphasis.
+MARKED = "https://example.org/@everyone/[x](https://evil.example)/**b**_i_~s~"
 
 
 def _words(text: str) -> str:
@@ -114,6 +116,7 @@ def test_a_click_is_counted_and_redrawn_in_place(name: str, sqlite_url: str) -> 
         assert f"You said worth it: {WHEN}" in said, said
         assert "Worth it 1 · 👎 Not really 0" in room.shown(message_id=asked)
         assert "Added" in room.command(f"sessions notes {NOTES}")
+        assert "Added" in room.command(f"sessions notes {MARKED}")
         said = _words(room.rsvp(message_id=asked, action="rate_lively"))
         assert "a good discussion" in said, said
         shown = room.shown(message_id=asked)
