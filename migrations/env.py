@@ -11,6 +11,7 @@ from bot.db.schema import Base
 from bot.db.schema_meetings import MeetingRow  # noqa: F401  (registers the meetings tables)
 from bot.db.schema_polls import PollSettingsRow  # noqa: F401  (registers the polls tables)
 from bot.db.schema_presenters import SwapRow  # noqa: F401  (registers the presenters tables)
+from bot.db.schema_session_memory import SessionRatingRow  # noqa: F401  (ratings, links)
 from bot.db.schema_sources import WatchRow  # noqa: F401  (registers the sources tables)
 from bot.db.schema_upkeep import ReconcileRow  # noqa: F401  (registers the upkeep tables)
 

@@ -35,6 +35,7 @@ from bot.db.reconcile_posts import SqlReconcilePosts
 from bot.db.rotation import SqlRotation
 from bot.db.search import SqlSearch
 from bot.db.semantic import SqlSemantic
+from bot.db.session_memory import SqlSessionMemory
 from bot.db.session_polls import SqlSessionPolls
 from bot.db.suggestions import SqlSuggestions
 from bot.db.titles import SqlTitles
@@ -242,3 +243,9 @@ class SqlStore:
     ask_swap = Offer(SqlPresenters, SqlPresenters.ask_swap)
     swap = Offer(SqlPresenters, SqlPresenters.swap)
     decide_swap = Offer(SqlPresenters, SqlPresenters.decide_swap)
+    # After a session: members' ratings and the links added (ports.SessionMemoryStore).
+    rate_session = Offer(SqlSessionMemory, SqlSessionMemory.rate_session)
+    ratings = Offer(SqlSessionMemory, SqlSessionMemory.ratings)
+    rated_papers = Offer(SqlSessionMemory, SqlSessionMemory.rated_papers)
+    add_session_link = Offer(SqlSessionMemory, SqlSessionMemory.add_session_link)
+    session_links = Offer(SqlSessionMemory, SqlSessionMemory.session_links)

@@ -1,5 +1,6 @@
 """What a button on a message the bot keeps up to date does, beyond a post's votes: a
-tray's decision (Add to queue, Not for us), a session's RSVP and a vote in its poll. The edge
+tray's decision (Add to queue, Not for us), a session's RSVP, a vote in its poll and a rating
+after it. The edge
 passes the channel the platform names (never one the button's value could name) and redraws
 the message it gets back."""
 
@@ -15,6 +16,7 @@ from bot.services.meeting_reminders import KIND, shown
 from bot.services.poll_clicks import polls_clicked
 from bot.services.presenter_commands import swap_click
 from bot.services.reply import ClickAnswer, Reply
+from bot.services.session_ratings import rate_clicked
 from bot.services.suggestions import decide
 from bot.wording import meetings as meeting_words
 from bot.wording import polls as poll_words
@@ -75,6 +77,20 @@ class Clicks:
         """Accept or Decline on a swap's message (its value: the swap's number)."""
         try:
             return swap_click(
+                uow=self.uow,
+                channel=channel,
+                user=user,
+                action=action,
+                value=value,
+                now=self.clock.now(),
+            )
+        except ArchiveUnavailable:
+            return ClickAnswer(reply=Reply(message=replies.NOT_SAVED))
+
+    def rate(self, *, channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
+        """A rating button on the message after a session (its value: the session's number)."""
+        try:
+            return rate_clicked(
                 uow=self.uow,
                 channel=channel,
                 user=user,

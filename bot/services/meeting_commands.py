@@ -16,7 +16,7 @@ from bot.meetings.meeting_text import (
     read_series,
 )
 from bot.meetings.reminders import DEFAULT_OFFSETS
-from bot.services import admin, poll_commands
+from bot.services import admin, poll_commands, session_memory_commands
 from bot.services.commands.invocation import Invocation
 from bot.services.meeting_sessions import (
     MOVE_REACH,
@@ -126,7 +126,11 @@ def meeting(*, call: Invocation, args: list[str]) -> Reply:
 
 def sessions(*, call: Invocation, args: list[str]) -> Reply:
     """`sessions`: the next ones, cancelled ones marked, with RSVP counts and the calendar
-    feed's address (where the web archive signs links: its key makes the feed's token)."""
+    feed's address (where the web archive signs links: its key makes the feed's token);
+    `sessions rate ...` and `sessions notes ...` are about past ones (session_memory_commands)."""
+    verb = args[0].lower() if args else ""
+    if verb in session_memory_commands.VERBS:
+        return session_memory_commands.after(call=call, verb=verb, args=args[1:])
     signer = call.signer
     calendar = signer.calendar_link(channel=call.channel) if signer is not None else None
     bring_up_to_date(uow=call.uow, channel=call.channel, now=call.now)

@@ -23,6 +23,7 @@ from bot.ports import (
     UnitOfWork,
     WorkspacesStore,
 )
+from bot.ports.session_memory import SessionMemoryStore
 from bot.services import embedding, related, taste
 from bot.services.embedding import SemanticExtra
 
@@ -37,6 +38,7 @@ class Needs(
     ActivityStore,
     SearchStore,
     SemanticStore,
+    SessionMemoryStore,
     Protocol,
 ):
     """The roles of the archive this service uses: a unit of work handing out more is fine."""

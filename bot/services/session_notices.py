@@ -1,9 +1,9 @@
 """The messages about sessions, each sent once by the minute sweep (bot/services/notices_once):
-reminders (bot/services/meeting_reminders) and a poll's opening and result
-(bot/services/meeting_polls); and the presenters chosen and told (bot/services/presenting, at
-most once: a direct message is in no channel's history). A pass brings each channel's sessions
-up to date, sends again what a crash or a refusal left unsent (not once its session began), then
-opens and sends what fell due.
+reminders (bot/services/meeting_reminders), a poll's opening and result
+(bot/services/meeting_polls) and the question after a session (bot/services/session_ratings);
+and the presenters chosen and told (bot/services/presenting, at most once: a direct message is
+in no channel's history). A pass brings each channel's sessions up to date, sends again what a
+crash or a refusal left unsent (not once its session began), then opens and sends what fell due.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from bot.ports.papers import PapersStore
 from bot.ports.polls import PollsStore
 from bot.ports.posts import ChannelsStore
 from bot.ports.presenters import PresentersStore
-from bot.services import meeting_polls, meeting_reminders, notices_once, presenting
+from bot.ports.session_memory import SessionMemoryStore
+from bot.services import meeting_polls, meeting_reminders, notices_once, presenting, session_ratings
 from bot.services.meeting_sessions import bring_up_to_date
 
 log = logging.getLogger("paperclub")
@@ -30,7 +31,15 @@ log = logging.getLogger("paperclub")
 RETRY_FOR = timedelta(days=1)
 
 
-class Needs(MeetingsStore, PollsStore, PresentersStore, PapersStore, ChannelsStore, Protocol):
+class Needs(
+    MeetingsStore,
+    PollsStore,
+    PresentersStore,
+    PapersStore,
+    ChannelsStore,
+    SessionMemoryStore,
+    Protocol,
+):
     """The roles the sessions' messages use."""
 
 
@@ -79,14 +88,19 @@ def message_of(*, store: Needs, record: SessionRecord, kind: str, now: datetime)
     """A session's notice of this kind as it reads now."""
     if kind.startswith(meeting_reminders.KIND):
         return meeting_reminders.shown(store=store, record=record, kind=kind, now=now)
+    if kind == session_ratings.KIND:
+        return session_ratings.shown(store=store, record=record, kind=kind, now=now)
     return meeting_polls.shown(store=store, record=record, kind=kind, now=now)
 
 
 def _too_late(*, record: SessionRecord | None, kind: str, now: datetime) -> bool:
     """Whether a notice left unsent is past saying: its session cancelled or begun (a poll's
-    result is still worth saying until the session ends)."""
+    result is still worth saying until the session ends; the question after it, for
+    session_ratings.WINDOW after that)."""
     if record is None or record.cancelled:
         return True
+    if kind == session_ratings.KIND:
+        return session_ratings.too_late(record=record, now=now)
     ends = record.session.end if kind == meeting_polls.RESULT else record.session.start
     return ends <= now
 
@@ -131,6 +145,7 @@ def _channel_pass(
     presenting.tell_due(uow=uow, chat=sessions.chat, channel=channel, now=now)
     opened = meeting_polls.open_due(uow=uow, owner=sessions.owner, channel=channel, now=now)
     opened += meeting_reminders.open_due(uow=uow, owner=sessions.owner, channel=channel, now=now)
+    opened += session_ratings.open_due(uow=uow, owner=sessions.owner, channel=channel, now=now)
     for notice, record in opened:
         with uow(write=False) as store:
             message = message_of(store=store, record=record, kind=notice.kind, now=now)

@@ -1,6 +1,7 @@
 """The picker that knows the group: the queue ranked by predicted interest, learnt from how the
-group voted on and discussed what it read (a ridge model over the papers' vectors, as
-arxiv-sanity ranks per user), plus an age bonus so that nothing waits forever."""
+group voted on and discussed what it read, and how the channel's members rated the sessions
+that read a paper (a ridge model over the papers' vectors, as arxiv-sanity ranks per user), plus
+an age bonus so that nothing waits forever."""
 
 from __future__ import annotations
 
@@ -11,17 +12,19 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.domain import Channel, ChannelKey, Paper
+from bot.domain.ratings import NOT_RATED, RatingCount
 from bot.domain.semantic import PickOrder, ReadPaper
-from bot.domain.votes import liking_of
+from bot.domain.votes import VoteCount, liking_of
 from bot.messages import message
 from bot.ports import ChannelsStore, PapersStore, Semantic, SemanticStore, UnitOfWork
+from bot.ports.session_memory import SessionMemoryStore
 from bot.services.embedding import SemanticExtra
 from bot.services.reply import Reply
 from bot.wording import replies
 from bot.wording import semantic as words
 
 
-class Needs(PapersStore, ChannelsStore, SemanticStore, Protocol):
+class Needs(PapersStore, ChannelsStore, SemanticStore, SessionMemoryStore, Protocol):
     """The roles of the archive this service uses: a unit of work handing out more is fine."""
 
 
@@ -40,9 +43,20 @@ class Pick:
     reason: str | None = None
 
 
-def liking(*, read: ReadPaper) -> float:
-    """How much the group liked a paper it read: 👍 minus 👎, and some for the discussion."""
-    return liking_of(votes=read.votes, comments=read.comments)
+def liking(*, read: ReadPaper, rated: RatingCount = NOT_RATED) -> float:
+    """How much the group liked a paper it read: 👍 minus 👎, and some for the discussion;
+    and what members said of the sessions that read it."""
+    return liking_of(votes=read.votes, comments=read.comments, rated=rated)
+
+
+def likings(*, read: Sequence[ReadPaper], rated: Mapping[int, RatingCount]) -> dict[int, float]:
+    """How much the group liked each paper it read, and each paper a session of the channel
+    read and its members rated (one chosen by a poll is not always posted)."""
+    liked = {p.paper_id: liking(read=p, rated=rated.get(p.paper_id, NOT_RATED)) for p in read}
+    for paper_id, count in rated.items():
+        if paper_id not in liked:
+            liked[paper_id] = liking_of(votes=VoteCount(), comments=0, rated=count)
+    return liked
 
 
 def order(
@@ -80,7 +94,7 @@ def pick(
     # As queued() does: a paper without an abstract waits while any paper has one.
     with_abstract = [paper for paper in candidates if paper.abstract] or candidates
     read = store.read_papers(workspace=workspace, viewer=channel.key)
-    liked = {paper.paper_id: liking(read=paper) for paper in read}
+    liked = likings(read=read, rated=store.rated_papers(channel=channel.key))
     predicted = semantic.predict(
         store=store, workspace=workspace, liked=liked, candidates=[p.id for p in with_abstract]
     )

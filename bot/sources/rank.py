@@ -3,9 +3,9 @@
 Without the semantic extra, a keyword and co-occurrence score: each candidate's terms (words
 and adjacent word pairs, bot/sources/terms.py, weighted tf-idf over everything this call
 sees) against the terms of the papers the group liked, weighted by how much it liked them
-(the taste picker's `liking`: votes and comments) and by the candidates it promoted, minus
-its likeness to what the group voted down and hid; plus a bonus for an author of papers the
-group read and liked. With the extra, the caller's scorer (the group's taste
+(the taste picker's `liking`: votes, comments and session ratings) and by the candidates it
+promoted, minus its likeness to what the group voted down and hid; plus a bonus for an author
+of papers the group read and liked. With the extra, the caller's scorer (the group's taste
 model) says how close each candidate is to what the group liked, and the keyword score only
 adds a quarter of its weight; candidates the scorer cannot place keep the keyword score.
 """
@@ -22,6 +22,7 @@ from operator import itemgetter, mul
 from typing import Literal
 
 from bot.domain import VoteCount
+from bot.domain.ratings import NOT_RATED, RatingCount
 from bot.domain.votes import liking_of
 from bot.sources.candidates import Candidate, candidate_keys
 from bot.sources.keywords import FilterMatch
@@ -56,18 +57,21 @@ NEW = Reason(kind="new")
 
 @dataclass(frozen=True, slots=True)
 class GroupRead:
-    """A paper the group read: its text, its votes and how many comments its thread drew."""
+    """A paper the group read: its text, its votes and how many comments its thread drew, and
+    how members rated the sessions that read it (a session's paper may never have been
+    posted: then it has no votes or comments)."""
 
     title: str
     abstract: str = ""
     authors: tuple[str, ...] = ()
     votes: VoteCount = field(default_factory=VoteCount)
     comments: int = 0
+    rated: RatingCount = NOT_RATED
 
     @property
     def liking(self) -> float:
         """The taste picker's measure of how much the group liked it."""
-        return liking_of(votes=self.votes, comments=self.comments)
+        return liking_of(votes=self.votes, comments=self.comments, rated=self.rated)
 
 
 @dataclass(frozen=True, slots=True)

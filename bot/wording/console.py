@@ -9,6 +9,7 @@ from bot.wording.archive import SEARCH_MORE
 from bot.wording.meetings import RSVP_ACTIONS
 from bot.wording.polls import CLEAR, RESULTS, VOTE
 from bot.wording.presenters import ACCEPT, DECLINE
+from bot.wording.ratings import RATE_WORDS
 from bot.wording.suggestions import ADD, HIDE
 
 HINT = "Type /paperclub help, +1 or -1 to vote, or anything else to comment. Ctrl-D leaves."
@@ -39,6 +40,8 @@ TYPED_ANSWERS = {
     action: f"/paperclub rsvp {answer.value}" for action, answer in RSVP_ACTIONS.items()
 }
 TYPED_ANSWERS |= {CLEAR: "/paperclub poll clear", RESULTS: "/paperclub poll"}
+# ... and the rating after a session rates the last one.
+TYPED_ANSWERS |= {action: f"/paperclub sessions rate {word}" for action, word in RATE_WORDS.items()}
 
 
 def typed_buttons(*, buttons: Sequence[Button]) -> list[Paragraph]:

@@ -54,7 +54,7 @@ MEETING_HELP = runs(
     Code("off"),
     ")",
 )
-SESSIONS_ABOUT = "The next meeting sessions and the calendar feed"
+SESSIONS_ABOUT = "The next meeting sessions and the calendar feed; rate past ones, add their notes"
 SESSIONS_HELP = runs(
     Code("/paperclub sessions"), ": the next sessions, and a calendar to subscribe to"
 )

@@ -1,9 +1,9 @@
 """Buttons on messages the bot keeps up to date: the suggestions tray's (Add to queue, Not for us),
-a session reminder's RSVPs (Going, Maybe, Not going) and a poll's. A DynamicItem per action, so
-a click works on any such message, across restarts. Deferred at once, decided through
-Room.clicks on a worker thread as the channel Discord names (never one the custom id could
-name), the message redrawn in place (the component's message), and the answer sent to the
-clicker alone."""
+a session reminder's RSVPs (Going, Maybe, Not going), a poll's and the rating after a session.
+A DynamicItem per action, so a click works on any such message, across restarts. Deferred at
+once, decided through Room.clicks on a worker thread as the channel Discord names (never one the
+custom id could name), the message redrawn in place (the component's message), and the answer
+sent to the clicker alone."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from bot.wording import replies
 from bot.wording.meetings import RSVP_ACTIONS
 from bot.wording.polls import CLEAR, RESULTS, VOTE
 from bot.wording.presenters import ACCEPT, DECLINE
+from bot.wording.ratings import RATE_ACTIONS
 from bot.wording.suggestions import ADD, HIDE
 
 # What a click decides: (channel, user, action, value) -> the answer and the redrawn message.
@@ -44,10 +45,14 @@ def click_buttons(*, deps: DiscordDeps) -> tuple[Dynamic, ...]:
     def swap(channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
         return clicks.swap(channel=channel, user=user, action=action, value=value)
 
+    def rate(channel: ChannelKey, user: str, action: str, value: str) -> ClickAnswer:
+        return clicks.rate(channel=channel, user=user, action=action, value=value)
+
     deciders: dict[str, Click] = {ADD: tray, HIDE: tray}
     deciders.update(dict.fromkeys(RSVP_ACTIONS, rsvp))
     deciders.update(dict.fromkeys((VOTE, CLEAR, RESULTS), vote))
     deciders.update(dict.fromkeys((ACCEPT, DECLINE), swap))
+    deciders.update(dict.fromkeys(RATE_ACTIONS, rate))
 
     def on_click_of(click: Click) -> Callable[[discord.Interaction[Any], str], Any]:
         async def on_click(interaction: discord.Interaction[Any], custom_id: str) -> None:

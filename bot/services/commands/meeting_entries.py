@@ -8,6 +8,7 @@ from bot.services.commands.entry import Argument, Subcommand
 from bot.wording import meetings as words
 from bot.wording import polls as poll_words
 from bot.wording import presenters as presenter_words
+from bot.wording import ratings as rating_words
 
 MEETING_ENTRIES = (
     Subcommand(
@@ -22,6 +23,7 @@ MEETING_ENTRIES = (
         about=words.SESSIONS_ABOUT,
         help_line=words.SESSIONS_HELP,
         handler=meeting_commands.sessions,
+        arguments=(Argument(name="what", about=rating_words.SESSIONS_WHAT),),
     ),
     Subcommand(
         name="rsvp",

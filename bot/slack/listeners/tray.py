@@ -1,8 +1,9 @@
 """Buttons on messages the bot keeps up to date: the suggestions tray's (Add to queue, Not for us),
-in a channel and on the App Home, a session reminder's RSVPs (Going, Maybe, Not going) and a
-poll's (a paper's number, Clear my vote, See the votes). Acked at once, then decided through
-Room.clicks as the channel Slack names (never one the button's value could name); the message is
-redrawn in place for everyone and the clicker alone reads the answer."""
+in a channel and on the App Home, a session reminder's RSVPs (Going, Maybe, Not going), a
+poll's (a paper's number, Clear my vote, See the votes) and the rating after a session. Acked
+at once, then decided through Room.clicks as the channel Slack names (never one the button's
+value could name); the message is redrawn in place for everyone and the clicker alone reads the
+answer."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from bot.wording import home as home_words
 from bot.wording.meetings import RSVP_ACTIONS
 from bot.wording.polls import CLEAR, RESULTS, VOTE
 from bot.wording.presenters import ACCEPT, DECLINE
+from bot.wording.ratings import RATE_ACTIONS
 from bot.wording.suggestions import ADD, HIDE
 
 log = logging.getLogger(__name__)
@@ -115,6 +117,10 @@ def register(*, app: App, deps: SlackDeps) -> None:
     for action in (ACCEPT, DECLINE):
         app.action(ids.action_pattern(action=action))(
             ack=acknowledge, lazy=[in_channel_of(clicks.swap)]
+        )
+    for action in RATE_ACTIONS:
+        app.action(ids.action_pattern(action=action))(
+            ack=acknowledge, lazy=[in_channel_of(clicks.rate)]
         )
 
     def on_home(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
