@@ -35,6 +35,7 @@ from bot.db.reconcile_posts import SqlReconcilePosts
 from bot.db.rotation import SqlRotation
 from bot.db.search import SqlSearch
 from bot.db.semantic import SqlSemantic
+from bot.db.session_memory import SqlSessionMemory
 from bot.db.session_polls import SqlSessionPolls
 from bot.db.suggestions import SqlSuggestions
 from bot.db.titles import SqlTitles
@@ -242,3 +243,5 @@ class SqlStore:
     ask_swap = Offer(SqlPresenters, SqlPresenters.ask_swap)
     swap = Offer(SqlPresenters, SqlPresenters.swap)
     decide_swap = Offer(SqlPresenters, SqlPresenters.decide_swap)
+    # The club's memory of its sessions (ports.SessionMemoryStore).
+    session_memory = Offer(SqlSessionMemory, SqlSessionMemory.session_memory)

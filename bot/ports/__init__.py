@@ -24,6 +24,7 @@ from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
 from bot.ports.presenters import PresentersStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SearchRun, Semantic, SemanticStore
+from bot.ports.session_memory import SessionMemoryStore
 from bot.ports.sources import SourcesStore
 from bot.ports.store import ArchiveUnavailable, Store, UnitOfWork
 from bot.ports.workspaces import WorkspacesStore
@@ -56,6 +57,7 @@ __all__ = [
     "Semantic",
     "SemanticStore",
     "ServesHttp",
+    "SessionMemoryStore",
     "SourcesStore",
     "Store",
     "UnitOfWork",
