@@ -2,7 +2,9 @@
 
 Syntax: words, "quoted phrases", -excluded words (or -"phrases"), author:name or
 author:"Ana Silva", after:/before:YYYY-MM-DD (against the post date, exclusive),
-in:C0123 or in:#C0123 (the platform's channel id), is:queued / is:posted / is:skipped.
+in:C0123 or in:#C0123 (the platform's channel id), is:queued / is:posted / is:skipped,
+presenter:name or presenter:@U0123 (the paper a meeting's poll chose for a session that member
+presented), session:YYYY-MM-DD (the paper chosen for that day's session).
 Nothing here raises on any input: what cannot be used is dropped with a note.
 """
 
@@ -20,11 +22,13 @@ MAX_TEXT = 2000
 MAX_TERMS = 32
 
 _TOKEN = re.compile(
-    r'(?P<neg>-?)(?:(?P<key>author|after|before|in|is):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))',
+    r'(?P<neg>-?)(?:(?P<key>author|after|before|in|is|presenter|session):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))',
     re.IGNORECASE,
 )
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
-_BARE_KEY = re.compile(r"(author|after|before|in|is):", re.IGNORECASE)
+_BARE_KEY = re.compile(r"(author|after|before|in|is|presenter|session):", re.IGNORECASE)
+# A mention as a platform writes it (Slack's <@U0123|name>, Discord's <@123> or <@!123>).
+_MENTION = re.compile(r"<@!?([A-Za-z0-9]{1,64})(?:\|[^>]*)?>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +43,9 @@ class SearchQuery:
     before: date | None = None
     channel: str | None = None
     status: PaperStatus | None = None
+    # A meeting's member as typed (a mention's id, without its @), and a session's local date.
+    presenter: str | None = None
+    session: date | None = None
     notes: tuple[str, ...] = ()
 
     @property
@@ -87,6 +94,7 @@ class _Builder:
         self.authors: list[str] = []
         self.dates: dict[str, date] = {}
         self.channel: str | None = None
+        self.presenter: str | None = None
         self.status: PaperStatus | None = None
         self.notes: list[str] = []
         self.seen: set[str] = set()
@@ -117,8 +125,10 @@ class _Builder:
             self.notes.append(f"ignored {key}: it needs a value")
         elif key == "author":
             self.add(kind="authors", text=value)
-        elif key in ("after", "before"):
+        elif key in ("after", "before", "session"):
             self._date(key=key, value=value.strip(), shown=shown)
+        elif key == "presenter":
+            self._presenter(value=value.strip())
         elif key == "in":
             self._channel(value=value.strip())
         elif value.strip().lower() in {status.value for status in PaperStatus}:
@@ -139,6 +149,15 @@ class _Builder:
         """The channel as typed (the platform edge turned a mention into its id)."""
         self.channel = value[:80]
 
+    def _presenter(self, *, value: str) -> None:
+        """A member's id or display name: a mention turned into its id, a leading @ off."""
+        mention = _MENTION.fullmatch(value)
+        member = (mention[1] if mention else value.removeprefix("@").strip())[:80]
+        if member:
+            self.presenter = member
+        else:
+            self.notes.append("ignored presenter:@: it needs a name")
+
     def build(self) -> SearchQuery:
         """The frozen query."""
         if self.unsearchable:
@@ -155,6 +174,8 @@ class _Builder:
             before=self.dates.get("before"),
             channel=self.channel,
             status=self.status,
+            presenter=self.presenter,
+            session=self.dates.get("session"),
             notes=tuple(self.notes),
         )
 

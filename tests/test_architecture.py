@@ -22,6 +22,7 @@ CORE = (
     "schedule_text",
     "paper_links",
     "export_formats",
+    "export_sessions",
     "messages",
     "wording",
 )

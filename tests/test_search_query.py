@@ -184,6 +184,10 @@ SYNTAX = st.sampled_from(
         "is:",
         "after:",
         "before:",
+        "presenter:",
+        "session:",
+        "2026-12-08",
+        "<@U1|x>",
         "<#C1|x>",
         "&lt;",
         "&amp;",
@@ -236,3 +240,14 @@ def test_any_text_parses_into_an_expression_fts5_accepts(
         if expression is not None:
             fts.execute("SELECT rowid FROM t WHERE t MATCH ?", (expression,)).fetchall()
     assert len(query.terms) + len(query.phrases) + len(query.excluded) <= MAX_TERMS
+
+
+def test_meeting_filters_parse_mentions_names_and_dates() -> None:
+    assert parse_query(text="presenter:<@U0123|ana> x").presenter == "U0123"
+    assert parse_query(text="presenter:<@!123456789012345678>").presenter == "123456789012345678"
+    assert parse_query(text='presenter:"Ana Silva"').presenter == "Ana Silva"
+    assert parse_query(text="presenter:@ana session:2026-12-08").session == date(2026, 12, 8)
+    assert parse_query(text="presenter:@").presenter is None
+    assert parse_query(text="presenter:@").notes == ("ignored presenter:@: it needs a name",)
+    dropped = parse_query(text="session:31/12 -presenter:ana")
+    assert dropped.session is None and dropped.presenter is None and len(dropped.notes) == 2

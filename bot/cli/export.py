@@ -1,4 +1,5 @@
-"""`paperclub export`: a workspace's papers with their posts, votes and comments."""
+"""`paperclub export`: a workspace's papers with their posts, votes and comments, or its
+meetings' sessions with their polls, presenters and RSVPs."""
 
 from __future__ import annotations
 
@@ -10,14 +11,17 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bot import export_sessions
 from bot.cli.archive import CliError, chosen_workspace, open_database
 from bot.config.settings import Settings
 from bot.export_formats import render
+from bot.export_sessions import SESSION_FORMATS
 from bot.services import listing
 
 
 def cmd_export(*, args: argparse.Namespace, settings: Settings) -> int:
-    """`paperclub export`: every paper, to stdout (no -o, or -o -) or a file written atomically."""
+    """`paperclub export`: every paper (or session), to stdout (no -o, or -o -) or a file
+    written atomically."""
     try:
         target = None if str(args.output or "-") == "-" else _export_target(output=args.output)
     except CliError as exc:  # -o names nothing we may write: a usage error, as argparse's own
@@ -26,7 +30,12 @@ def cmd_export(*, args: argparse.Namespace, settings: Settings) -> int:
     database = open_database(settings=settings)
     try:
         workspace = chosen_workspace(database=database, named=args.workspace)
-        text = render(records=listing.records(uow=database, workspace=workspace), fmt=args.format)
+        if args.format in SESSION_FORMATS:
+            sessions = listing.sessions(uow=database, workspace=workspace)
+            text = export_sessions.render(sessions=sessions, fmt=args.format)
+        else:
+            records = listing.records(uow=database, workspace=workspace)
+            text = render(records=records, fmt=args.format)
     finally:
         database.dispose()
     if target is None:

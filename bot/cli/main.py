@@ -33,6 +33,7 @@ from bot.cli.workspaces import cmd_workspaces
 from bot.config.settings import ConfigError, Settings, load_settings
 from bot.db.migrate import MigrationsNotFound
 from bot.export_formats import EXPORT_FORMATS
+from bot.export_sessions import SESSION_FORMATS
 from bot.ports import ArchiveUnavailable
 from bot.runtime.logs import configure_logging
 from bot.semantic.encoder import SemanticUnavailable
@@ -74,8 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--workspace", metavar="WS", help=WORKSPACE_HELP)
     search.add_argument("--json", action="store_true")
     search.add_argument("--explain", action="store_true", help="say which engine ranked each hit")
-    export = sub.add_parser("export", help="write every paper with its posts, votes and comments")
-    export.add_argument("--format", choices=EXPORT_FORMATS, default="json")
+    export = sub.add_parser(
+        "export",
+        help="write every paper with its posts, votes and comments (sessions-json, "
+        "sessions-csv: every meeting session with its poll, presenter and RSVPs)",
+    )
+    export.add_argument("--format", choices=(*EXPORT_FORMATS, *SESSION_FORMATS), default="json")
     export.add_argument("--workspace", metavar="WS", help=WORKSPACE_HELP)
     export.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: stdout")
     enrich = sub.add_parser("enrich", help="complete titles and abstracts from arXiv and Crossref")

@@ -10,6 +10,8 @@ from sqlalchemy import Exists, and_, exists, func, select, union
 
 from bot.db.engine import upsert_insert
 from bot.db.schema import ChannelRow, CommentRow, PostRow, VoteRow
+from bot.db.schema_meetings import SessionRow
+from bot.db.schema_presenters import SessionPresenterRow
 from bot.db.schema_upkeep import NameRow
 from bot.db.unit import UnitBound
 from bot.domain import ChannelKey, WorkspaceKey
@@ -59,7 +61,8 @@ class SqlNames(UnitBound):
         return {key: name for key, name in rows}
 
     def names_wanted(self, *, platform: str, before: datetime, limit: int) -> list[NameWanted]:
-        """Channels first, then people who voted or commented, whose name is missing or old."""
+        """Channels first, then people who voted, commented or presented a session, whose name
+        is missing or old."""
 
         def fresh(*, kind: str, key: Any) -> Exists:
             """A row naming `key` of this kind, asked on `before` or later."""
@@ -94,6 +97,9 @@ class SqlNames(UnitBound):
                 PostRow, PostRow.id == VoteRow.post_id
             ),
             select(CommentRow.user_id, CommentRow.channel_id),
+            select(SessionPresenterRow.user_id, SessionRow.channel_id).join(
+                SessionRow, SessionRow.id == SessionPresenterRow.session_id
+            ),
         ).subquery()
         people = self.session.execute(
             select(ChannelRow.workspace, func.min(ChannelRow.external_id), spoke.c.user_id)

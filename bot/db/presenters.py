@@ -22,7 +22,7 @@ from bot.ports.presenters import How, Presenter, Swap
 _HOWS: tuple[How, ...] = get_args(How)
 
 
-def _how(*, stored: str) -> How:
+def stored_how(*, stored: str) -> How:
     """A stored how, checked: the column holds any string, the port three."""
     for how in _HOWS:
         if how == stored:
@@ -67,7 +67,7 @@ class SqlPresenters(UnitBound):
         return Presenter(
             session_id=session_id,
             user=user,
-            how=_how(stored=how),
+            how=stored_how(stored=how),
             assigned_at=utc(value=assigned_at),
             told_at=utc(value=told_at) if told_at is not None else None,
         )
@@ -86,7 +86,7 @@ class SqlPresenters(UnitBound):
         values = upsert.values(
             session_id=session_id,
             user_id=user,
-            how=_how(stored=how),
+            how=stored_how(stored=how),
             assigned_at=stored_utc(value=now),
         )
         if not replace:

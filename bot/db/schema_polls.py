@@ -93,3 +93,7 @@ class SessionPollRow(Base):
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # NULL: still open, nobody voted, or its nomination is gone.
     winner: Mapped[int | None] = mapped_column(ForeignKey("nominations.id", ondelete="SET NULL"))
+    # The tally as it closed (ports.polls.Tally), kept as ballots change after: its mode and
+    # [nomination id, votes] pairs in finishing order. NULL while open.
+    mode: Mapped[str | None] = mapped_column(String(16))
+    counts: Mapped[list[list[float]] | None] = mapped_column(JSON)

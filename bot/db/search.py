@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from bot.db import search_statements as build
+from bot.db.search_meetings import LISTS, sessions_on
 from bot.db.search_rows import Scored, hit_of, paper_of
 from bot.db.search_scope import Scope, Sql, scope_of, scope_statement
 from bot.db.search_sql import WALK_PER_HIT
@@ -50,7 +51,7 @@ class Execute:
         params = dict(statement.params)
         if self.raw is None:
             return [row._mapping for row in self.session.execute(text(statement.text), params)]
-        for name in ("ids", "hidden"):  # lists reach SQLite as JSON arrays
+        for name in ("ids", "hidden", *LISTS):  # lists reach SQLite as JSON arrays
             if name in params:
                 params[name] = json.dumps(params[name])
         cursor = self.raw.cursor()
@@ -168,9 +169,10 @@ def open_search(
     """A search of one workspace as `viewer` may see it: reads its scope, once for every step."""
     execute = Execute(session=session)
     rows = execute(scope_statement(workspace=workspace, viewer=viewer))
-    return Searcher(
-        execute=execute, query=query, scope=scope_of(rows=rows, dialect=execute.dialect)
-    )
+    scope = scope_of(rows=rows, dialect=execute.dialect)
+    if query.session is not None:
+        scope = replace(scope, sessions=sessions_on(session=session, day=query.session))
+    return Searcher(execute=execute, query=query, scope=scope)
 
 
 def ranking(*, run: Searcher, depth: int) -> Ranking:

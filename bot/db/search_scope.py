@@ -30,12 +30,14 @@ class Sql:
 class Scope:
     """What one search may see, read once before its statements: the workspace's row id (-1
     when it has none yet), whether candidates need the workspace condition at all (with one
-    workspace every paper is its own), and the channel row ids the viewer may not see."""
+    workspace every paper is its own), the channel row ids the viewer may not see, and with
+    `session:` the ids of that date's sessions (search_meetings.sessions_on)."""
 
     dialect: str
     workspace_id: int
     scoped: bool
     hidden: tuple[int, ...] = ()
+    sessions: tuple[int, ...] = ()
 
     @property
     def pg(self) -> bool:

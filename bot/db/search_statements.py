@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.db.search_meetings import meeting_filter
 from bot.db.search_scope import Scope, Sql
 from bot.db.search_sql import (
     CFG,
@@ -105,6 +106,10 @@ def filters(*, scope: Scope, query: SearchQuery, pid: str) -> Sql:
     if scope.hidden:  # papers queued by a channel this one may not see
         in_hidden = IN_HIDDEN[scope.dialect]
         conditions.append(NOT_HIDDEN_PAPER.format(pid=pid, in_hidden=in_hidden))
+    meetings = meeting_filter(scope=scope, query=query, pid=pid)
+    if meetings is not None:
+        params.update(meetings.params)
+        conditions.append(meetings.text)
     on_post = post_conditions(scope=scope, query=query)
     if on_post.text:
         on_posts = post_filters(scope=scope, query=query)

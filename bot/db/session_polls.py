@@ -13,7 +13,17 @@ from bot.db.convert import stored_utc, utc
 from bot.db.engine import upsert_insert
 from bot.db.schema_polls import NominationRow, SessionPollRow
 from bot.db.unit import UnitBound
-from bot.ports.polls import SessionPoll
+from bot.ports.polls import SessionPoll, Tally
+
+
+def tally_of(*, mode: str | None, counts: list[list[float]] | None) -> Tally | None:
+    """A stored tally read back (None: none kept)."""
+    if mode not in ("approval", "ranked") or counts is None:
+        return None
+    return Tally(
+        mode="ranked" if mode == "ranked" else "approval",
+        counts=tuple((int(n), float(v)) for n, v in counts),
+    )
 
 
 class SqlSessionPolls(UnitBound):
@@ -34,6 +44,7 @@ class SqlSessionPolls(UnitBound):
             opened_at=utc(value=row.opened_at),
             closed_at=utc(value=row.closed_at) if row.closed_at is not None else None,
             winner=row.winner,
+            tally=tally_of(mode=row.mode, counts=row.counts),
         )
 
     def open_poll(self, *, session_id: int, slate: Sequence[int], now: datetime) -> bool:
@@ -51,13 +62,20 @@ class SqlSessionPolls(UnitBound):
         ).scalar_one_or_none()
         return made is not None
 
-    def close_poll(self, *, session_id: int, winner: int | None, now: datetime) -> bool:
+    def close_poll(
+        self, *, session_id: int, winner: int | None, now: datetime, tally: Tally | None = None
+    ) -> bool:
         """One conditional UPDATE (closed_at still NULL), so of two closers one wins; the one
         that closed it marks its winner chosen for the session."""
         closed = self.session.execute(
             update(SessionPollRow)
             .where(SessionPollRow.session_id == session_id, SessionPollRow.closed_at.is_(None))
-            .values(closed_at=stored_utc(value=now), winner=winner)
+            .values(
+                closed_at=stored_utc(value=now),
+                winner=winner,
+                mode=tally.mode if tally is not None else None,
+                counts=[[n, v] for n, v in tally.counts] if tally is not None else None,
+            )
         )
         if not getattr(closed, "rowcount", 0):
             return False

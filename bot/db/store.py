@@ -35,6 +35,7 @@ from bot.db.reconcile_posts import SqlReconcilePosts
 from bot.db.rotation import SqlRotation
 from bot.db.search import SqlSearch
 from bot.db.semantic import SqlSemantic
+from bot.db.session_history import SqlSessionHistory
 from bot.db.session_memory import SqlSessionMemory
 from bot.db.session_polls import SqlSessionPolls
 from bot.db.suggestions import SqlSuggestions
@@ -249,3 +250,5 @@ class SqlStore:
     rated_papers = Offer(SqlSessionMemory, SqlSessionMemory.rated_papers)
     add_session_link = Offer(SqlSessionMemory, SqlSessionMemory.add_session_link)
     session_links = Offer(SqlSessionMemory, SqlSessionMemory.session_links)
+    # The club's record of its sessions, read at once (ports.SessionHistoryStore).
+    session_history = Offer(SqlSessionHistory, SqlSessionHistory.session_history)

@@ -24,6 +24,8 @@ from bot.ports.posts import ChannelsStore, PostsStore, RecapsStore
 from bot.ports.presenters import PresentersStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SearchRun, Semantic, SemanticStore
+from bot.ports.session_history import SessionHistoryStore
+from bot.ports.session_memory import SessionMemoryStore
 from bot.ports.sources import SourcesStore
 from bot.ports.store import ArchiveUnavailable, Store, UnitOfWork
 from bot.ports.workspaces import WorkspacesStore
@@ -56,6 +58,8 @@ __all__ = [
     "Semantic",
     "SemanticStore",
     "ServesHttp",
+    "SessionHistoryStore",
+    "SessionMemoryStore",
     "SourcesStore",
     "Store",
     "UnitOfWork",

@@ -38,6 +38,7 @@ class NamesStore(Protocol):
         ...
 
     def names_wanted(self, *, platform: str, before: datetime, limit: int) -> list[NameWanted]:
-        """Channels followed on the platform, and people who voted or commented there, whose
-        name was never asked or last asked before `before`; channels first, at most `limit`."""
+        """Channels followed on the platform, and people who voted, commented or presented a
+        session there, whose name was never asked or last asked before `before`; channels
+        first, at most `limit`."""
         ...

@@ -60,15 +60,27 @@ class NominationRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class Tally:
+    """A poll's counts as it closed, kept for the club's memory (ballots carry over and
+    change after): its mode, and each nomination's votes in finishing order (a ranked poll's:
+    in the last round it stood in). Votes are weights summed, multiples of ½: exact floats."""
+
+    mode: PollMode
+    counts: tuple[tuple[int, float], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SessionPoll:
     """A session's poll: its slate (nomination ids, in the order shown), and once closed its
-    winner (None: nobody voted) and when."""
+    winner (None: nobody voted), when, and its tally then (None: closed before tallies were
+    kept, or still open)."""
 
     session_id: int
     slate: tuple[int, ...]
     opened_at: datetime
     closed_at: datetime | None = None
     winner: int | None = None
+    tally: Tally | None = None
 
 
 class PollsStore(Protocol):
@@ -114,9 +126,11 @@ class PollsStore(Protocol):
         """Open a session's poll with its slate; False when it was opened before."""
         ...
 
-    def close_poll(self, *, session_id: int, winner: int | None, now: datetime) -> bool:
-        """Close a session's poll with its winner (marked chosen for the session), if still
-        open; whether this call closed it."""
+    def close_poll(
+        self, *, session_id: int, winner: int | None, now: datetime, tally: Tally | None = None
+    ) -> bool:
+        """Close a session's poll with its winner (marked chosen for the session) and its
+        tally, if still open; whether this call closed it."""
         ...
 
     def chosen_paper(self, *, session_id: int) -> int | None:

@@ -1,8 +1,8 @@
 """The Store port: every role of persistence inside one unit of work, and the unit of work.
 
 Each role is its own port (bot/ports/workspaces, papers, posts, activity, search, enrichment,
-archive_pages, semantic, reconcile, sources, meetings, polls, presenters, session_memory); a
-service may ask for just the roles it uses. `Store` offers them all.
+archive_pages, semantic, reconcile, sources, meetings, polls, presenters, session_memory,
+session_history); a service may ask for just the roles it uses. `Store` offers them all.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from bot.ports.presenters import PresentersStore
 from bot.ports.reconcile import ReconcileStore
 from bot.ports.search import SearchStore
 from bot.ports.semantic import SemanticStore
+from bot.ports.session_history import SessionHistoryStore
 from bot.ports.session_memory import SessionMemoryStore
 from bot.ports.sources import SourcesStore
 from bot.ports.workspaces import WorkspacesStore
@@ -55,6 +56,7 @@ class Store(
     PollsStore,
     PresentersStore,
     SessionMemoryStore,
+    SessionHistoryStore,
     Protocol,
 ):
     """Persistence inside one unit of work (one transaction): every role port at once."""

@@ -1,5 +1,5 @@
-"""The web archive's meetings: a public channel's sessions page, and a channel's calendar feed
-for whoever holds its token.
+"""The web archive's meetings: a public channel's sessions page (each session's presenter and
+paper, and who presented how often), and a channel's calendar feed for whoever holds its token.
 
 The page follows the archive's rule (public channels of the viewer's workspace only). The feed
 follows its token alone: a calendar app carries no sign-in, so the token is the credential.
@@ -8,19 +8,21 @@ Both bring the stored sessions up to date first, so a change shows at once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from bot.domain import Channel, ChannelKey, WorkspaceKey
+from bot.domain import Channel, ChannelKey, Paper, WorkspaceKey
 from bot.meetings.ballots import Rsvp
 from bot.meetings.ics import uri_value
-from bot.ports import MeetingsStore, UnitOfWork
+from bot.ports import MeetingsStore, SessionHistoryStore, UnitOfWork
 from bot.ports.meetings import SessionRecord
 from bot.ports.names import CHANNEL
+from bot.ports.session_history import SessionHistory
 from bot.services import archive_web, calendar_feed
-from bot.services.meeting_sessions import HORIZON, answers_of, bring_up_to_date
+from bot.services.meeting_sessions import HORIZON, bring_up_to_date
 from bot.services.web_links import BadLink, Signer
 from bot.wording import web as wording
 
@@ -28,18 +30,22 @@ from bot.wording import web as wording
 PAST = timedelta(days=calendar_feed.PAST_DAYS)
 
 
-class Needs(archive_web.Needs, MeetingsStore, Protocol):
+class Needs(archive_web.Needs, MeetingsStore, SessionHistoryStore, Protocol):
     """The roles these views use."""
 
 
 @dataclass(frozen=True, slots=True)
 class SessionLine:
-    """A session as the page lists it: its RSVPs counted (all zero when cancelled), and its
-    place as a link when the place is an http or https URL (None: plain text)."""
+    """A session as the page lists it: its RSVPs counted (all zero when cancelled), its
+    place as a link when the place is an http or https URL (None: plain text), its
+    presenter's user id and the paper its poll chose (None: none, or one the archive keeps
+    from its pages: a paper waiting in a private channel's queue)."""
 
     record: SessionRecord
     counts: Mapping[Rsvp, int]
     link: str | None
+    presenter: str | None = None
+    paper: Paper | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +56,9 @@ class SessionsPage:
     channel: Channel
     ahead: tuple[SessionLine, ...]
     past: tuple[SessionLine, ...]
+    # Who presented how often, every session started so far (cancelled ones not): (user id,
+    # sessions), most first.
+    presented: tuple[tuple[str, int], ...] = ()
 
 
 def place_link(*, place: str) -> str | None:
@@ -60,12 +69,27 @@ def place_link(*, place: str) -> str | None:
     return uri_value(url=place)
 
 
-def _line(*, record: SessionRecord, answers: Mapping[str, Rsvp]) -> SessionLine:
+def _line(*, memory: SessionHistory, paper: Paper | None) -> SessionLine:
     """One session with its answers counted."""
     counts = {answer: 0 for answer in Rsvp}
-    for answer in answers.values():
+    for _, answer in memory.rsvps:
         counts[answer] += 1
-    return SessionLine(record=record, counts=counts, link=place_link(place=record.session.place))
+    record = memory.record
+    return SessionLine(
+        record=record,
+        counts=counts,
+        link=place_link(place=record.session.place),
+        presenter=memory.presenter.user if memory.presenter is not None else None,
+        paper=paper,
+    )
+
+
+def presented(*, history: Sequence[SessionHistory]) -> tuple[tuple[str, int], ...]:
+    """How many sessions each member presented (cancelled ones not), most first, then by id."""
+    counted = Counter(
+        m.presenter.user for m in history if m.presenter is not None and not m.record.cancelled
+    )
+    return tuple(sorted(counted.items(), key=lambda item: (-item[1], item[0])))
 
 
 def has_sessions(*, uow: UnitOfWork[Needs], channel: ChannelKey, now: datetime) -> bool:
@@ -86,14 +110,22 @@ def sessions_page(
     if found is None:
         return None
     bring_up_to_date(uow=uow, channel=found.key, now=now)
+    key = found.key
     with uow(write=False) as store:
-        records = store.session_records(channel=found.key, since=now - PAST, until=now + HORIZON)
-        answers = answers_of(store=store, records=records)
-    lines = [_line(record=r, answers=answers.get(r.id, {})) for r in records]
+        shown = store.session_history(
+            workspace=workspace, channel=key, since=now - PAST, until=now + HORIZON
+        )
+        history = store.session_history(workspace=workspace, channel=key, since=None, until=now)
+        chosen = {m.paper.paper_id for m in shown if m.paper is not None}
+        papers = {i: store.public_paper(workspace=workspace, paper_id=i) for i in chosen}
+    lines = [
+        _line(memory=m, paper=papers.get(m.paper.paper_id) if m.paper else None) for m in shown
+    ]
     return SessionsPage(
         channel=found,
         ahead=tuple(line for line in lines if line.record.session.end > now),
         past=tuple(reversed([line for line in lines if line.record.session.end <= now])),
+        presented=presented(history=history),
     )
 
 

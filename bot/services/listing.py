@@ -1,4 +1,5 @@
-"""Read-only views of the archive: queues per channel, finding a channel, the export records."""
+"""Read-only views of the archive: queues per channel, finding a channel, the export records
+(papers, and meetings' sessions)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.domain import Channel, Paper, PaperRecord, WorkspaceKey
-from bot.ports import ChannelsStore, PapersStore, UnitOfWork
+from bot.ports import ChannelsStore, PapersStore, SessionHistoryStore, UnitOfWork
+from bot.ports.session_history import SessionHistory
 
 
 class Needs(PapersStore, ChannelsStore, Protocol):
@@ -72,3 +74,12 @@ def records(*, uow: UnitOfWork[Needs], workspace: WorkspaceKey) -> list[PaperRec
     """Every paper of a workspace with its posts, votes and comments, for export."""
     with uow(write=False) as store:
         return list(store.paper_records(workspace=workspace))
+
+
+def sessions(
+    *, uow: UnitOfWork[SessionHistoryStore], workspace: WorkspaceKey
+) -> list[SessionHistory]:
+    """Every session of a workspace's meetings, cancelled ones too, earliest first, with its
+    poll, presenter and RSVPs, for export."""
+    with uow(write=False) as store:
+        return store.session_history(workspace=workspace, channel=None, since=None, until=None)

@@ -23,7 +23,7 @@ from bot.messages import Message
 from bot.ports import UnitOfWork
 from bot.ports.meetings import MeetingsStore, Notice, SessionRecord
 from bot.ports.papers import PapersStore
-from bot.ports.polls import NominationRecord, PollSettings, PollsStore, SessionPoll
+from bot.ports.polls import NominationRecord, PollSettings, PollsStore, SessionPoll, Tally
 from bot.ports.posts import ChannelsStore
 from bot.wording import polls as words
 from bot.wording.meetings import when
@@ -174,7 +174,13 @@ def open_due(
             with uow() as store:
                 shown_slate = slate_of(store=store, poll=poll)
                 result = tally(store=store, poll=poll, settings=settings, slate=shown_slate)
-                if store.close_poll(session_id=record.id, winner=result.winner, now=now):
+                kept = Tally(
+                    mode=settings.mode,
+                    counts=tuple((c.nomination, float(c.votes)) for c in result.counts),
+                )
+                if store.close_poll(
+                    session_id=record.id, winner=result.winner, now=now, tally=kept
+                ):
                     notice = _open_notice(
                         store=store, session_id=record.id, kind=RESULT, owner=owner, now=now
                     )

@@ -1,9 +1,10 @@
 """Learning what the platform calls channels and people, so the web archive shows #general and
 display names where the archive holds ids.
 
-The minute sweep asks for the names the archive lacks (a channel it follows, a person who voted
-or commented) or holds for over a day, a batch at a time; a name the platform cannot give is
-kept as unknown ("") for a day too, so nobody is asked about every minute.
+The minute sweep asks for the names the archive lacks (a channel it follows, a person who voted,
+commented or presented a session) or holds for over a day, a batch at a time; a name the
+platform cannot give is kept as unknown ("") for a day too, so nobody is asked about every
+minute.
 """
 
 from __future__ import annotations

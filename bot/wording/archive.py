@@ -46,7 +46,11 @@ SYNTAX = line(
     Code("is:queued"),
     " / ",
     Code("is:posted"),
-    ".",
+    ", ",
+    Code("presenter:@name"),
+    ", ",
+    Code("session:2026-01-31"),
+    " (a meeting's paper).",
 )
 NO_HITS_TIPS = line(
     "Try fewer or other words, drop quotes and filters, or search by ",

@@ -82,6 +82,8 @@ def upgrade() -> None:
         sa.Column("opened_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("closed_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("winner", sa.Integer, nullable=True),
+        sa.Column("mode", sa.String(16), nullable=True),
+        sa.Column("counts", sa.JSON, nullable=True),
         _fk("session_polls", "session_id", "sessions", ondelete="CASCADE"),
         _fk("session_polls", "winner", "nominations", ondelete="SET NULL"),
         sa.PrimaryKeyConstraint("session_id", name=op.f("pk_session_polls")),

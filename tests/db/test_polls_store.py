@@ -11,7 +11,7 @@ import pytest
 from bot.db.database import Database
 from bot.meetings.ballots import Ballot
 from bot.meetings.reminders import Before
-from bot.ports.polls import PollSettings, SessionPoll
+from bot.ports.polls import PollSettings, SessionPoll, Tally
 from tests.db.polls_data import LATER, paper_in, session_of
 from tests.db.sources_data import ELSEWHERE, HERE, HOSTILE, NEXT_DOOR, NOW
 
@@ -143,7 +143,8 @@ def test_a_poll_closes_once_and_its_winner_is_chosen(any_database: Database) -> 
         assert store.open_poll(session_id=first, slate=slate, now=NOW)
         assert store.open_poll(session_id=second, slate=slate, now=NOW)
         assert not store.close_poll(session_id=second + 1_000, winner=one.id, now=LATER)
-        assert store.close_poll(session_id=first, winner=two.id, now=LATER)
+        kept = Tally(mode="ranked", counts=((two.id, 2.5), (one.id, 0.5)))
+        assert store.close_poll(session_id=first, winner=two.id, now=LATER, tally=kept)
         # A second closer (another replica, a tally that came out otherwise) changes nothing.
         assert not store.close_poll(session_id=first, winner=one.id, now=LATER + LATER.resolution)
         # Nobody voted in the second's poll: closed without a winner.
@@ -158,7 +159,12 @@ def test_a_poll_closes_once_and_its_winner_is_chosen(any_database: Database) -> 
         assert [record.id for record in store.nominations(channel=HERE, ids=None)] == [one.id]
         assert store.nominations(channel=HERE, ids=[two.id])[0].chosen_for == first
     assert closed == SessionPoll(
-        session_id=first, slate=tuple(slate), opened_at=NOW, closed_at=LATER, winner=two.id
+        session_id=first,
+        slate=tuple(slate),
+        opened_at=NOW,
+        closed_at=LATER,
+        winner=two.id,
+        tally=kept,  # the counts as it closed, whatever the ballots say later
     )
 
 
