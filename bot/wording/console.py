@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from bot.messages import Button, Code, Message, Paragraph, Strong, line, message
 from bot.wording.archive import SEARCH_MORE
 from bot.wording.meetings import RSVP_ACTIONS
-from bot.wording.polls import CLEAR, RESULTS, VOTE
+from bot.wording.polls import CLEAR, NOMINATE, RESULTS, VOTE
 from bot.wording.presenters import ACCEPT, DECLINE
 from bot.wording.suggestions import ADD, HIDE
 
@@ -39,6 +39,7 @@ TYPED_ANSWERS = {
     action: f"/paperclub rsvp {answer.value}" for action, answer in RSVP_ACTIONS.items()
 }
 TYPED_ANSWERS |= {CLEAR: "/paperclub poll clear", RESULTS: "/paperclub poll"}
+TYPED_ANSWERS[NOMINATE] = "/paperclub nominate <paper>"
 
 
 def typed_buttons(*, buttons: Sequence[Button]) -> list[Paragraph]:
