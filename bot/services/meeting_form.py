@@ -16,6 +16,7 @@ from typing import Protocol
 
 from bot.domain import ChannelKey
 from bot.meetings.meeting_text import (
+    WEEKDAYS,
     MeetingTextError,
     lead_text,
     read_date,
@@ -171,7 +172,8 @@ def read_meeting_form(*, call: Invocation, fields: MeetingFields) -> str | dict[
     if errors:
         return errors
     place = " ".join((fields.place or "").split())
-    typed = [day, at, str(fields.zone), "for", length, "every", every]
+    weekday = WEEKDAYS[read_weekday(word=day) - 1]  # as the reader took it ("thu…" -> "thu")
+    typed = [weekday, at, str(fields.zone), "for", length, "every", every]
     typed += ["from", first] if first else []
     typed += ["reminders", ",".join(leads) if leads else "off"]
     typed += ["at", place] if place else []
