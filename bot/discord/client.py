@@ -15,7 +15,7 @@ from discord import app_commands
 from bot.discord.deps import PLATFORM, DiscordDeps
 from bot.discord.errors import error_trace
 from bot.discord.history import snowflake_time
-from bot.discord.listeners import clicks, commands, comments, search, votes
+from bot.discord.listeners import clicks, commands, comments, nominate, search, votes
 from bot.services.telemetry import Telemetry
 
 log = logging.getLogger("paperclub")
@@ -96,6 +96,7 @@ class PaperClubClient(discord.Client):
             votes.vote_button(deps=deps),
             search.more_button(deps=deps),
             *clicks.click_buttons(deps=deps),
+            nominate.nominate_button(deps=deps),
         )
 
     @property
@@ -124,8 +125,10 @@ class PaperClubClient(discord.Client):
             await self._deps.bridge.blocking(self._deps.room.reconcile_soon)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Any click or command (the tree and the buttons answer it): its lag, from its id."""
+        """Any click or command (the tree and the buttons answer it): its lag, from its id;
+        a submitted form (no tree or button answers one) is answered here."""
         self._lagged(stamped=snowflake_time(snowflake=interaction.id))
+        await nominate.submitted(deps=self.deps, interaction=interaction)
 
     async def on_message(self, message: discord.Message) -> None:
         """A new message (a comment when it is in a daily post's thread); the lag of people's

@@ -1,7 +1,8 @@
 """What admins type to set a meeting up, read into values (pure): the series, a date's skip
 or move, a one-off, and reminders' lead times.
 
-    set thu 16:00 [Europe/Berlin] [for 90m] [every 2 weeks] [from 2027-01-07] [at <place>]
+    set thu 16:00 [Europe/Berlin] [for 90m] [every 2 weeks] [from 2027-01-07]
+        [reminders 1d,30m | reminders off] [at <place>]
     skip 2026-12-24
     move 2026-12-24 to 2026-12-23 16:00 [at <place>]
     once 2027-01-05 16:00 [for 2h] [at <place>]
@@ -100,6 +101,20 @@ def read_reminders(*, words: list[str]) -> tuple[Before, ...]:
         raise MeetingTextError("say when: reminders 1d 30m, or reminders off")
     leads = {read_lead(word=word) for word in words}
     return tuple(sorted(leads, key=lambda b: (b.days, b.minutes), reverse=True))
+
+
+def take_reminders(*, words: list[str]) -> tuple[list[str], tuple[Before, ...] | None]:
+    """A series' words without its `reminders 1d,30m` (or `reminders off`), and those lead
+    times (None: the words name none). Looked for before `at` only: the place is as typed."""
+    lowered = [w.lower() for w in words]
+    cut = lowered.index("at") if "at" in lowered else len(words)
+    if "reminders" not in lowered[:cut]:
+        return words, None
+    found = lowered.index("reminders")
+    if found + 1 >= cut:
+        raise MeetingTextError("say when: reminders 1d,30m, or reminders off")
+    leads = read_reminders(words=[w for w in words[found + 1].split(",") if w])
+    return words[:found] + words[found + 2 :], leads
 
 
 def _place(*, words: list[str]) -> tuple[list[str], str | None]:

@@ -35,6 +35,7 @@ from bot.services.home_trays import tray_sections
 from bot.services.reply import Reply
 from bot.services.schedule import describe_when, local_now, next_post_at
 from bot.wording import home as words
+from bot.wording import meeting_form as meeting_words
 from bot.wording import reconcile as reconcile_words
 
 
@@ -59,6 +60,7 @@ ACTIONS = {
     "home_post_now": "next",
 }
 SCHEDULE_ACTION = "home_schedule"
+MEETING_ACTION = "home_meeting"  # opens the meeting form (bot/services/meeting_form)
 NEXT_SHOWN = 3  # next papers shown per channel
 RECENT_SHOWN = 5  # recent votes, and recent comments
 CHANNELS_SHOWN = 12  # channels shown in full; a Home view holds at most 100 blocks
@@ -155,6 +157,7 @@ def _channel_section(
             Button(label=words.SKIP, action="home_skip", value=value),
             Button(label=words.POST_NOW, action="home_post_now", value=value),
             Button(label=words.SET_SCHEDULE, action=SCHEDULE_ACTION, value=value),
+            Button(label=meeting_words.SET_MEETING, action=MEETING_ACTION, value=value),
         )
     )
     return message(head, *listed, reconcile_words.status_line(status=missed), buttons)

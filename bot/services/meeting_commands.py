@@ -14,6 +14,7 @@ from bot.meetings.meeting_text import (
     read_date,
     read_reminders,
     read_series,
+    take_reminders,
 )
 from bot.meetings.reminders import DEFAULT_OFFSETS
 from bot.services import admin, poll_commands, session_memory_commands
@@ -50,13 +51,16 @@ def _answer(*, call: Invocation) -> Reply:
 
 
 def _set(*, call: Invocation, args: list[str]) -> Reply:
-    """`meeting set ...`: the series (its reminders kept, the default ones for a new meeting)."""
+    """`meeting set ...`: the series, with the reminders it names (else its reminders kept, the
+    default ones for a new meeting), in one write."""
     zone = _zone(call=call)
     today = call.now.astimezone(zone_of(name=zone)).date()
+    args, named = take_reminders(words=args)
     meeting = read_series(words=args, zone=zone, today=today)
     with call.uow() as store:
         plan = store.meeting_plan(channel=call.channel)
-        leads = plan.reminders if plan is not None else DEFAULT_OFFSETS
+        kept = plan.reminders if plan is not None else DEFAULT_OFFSETS
+        leads = named if named is not None else kept
         store.save_meeting(channel=call.channel, meeting=meeting, reminders=leads, now=call.now)
     return _changed(call=call)
 

@@ -23,6 +23,7 @@ from bot.wording import polls as words
 MODES: dict[str, PollMode] = {"approval": "approval", "ranked": "ranked"}
 MAX_SIZE = 5  # queue papers a slate takes
 MIN_OPEN = 120  # minutes a poll is open at the least
+REFERENCE_MAX = 1_000  # characters of a paper typed in the nominate form
 
 
 def settings_from(*, words_typed: list[str]) -> PollSettings | None:
@@ -68,6 +69,16 @@ def set_polls(*, call: Invocation, args: list[str]) -> Reply:
     with call.uow() as store:
         store.save_poll_settings(channel=call.channel, settings=settings)
     return Reply(message=words.settings_said(settings=settings))
+
+
+def nomination_problem(*, text: str) -> str | None:
+    """What is wrong with a paper typed in the nominate form, found before anything is
+    looked up (plain words, for beside the field); None when `nominate` can take it."""
+    if len(text) > REFERENCE_MAX:
+        return words.nominate_too_long(limit=REFERENCE_MAX)
+    if ingest.draft_from_reference(text=text, origin="") is None:
+        return words.NOMINATE_EMPTY
+    return None
 
 
 def nominate(*, call: Invocation, args: list[str]) -> Reply:

@@ -21,6 +21,7 @@ from bot.services import commands, comments, event_ids, home, post_card, posting
 from bot.services.clicks import Clicks
 from bot.services.embedding import SemanticExtra
 from bot.services.home import HomeView, ScheduleForm, Viewer
+from bot.services.meeting_form import MeetingForms
 from bot.services.posting import Poster
 from bot.services.reply import Reply
 from bot.services.telemetry import Telemetry
@@ -254,6 +255,11 @@ class Room:
         call = self.invocation(channel=channel, user=user)
         reply = self._saved(lambda: home.act(call=call, action=action))
         return None if reply is None else self._done(reply)
+
+    @property
+    def meeting_forms(self) -> MeetingForms:
+        """The Home's meeting form, on this archive."""
+        return MeetingForms(invocation=self.invocation)
 
     def schedule_form(self, *, channel: ChannelKey, user: str) -> ScheduleForm | Reply:
         """The schedule form of a channel for an admin; the reason shown on the Home else."""

@@ -22,7 +22,9 @@ from bot.slack.listeners import (
     guard,
     home,
     lag,
+    meeting_form,
     messages,
+    nominate,
     search,
     tray,
     votes,
@@ -78,6 +80,8 @@ def build_app(
     tray.register(app=app, deps=deps)
     messages.register(app=app, deps=deps)
     home.register(app=app, deps=deps)
+    meeting_form.register(app=app, deps=deps)
+    nominate.register(app=app, deps=deps)
     events.register(app=app)  # last: the catch-all
     return app
 

@@ -1,4 +1,6 @@
-"""The schedule form as a Block Kit modal, and what a submitted one says.
+"""The schedule form as a Block Kit modal, and what a submitted one says; the pieces of a
+modal (plain text, options, zone groups, input blocks, a submitted input's state) are shared
+with the other forms (meeting_modal, nominate_modal).
 
 The time is a timepicker, the zone a static select of IANA zones (grouped by region, at most
 100 options a group, as Slack allows), the days checkboxes; the channel rides in
@@ -19,17 +21,17 @@ GROUP_MAX = 100  # options in one option group
 LABEL_MAX = 75  # an option group's label and an option's text
 
 
-def _plain(text: str) -> dict[str, Any]:
+def plain(text: str) -> dict[str, Any]:
     """A plain_text object."""
     return {"type": "plain_text", "text": text[:LABEL_MAX], "emoji": True}
 
 
-def _option(value: str, label: str | None = None) -> dict[str, Any]:
+def option(value: str, label: str | None = None) -> dict[str, Any]:
     """One option of a select or of the checkboxes."""
-    return {"text": _plain(label or value), "value": value}
+    return {"text": plain(label or value), "value": value}
 
 
-def _zone_groups(*, zones: tuple[str, ...]) -> list[dict[str, Any]]:
+def zone_groups(*, zones: tuple[str, ...]) -> list[dict[str, Any]]:
     """Zones grouped by region ("America", "America (2)" ...), each group within Slack's 100."""
     groups: list[dict[str, Any]] = []
     for region, members in itertools.groupby(zones, key=lambda z: z.split("/")[0]):
@@ -37,13 +39,13 @@ def _zone_groups(*, zones: tuple[str, ...]) -> list[dict[str, Any]]:
         for n, start in enumerate(range(0, len(listed), GROUP_MAX), start=1):
             label = region if n == 1 else f"{region} ({n})"
             chunk = listed[start : start + GROUP_MAX]
-            groups.append({"label": _plain(label), "options": [_option(z) for z in chunk]})
+            groups.append({"label": plain(label), "options": [option(z) for z in chunk]})
     return groups
 
 
-def _input(*, block_id: str, label: str, element: dict[str, Any]) -> dict[str, Any]:
+def input_block(*, block_id: str, label: str, element: dict[str, Any]) -> dict[str, Any]:
     """An input block."""
-    return {"type": "input", "block_id": block_id, "label": _plain(label), "element": element}
+    return {"type": "input", "block_id": block_id, "label": plain(label), "element": element}
 
 
 def schedule_modal(*, form: ScheduleForm, names: Names) -> dict[str, Any]:
@@ -51,7 +53,7 @@ def schedule_modal(*, form: ScheduleForm, names: Names) -> dict[str, Any]:
     current = form.current
     zone = current.timezone if current.timezone in form.zones else "UTC"
     intro = render.mrkdwn(runs=words.form_intro(channel=form.channel).runs, names=names)
-    days = [_option(name, label) for name, label in zip(DAY_NAMES, words.DAY_LABELS, strict=True)]
+    days = [option(name, label) for name, label in zip(DAY_NAMES, words.DAY_LABELS, strict=True)]
     chosen = [days[d - 1] for d in sorted(current.weekdays)]
     time_picker = {
         "type": "timepicker",
@@ -61,8 +63,8 @@ def schedule_modal(*, form: ScheduleForm, names: Names) -> dict[str, Any]:
     zone_select = {
         "type": "static_select",
         "action_id": ids.SCHEDULE_ZONE,
-        "option_groups": _zone_groups(zones=form.zones),
-        "initial_option": _option(zone),
+        "option_groups": zone_groups(zones=form.zones),
+        "initial_option": option(zone),
     }
     checkboxes: dict[str, Any] = {
         "type": "checkboxes",
@@ -75,19 +77,19 @@ def schedule_modal(*, form: ScheduleForm, names: Names) -> dict[str, Any]:
         "type": "modal",
         "callback_id": ids.SCHEDULE_VIEW,
         "private_metadata": form.channel.channel,
-        "title": _plain(words.FORM_TITLE),
-        "submit": _plain(words.FORM_SUBMIT),
-        "close": _plain(words.FORM_CLOSE),
+        "title": plain(words.FORM_TITLE),
+        "submit": plain(words.FORM_SUBMIT),
+        "close": plain(words.FORM_CLOSE),
         "blocks": [
             {"type": "section", "text": {"type": "mrkdwn", "text": intro, "verbatim": True}},
-            _input(block_id=ids.SCHEDULE_TIME, label=words.FORM_TIME, element=time_picker),
-            _input(block_id=ids.SCHEDULE_ZONE, label=words.FORM_ZONE, element=zone_select),
-            _input(block_id=ids.SCHEDULE_DAYS, label=words.FORM_DAYS, element=checkboxes),
+            input_block(block_id=ids.SCHEDULE_TIME, label=words.FORM_TIME, element=time_picker),
+            input_block(block_id=ids.SCHEDULE_ZONE, label=words.FORM_ZONE, element=zone_select),
+            input_block(block_id=ids.SCHEDULE_DAYS, label=words.FORM_DAYS, element=checkboxes),
         ],
     }
 
 
-def _state(*, view: dict[str, Any], block_id: str) -> dict[str, Any]:
+def state_of(*, view: dict[str, Any], block_id: str) -> dict[str, Any]:
     """One input's state in a submitted view ({} when missing or malformed)."""
     values = ((view.get("state") or {}).get("values")) or {}
     found = (values.get(block_id) or {}).get(block_id)
@@ -96,10 +98,10 @@ def _state(*, view: dict[str, Any], block_id: str) -> dict[str, Any]:
 
 def submitted(*, view: dict[str, Any]) -> tuple[str | None, str | None, list[str]]:
     """The time, zone and days a submitted schedule form holds, as typed (not yet checked)."""
-    time = _state(view=view, block_id=ids.SCHEDULE_TIME).get("selected_time")
-    option = _state(view=view, block_id=ids.SCHEDULE_ZONE).get("selected_option") or {}
+    time = state_of(view=view, block_id=ids.SCHEDULE_TIME).get("selected_time")
+    option = state_of(view=view, block_id=ids.SCHEDULE_ZONE).get("selected_option") or {}
     zone = option.get("value") if isinstance(option, dict) else None
-    ticked = _state(view=view, block_id=ids.SCHEDULE_DAYS).get("selected_options") or []
+    ticked = state_of(view=view, block_id=ids.SCHEDULE_DAYS).get("selected_options") or []
     days = [str(o.get("value")) for o in ticked if isinstance(o, dict)]
     return (str(time) if time else None), (str(zone) if zone else None), days
 

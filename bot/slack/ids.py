@@ -74,3 +74,19 @@ SCHEDULE_VIEW = "paperclub_schedule"
 SCHEDULE_TIME = "paperclub_schedule_time"
 SCHEDULE_ZONE = "paperclub_schedule_zone"
 SCHEDULE_DAYS = "paperclub_schedule_days"
+
+# The App Home's meeting form (bot/slack/meeting_modal): the view's callback_id, and each
+# input's block_id, which is its action_id too.
+MEETING_VIEW = "paperclub_meeting"
+MEETING_DAY = "paperclub_meeting_day"
+MEETING_TIME = "paperclub_meeting_time"
+MEETING_ZONE = "paperclub_meeting_zone"
+MEETING_EVERY = "paperclub_meeting_every"
+MEETING_FIRST = "paperclub_meeting_first"
+MEETING_DURATION = "paperclub_meeting_duration"
+MEETING_PLACE = "paperclub_meeting_place"
+MEETING_REMINDERS = "paperclub_meeting_reminders"
+
+# The poll's "Nominate a paper" modal (bot/slack/nominate_modal): callback_id, and its input.
+NOMINATE_VIEW = "paperclub_nominate"
+NOMINATE_PAPER = "paperclub_nominate_paper"

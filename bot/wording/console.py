@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from bot.messages import Button, Code, Message, Paragraph, Strong, line, message
 from bot.wording.archive import SEARCH_MORE
 from bot.wording.meetings import RSVP_ACTIONS
-from bot.wording.polls import CLEAR, RESULTS, VOTE
+from bot.wording.polls import CLEAR, NOMINATE, RESULTS, VOTE
 from bot.wording.presenters import ACCEPT, DECLINE
 from bot.wording.ratings import RATE_WORDS
 from bot.wording.suggestions import ADD, HIDE
@@ -42,6 +42,7 @@ TYPED_ANSWERS = {
 TYPED_ANSWERS |= {CLEAR: "/paperclub poll clear", RESULTS: "/paperclub poll"}
 # ... and the rating after a session rates the last one.
 TYPED_ANSWERS |= {action: f"/paperclub sessions rate {word}" for action, word in RATE_WORDS.items()}
+TYPED_ANSWERS[NOMINATE] = "/paperclub nominate <paper>"
 
 
 def typed_buttons(*, buttons: Sequence[Button]) -> list[Paragraph]:

@@ -83,7 +83,7 @@ MEETING_USAGE = make(
     Listing(
         items=(
             runs(Code("/paperclub meeting set thu 16:00 Europe/Berlin for 90m at Room 2")),
-            runs(Code("/paperclub meeting set tue 12:30 every 2 weeks at https://meet.example")),
+            runs(Code("/paperclub meeting set tue 12:30 every 2 weeks reminders 1d,2h at Zoom")),
             runs(Code("/paperclub meeting skip 2026-12-24"), " (a holiday)"),
             runs(Code("/paperclub meeting move 2026-12-24 to 2026-12-23 16:00")),
             runs(Code("/paperclub meeting once 2027-01-05 16:00"), " (a session outside it)"),

@@ -29,10 +29,27 @@ from bot.wording.meetings import when
 VOTE = "poll_vote"  # a paper's button: approve it, or rank it next (again: take it back)
 CLEAR = "poll_clear"  # withdraw one's ballot
 RESULTS = "poll_results"  # the result message's button: the final counts, to the clicker
+NOMINATE = "poll_nominate"  # opens a form with one field: the paper to put forward
 TITLE_SHOWN = 300  # characters of a title in a poll (a button carries its number only)
 
 NOMINATE_ABOUT = "Put a paper forward for the next meeting's poll"
 NOMINATE_WHAT = "an arXiv id, DOI, URL, or a title"
+NOMINATE_BUTTON = "Nominate a paper"
+# The form the button opens (a modal: its title within Slack's 24 characters, the field's
+# label within Discord's 45).
+NOMINATE_TITLE = "Nominate a paper"
+NOMINATE_SUBMIT = "Nominate"
+NOMINATE_LABEL = "The paper"
+NOMINATE_PLACEHOLDER = "2401.01234, a DOI, a URL or a title"
+NOMINATE_HINT = "It joins the next poll, beside the queue's first papers."
+NOMINATE_EMPTY = "Say which paper: an arXiv id, a DOI, a URL or a title."
+
+
+def nominate_too_long(*, limit: int) -> str:
+    """Beside the form's field: what was typed is longer than any reference."""
+    return f"That is longer than a paper's reference ({limit:,} characters at most)."
+
+
 NOMINATE_HELP = runs(
     Code("/paperclub nominate 2401.01234"), ": put a paper forward for the next poll"
 )
@@ -140,6 +157,7 @@ def poll(
         for number, n in enumerate(slate, start=1)
     ]
     buttons.append(Button(label="Clear my vote", action=CLEAR, value=f"{record.id}.clear"))
+    buttons.append(Button(label=NOMINATE_BUTTON, action=NOMINATE, value=f"{record.id}.nominate"))
     return Message(
         blocks=(
             line("🗳️ ", Strong("Choose the paper"), " for ", Strong(when(session=record.session))),

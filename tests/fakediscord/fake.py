@@ -9,10 +9,10 @@ from typing import Any
 
 from aiohttp import web
 
-from .actions import MemberActions
 from .gateway import INVALID_SESSION, RECONNECT, Gateway
 from .interactions import InteractionRecord
 from .journal import make_failure
+from .modal_actions import ModalActions
 from .model import JsonDict, RecordedRequest
 from .people import People
 from .rest import GATEWAY, STATE, URLS, add_directory_routes, discord_middleware
@@ -31,7 +31,7 @@ GENERAL_ID = "1100000000000000200"
 ALICE_ID, BOB_ID = "1100000000000000301", "1100000000000000302"
 
 
-class FakeDiscord(MemberActions, ScheduledInspection, Waiting):
+class FakeDiscord(ModalActions, ScheduledInspection, Waiting):
     """A local Discord for tests: point discord.py's Route.BASE and DEFAULT_GATEWAY at it."""
 
     def __init__(

@@ -12,7 +12,7 @@ from .journal import Journal
 from .model import ApiError, JsonDict, unknown
 from .payloads import ALL_PERMISSIONS, ATTACHMENT_SIZE_LIMIT
 
-PING, APPLICATION_COMMAND, MESSAGE_COMPONENT = 1, 2, 3
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 1, 2, 3, 5
 # Callback types (interaction response types).
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL = (
     1,
@@ -32,6 +32,8 @@ ALLOWED_CALLBACKS = {
         UPDATE_MESSAGE,
         MODAL,
     },
+    # A modal is no answer to a modal; an update is to the message its button was on.
+    MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
 }
 # Option types whose Python value says what they are, for commands nobody registered.
 _INFERRED_TYPES: tuple[tuple[type, int], ...] = ((bool, 5), (int, 4), (float, 10), (str, 3))

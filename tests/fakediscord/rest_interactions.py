@@ -11,10 +11,12 @@ from .interactions import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
+    MODAL,
     UPDATE_MESSAGE,
     InteractionRecord,
     callback_answer,
 )
+from .modals import check_modal
 from .model import JsonDict, unknown
 from .rest import (
     API_PREFIX,
@@ -131,6 +133,8 @@ async def callback(request: web.Request) -> web.Response:
         check_message(body=data, has_files=bool(files_of(request)))
     elif cb_type == UPDATE_MESSAGE:
         check_message(body=data, editing=True)
+    elif cb_type == MODAL:
+        check_modal(body=data)
     with state.lock:
         # Claimed under the lock: of two racing callbacks, the second hears 40060.
         state.interactions.for_callback(interaction_id=record.id, token=record.token)

@@ -78,6 +78,7 @@ def test_an_admin_gets_buttons_and_a_paused_channel_offers_resume(
         ("home_skip", "C1"),
         ("home_post_now", "C1"),
         (home.SCHEDULE_ACTION, "C1"),
+        (home.MEETING_ACTION, "C1"),
     ]
 
 

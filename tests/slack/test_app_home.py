@@ -20,7 +20,7 @@ from tests.fakeslack.web_members import add_member
 from tests.slack.conftest import ADMIN, CHANNEL, KEY, MEMBER, Harness
 
 OTHER = "C0002"
-NAMES = ("home_pause", "home_resume", "home_skip", "home_post_now", "home_schedule")
+NAMES = ("home_pause", "home_resume", "home_skip", "home_post_now", "home_schedule", "home_meeting")
 HOME_ACTIONS = {ids.action_id(action=a) for a in NAMES}
 
 
