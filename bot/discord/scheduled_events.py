@@ -55,9 +55,11 @@ def _plain(*, text: str, limit: int, lines: bool = False) -> str:
 def payload(*, event: SessionEvent) -> dict[str, Any]:
     """The event as Discord's create and modify take it."""
     name = _plain(text=event.name, limit=NAME_MAX)
+    tail = f"\n{event.marker}" if event.marker else ""
+    told = _plain(text=event.description, limit=DESCRIPTION_MAX - len(tail), lines=True)
     return {
         "name": name,
-        "description": _plain(text=event.description, limit=DESCRIPTION_MAX, lines=True),
+        "description": told + tail,
         "entity_type": EXTERNAL,
         "entity_metadata": {"location": _plain(text=event.place, limit=LOCATION_MAX) or name},
         "privacy_level": GUILD_ONLY,
@@ -101,10 +103,25 @@ class DiscordSessionEvents:
                 except discord.NotFound as error:
                     if not _unknown(error):
                         raise
+            found = self._made_before(channel=channel, event=event)
+            if found is not None:  # made by a process that died before noting it
+                self.bridge.call(http.edit_scheduled_event(channel.workspace, found, **body))
+                return found
             made = self.bridge.call(http.create_guild_scheduled_event(channel.workspace, **body))
         except FAILURES as error:
             raise _refusal(error=error) from None
         return str(made["id"])
+
+    def _made_before(self, *, channel: ChannelKey, event: SessionEvent) -> str | None:
+        """The id of the guild's event of this session, if one was made and never noted (a
+        crash or a timeout between Discord's answer and the note): found by its marker."""
+        if not event.marker:
+            return None
+        listed = self.bridge.call(self.client.http.get_scheduled_events(channel.workspace, False))
+        for made in listed:
+            if str(made.get("description") or "").endswith(event.marker):
+                return str(made["id"])
+        return None
 
     def remove_event(self, *, channel: ChannelKey, event_id: str) -> None:
         """DELETE the event; one already gone is no error."""

@@ -17,13 +17,16 @@ from bot.domain import ChannelKey
 @dataclass(frozen=True, slots=True)
 class SessionEvent:
     """What a platform's event of a session shows: `name` and `description` as plain text,
-    `place` as typed (a room or a link), and the session's UTC `start` and `end`."""
+    `place` as typed (a room or a link), and the session's UTC `start` and `end`. `marker`
+    names the session for good (its calendar UID) and ends the description: an event made
+    by a process that died before noting its id is found by it, not made twice."""
 
     name: str
     description: str
     place: str
     start: datetime
     end: datetime
+    marker: str = ""
 
 
 @runtime_checkable

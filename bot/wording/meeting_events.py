@@ -4,6 +4,7 @@ Discord keeps only 100 characters of a location, and a cut link leads nowhere.""
 
 from __future__ import annotations
 
+from bot.meetings.ics import session_uid
 from bot.ports.meetings import SessionRecord
 from bot.ports.session_events import SessionEvent
 from bot.wording.meetings import when
@@ -24,9 +25,13 @@ def session_event(*, record: SessionRecord) -> SessionEvent:
     if session.place:
         said.append(f"Where: {session.place}")
     said.append("Say whether you come with /paperclub rsvp, or on the reminder in the channel.")
+    marker = "ref " + session_uid(
+        channel_key=str(record.channel), day=session.day, one_off=session.one_off
+    )
     return SessionEvent(
         name=NAME,
         description="\n".join(said),
+        marker=marker,
         place=session.place.strip() or NO_PLACE,
         start=session.start,
         end=session.end,

@@ -88,8 +88,9 @@ def test_a_move_modifies_a_skip_deletes_and_off_deletes_the_rest(harness: Discor
     before = len(_calls(harness))
     _meeting(harness, "skip 2026-01-22")
     harness.wiring.sweep()
-    # The skipped session's event goes; the session now fourth ahead (5 Feb) gets one.
-    assert [m for m, _ in _new_calls(harness, before)] == ["DELETE", "POST"]
+    # The skipped session's event goes; the session now fourth ahead (5 Feb) gets one, after
+    # a look that no event of it was made and never noted.
+    assert [m for m, _ in _new_calls(harness, before)] == ["DELETE", "GET", "POST"]
     assert _starts(harness) == [FIRST, moved, FIRST + 3 * WEEK, FIRST + 4 * WEEK]
 
     before = len(_calls(harness))
@@ -114,7 +115,7 @@ def test_an_event_deleted_in_discord_is_made_again_when_its_session_changes(
     before = len(_calls(harness))
     _meeting(harness, "move 2026-01-08 to 2026-01-08 18:00")
     harness.wiring.sweep()
-    assert [m for m, _ in _new_calls(harness, before)] == ["PATCH", "POST"]
+    assert [m for m, _ in _new_calls(harness, before)] == ["PATCH", "GET", "POST"]
     assert len(fake.scheduled_events()) == EVENTS_AHEAD
 
 
@@ -154,3 +155,19 @@ def test_a_missing_permission_is_logged_once_and_reminders_still_go_out(
     reminders = [m for m in fake.messages() if "Reading group" in m.get("content", "")]
     assert len(reminders) == 1
     assert fake.scheduled_events() == []
+
+
+def test_an_event_made_and_never_noted_is_found_not_made_twice(harness: DiscordHarness) -> None:
+    _meeting(harness, "set thu 16:00 Europe/Berlin for 90m at Room 2")
+    harness.wiring.sweep()
+    # A process that died between Discord's answer and the note: the id is not kept.
+    with harness.wiring.database() as store:
+        (first, *_) = store.session_records(
+            channel=harness.key, since=FIRST - WEEK, until=FIRST + WEEK
+        )
+        store.note_platform_event(session_id=first.id, event_id=None, sequence=-1)
+    harness.clock.at += timedelta(minutes=1)
+    harness.wiring.sweep()
+    assert len(harness.fake.requests("POST", EVENTS)) == EVENTS_AHEAD  # none made twice
+    assert len(harness.fake.scheduled_events()) == EVENTS_AHEAD
+    assert [r.method for r in harness.fake.requests("PATCH", ONE_EVENT)] == ["PATCH"]
