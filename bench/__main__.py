@@ -22,6 +22,7 @@ from bench import (
     embedding,
     events,
     imports,
+    meetings_sweep,
     relevance,
     search,
     sources_fetch,
@@ -182,6 +183,12 @@ def main(argv: list[str] | None = None) -> int:
             ),
         ),
         ("sources fetch", lambda: sources_fetch.run(repeats=3 if args.quick else 7)),
+        (
+            "meetings sweep",
+            lambda: meetings_sweep.run(
+                channels=10 if args.quick else 50, repeats=3 if args.quick else 7
+            ),
+        ),
     ]
     if args.quick:  # it embeds the whole judged corpus: a minute, too long for a smoke run
         print("relevance: skipped with --quick (python -m bench.relevance)", file=sys.stderr)
