@@ -1,6 +1,7 @@
 """`paperclub sessions`: a channel's meeting sessions from the shell (the last four weeks and
-what is made ahead), with each one's presenter, RSVPs and the paper its poll chose; `--json`
-for scripts. The channel is named as `paperclub watch` takes it."""
+what is made ahead), with each one's presenter and the paper its poll chose; `--json` for
+scripts, in the export's sessions-json shape (poll, tally and RSVPs too). The channel is named
+as `paperclub watch` takes it."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from bot.cli.sources import channel_key
 from bot.config.settings import Settings
 from bot.db.database import Database
 from bot.domain import ChannelKey
-from bot.ports.meetings import SessionRecord
+from bot.export_sessions import session_dict
+from bot.ports.session_history import SessionHistory
 from bot.runtime.clock import SystemClock
 from bot.services.meeting_sessions import HORIZON, bring_up_to_date
 from bot.wording.meetings import when
@@ -29,38 +31,13 @@ def add_parser(*, sub: Any) -> None:
     sessions.add_argument("--json", action="store_true", help="print them as JSON")
 
 
-def _row(*, database: Database, record: SessionRecord) -> dict[str, object]:
-    """A session as JSON: when (UTC and its zone), where, its state, presenter, RSVPs and
-    the paper its poll chose."""
-    session = record.session
-    with database(write=False) as store:
-        presenter = store.presenter_of(session_id=record.id)
-        rsvps = store.rsvps(session_id=record.id)
-        paper_id = store.chosen_paper(session_id=record.id)
-        paper = store.paper(paper_id=paper_id) if paper_id is not None else None
-    return {
-        "number": record.id,
-        "start": session.start.isoformat(),
-        "end": session.end.isoformat(),
-        "zone": session.zone,
-        "place": session.place,
-        "one_off": session.one_off,
-        "cancelled": record.cancelled,
-        "sequence": record.sequence,
-        "presenter": presenter.user if presenter else None,
-        "rsvps": {user: answer.value for user, answer in sorted(rsvps.items())},
-        "paper": paper.title if paper else None,
-    }
-
-
-def listed(
-    *, database: Database, key: ChannelKey, now: datetime
-) -> list[tuple[SessionRecord, dict[str, object]]]:
-    """The channel's sessions from PAST ago to what is made ahead, each with its row."""
+def listed(*, database: Database, key: ChannelKey, now: datetime) -> list[SessionHistory]:
+    """The channel's sessions from PAST ago to what is made ahead, each as the club keeps it."""
     bring_up_to_date(uow=database, channel=key, now=now)
     with database(write=False) as store:
-        records = store.session_records(channel=key, since=now - PAST, until=now + HORIZON)
-    return [(r, _row(database=database, record=r)) for r in records]
+        return store.session_history(
+            workspace=key.workspace_key, channel=key, since=now - PAST, until=now + HORIZON
+        )
 
 
 def cmd_sessions(*, args: argparse.Namespace, settings: Settings) -> int:
@@ -71,15 +48,16 @@ def cmd_sessions(*, args: argparse.Namespace, settings: Settings) -> int:
         found = listed(database=database, key=key, now=SystemClock().now())
     finally:
         database.dispose()
-    if args.json:
-        print(json.dumps([row for _, row in found], indent=2, ensure_ascii=False))
+    if args.json:  # the export's shape (sessions-json), one channel's
+        print(json.dumps([session_dict(memory=m) for m in found], indent=2, ensure_ascii=False))
         return 0
     if not found:
         print(f"{key} has no sessions: /paperclub meeting set thu 16:00 makes some.")
         return 0
-    for record, row in found:
-        state = " · cancelled" if row["cancelled"] else ""
-        who = f" · presents: {row['presenter']}" if row["presenter"] else ""
-        paper = f" · paper: {row['paper']}" if row["paper"] else ""
-        print(f"#{row['number']} {when(session=record.session)}{state}{who}{paper}")
+    for memory in found:
+        record = memory.record
+        state = " · cancelled" if record.cancelled else ""
+        who = f" · presents: {memory.presenter.user}" if memory.presenter else ""
+        paper = f" · paper: {memory.paper.title}" if memory.paper else ""
+        print(f"#{record.id} {when(session=record.session)}{state}{who}{paper}")
     return 0

@@ -47,7 +47,8 @@ def test_sessions_as_text_and_json(paperclub: Runner) -> None:
         database.dispose()
     rows = json.loads(paperclub("sessions", "--channel", str(KEY), "--json").stdout)
     assert len(rows) == 11  # made twelve weeks ahead: the first a week from today
-    assert rows[0]["place"] == PLACE and rows[0]["rsvps"] == {"U1": "going"}
-    assert rows[0]["presenter"] == "U2" and rows[0]["cancelled"] is False
+    assert rows[0]["place"] == PLACE and rows[0]["cancelled"] is False
+    assert rows[0]["presenter"] == {"user": "U2", "how": "volunteer"}
+    assert [r["user"] for r in rows[0]["rsvps"] if r["answer"] == "going"] == ["U1"]
     text = paperclub("sessions", "--channel", str(KEY)).stdout
-    assert f"#{rows[0]['number']} " in text and "23:59–00:59 UTC · presents: U2" in text
+    assert f"#{rows[0]['id']} " in text and "23:59–00:59 UTC · presents: U2" in text
