@@ -11,6 +11,7 @@ another name. At least one typed word must be more than an initial.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
@@ -19,13 +20,15 @@ MAX_PAPERS = 200  # the forgiven papers kept, best first
 # Edits forgiven by a typed word's length: none under 5 letters ("Li" is not "Lu", "Wang" is
 # not "Wong"), one from 5 ("Smyth", "halvorson"), two from 9.
 ONE_EDIT, TWO_EDITS = 5, 9
+_LETTERS = re.compile(r"[^\W\d_]+")  # runs of letters in any script
 
 
 def fold(*, text: str) -> tuple[str, ...]:
     """The words of `text` without accents or case; digits and marks split words too."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
-    return tuple("".join(char if char.isalpha() else " " for char in plain).split())
+    if not text.isascii():  # most names are: they skip decomposing, the costliest step
+        decomposed = unicodedata.normalize("NFKD", text)
+        text = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return tuple(_LETTERS.findall(text.casefold()))
 
 
 def _allowed(*, word: str) -> int:

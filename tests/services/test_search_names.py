@@ -4,6 +4,7 @@ hostile text stays text."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 import pytest
@@ -32,7 +33,7 @@ PEOPLE = {
 }
 
 
-def _drafts(people: dict[str, tuple[str, ...]]) -> list[PaperDraft]:
+def _drafts(people: Mapping[str, tuple[str, ...]]) -> list[PaperDraft]:
     """One paper a title, about animals (no author's name in its words)."""
     return [
         PaperDraft(title=title, abstract=f"How {title.lower()} vary.", authors=authors)
