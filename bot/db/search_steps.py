@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from sqlalchemy.orm import Session
 
 from bot.db.search import Ranking, Searcher, open_search, ranking
+from bot.db.search_authors import authors
 from bot.domain import ChannelKey, SearchHit, WorkspaceKey
 from bot.domain.semantic import Ranked
 from bot.search_query import SearchQuery
@@ -30,6 +31,11 @@ class SearchSteps:
     def admitted(self, *, ids: Sequence[int]) -> set[int]:
         """The ids passing phrases, -words, author: and the filters; bare words are not asked."""
         return self.run.admitted(ids=list(ids)) if ids else set()
+
+    def authors(self) -> list[tuple[int, str]]:
+        """(paper id, author) of every paper of the search's workspace, hidden ones too."""
+        rows = self.run.execute(authors(scope=self.run.scope))
+        return [(int(row["id"]), str(row["author"])) for row in rows]
 
     def hits(self, *, page: Sequence[Ranked]) -> tuple[SearchHit, ...]:
         """The page's hits; a paper found by meaning alone shows its abstract's first words."""

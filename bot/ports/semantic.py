@@ -30,6 +30,11 @@ class SearchRun(Protocol):
         """The page's papers, posts, votes and snippets, in the page's order."""
         ...
 
+    def authors(self) -> list[tuple[int, str]]:
+        """(paper id, author) of every paper of the workspace: `admitted` says which may be
+        shown."""
+        ...
+
 
 class SemanticStore(Protocol):
     """What the store keeps for meaning: vectors, the papers read, each channel's pick order."""

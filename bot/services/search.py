@@ -15,7 +15,7 @@ from bot.ingest.doi import normalise_doi
 from bot.messages import Message
 from bot.ports import SearchStore, Semantic, SemanticStore, UnitOfWork, WorkspacesStore
 from bot.search_query import SearchQuery, parse_query
-from bot.services import workspaces
+from bot.services import search_names, workspaces
 from bot.services.embedding import SemanticExtra
 from bot.services.fusion import KEYWORD_WEIGHT, RELAXED_KEYWORD_WEIGHT, fuse
 from bot.services.telemetry import Telemetry
@@ -78,37 +78,78 @@ def search(
         scope = viewer.workspace_key  # a channel searches its own workspace, whatever was asked
     else:
         scope = workspace or workspaces.resolve(uow=uow, named=None)
-    semantic = semantic_extra.index
     with uow(write=False) as store:
-        result: SearchResult | None = None
-        if semantic is None:
-            why = semantic_extra.reason
-        elif not query.has_text:
-            why = words.NO_WORDS
-        elif _identifiers(query=query):
-            why = words.IDENTIFIERS
-        elif not store.newest_vector(model=semantic.model):
-            why = words.NO_VECTORS  # nothing embedded anywhere (an index seek): no model loaded
-        else:
-            why = words.NO_VECTORS  # if _hybrid finds this workspace has no vector after all
-            result = _hybrid(
+
+        def answer(offset: int, limit: int) -> SearchResult:
+            """The page at `offset` as keywords and meaning rank it."""
+            return _answer(
                 store=store,
-                semantic=semantic,
                 query=query,
                 text=text,
                 viewer=viewer,
                 scope=scope,
-                offset=max(0, offset),
+                semantic_extra=semantic_extra,
+                offset=offset,
                 limit=limit,
             )
-        if result is None:
-            page = store.search(
-                query=query, limit=limit, offset=max(0, offset), viewer=viewer, workspace=scope
-            )
-            result = SearchResult(text=text, page=page, notes=query.notes, why=why)
+
+        result = answer(max(0, offset), limit)
+        forgiven = search_names.forgive(
+            store=store,
+            query=query,
+            page=result.page,
+            keyword_only=not result.explained,
+            viewer=viewer,
+            scope=scope,
+            again=lambda offset, limit: answer(offset, limit).page,
+            limit=limit,
+        )
+        if forgiven is not None:  # the page's place in either ranking no longer tells its order
+            notes = (*result.notes, forgiven.note)
+            result = dataclasses.replace(result, page=forgiven.page, notes=notes, explained=())
     telemetry.search(
         platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started
     )
+    return result
+
+
+def _answer(
+    *,
+    store: Needs,
+    query: SearchQuery,
+    text: str,
+    viewer: ChannelKey | None,
+    scope: WorkspaceKey,
+    semantic_extra: SemanticExtra,
+    offset: int,
+    limit: int,
+) -> SearchResult:
+    """One page as keywords alone rank it, or fused with meaning when the extra can help."""
+    semantic = semantic_extra.index
+    result: SearchResult | None = None
+    if semantic is None:
+        why = semantic_extra.reason
+    elif not query.has_text:
+        why = words.NO_WORDS
+    elif _identifiers(query=query):
+        why = words.IDENTIFIERS
+    elif not store.newest_vector(model=semantic.model):
+        why = words.NO_VECTORS  # nothing embedded anywhere (an index seek): no model loaded
+    else:
+        why = words.NO_VECTORS  # if _hybrid finds this workspace has no vector after all
+        result = _hybrid(
+            store=store,
+            semantic=semantic,
+            query=query,
+            text=text,
+            viewer=viewer,
+            scope=scope,
+            offset=offset,
+            limit=limit,
+        )
+    if result is None:
+        page = store.search(query=query, limit=limit, offset=offset, viewer=viewer, workspace=scope)
+        result = SearchResult(text=text, page=page, notes=query.notes, why=why)
     return result
 
 

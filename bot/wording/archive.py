@@ -215,6 +215,11 @@ def search_page(
     return message(*blocks)
 
 
+def names_forgiven(*, typed: str) -> str:
+    """The note under a page that has papers by authors whose names are close to the words."""
+    return f"Also papers by authors whose names are close to “{typed[:60]}”."
+
+
 def search_summary(*, text: str, page: SearchPage) -> str:
     """The page in one plain line, for notifications."""
     shown = " ".join(text.split())[:QUERY_SHOWN]

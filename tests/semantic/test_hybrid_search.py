@@ -267,3 +267,16 @@ def test_an_identifier_stays_exact(any_database: Database, semantic: LazySemanti
     # meaning would have offered the other pipeline paper as "close" to the digits.
     assert result.engine == "keyword" and result.page.hits == ()
     assert "matched exactly" in result.why
+
+
+def test_a_misspelt_author_leads_what_meaning_finds(
+    embedded: Database, semantic: LazySemantic
+) -> None:
+    """Vectors carry no authors: the forgiven name's paper comes first, neighbours follow."""
+    extra = SemanticExtra(index=semantic)
+    result = _search(embedded, "Oyamda", extra, viewer=None, workspace=LOCAL)
+    first = [hit.paper.title for hit in result.page.hits]
+    assert first[0] == corpus("b138")[0]["title"] and result.engine == "hybrid"
+    assert "close to “oyamda”" in result.notes[-1]
+    later = _titles(embedded, "Oyamda", extra, limit=5, offset=1)
+    assert later[: len(first) - 1] == first[1:] and first[0] not in later
