@@ -27,9 +27,10 @@ def shown(sqlite_url: str) -> Iterator[tuple[ConsolePlatform, io.StringIO]]:
     terminal = RichConsole(file=raw, width=500, force_terminal=True, highlight=False, emoji=False)
     database = Database(url=sqlite_url)
     load_sample(database)
-    with console_on_wiring(
-        database=database, terminal=terminal, clock=FakeClock(MONDAY_9)
-    ) as (_, platform):
+    with console_on_wiring(database=database, terminal=terminal, clock=FakeClock(MONDAY_9)) as (
+        _,
+        platform,
+    ):
         yield platform, raw
 
 
