@@ -11,6 +11,7 @@ from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN
 from bot.messages import as_plain, message
 from bot.semantic.lazy import semantic_extra_for
 from bot.services import search as searching
+from bot.services.search_spelled import forgiving_search
 from bot.services.telemetry import Telemetry
 from bot.wording import archive
 from bot.wording import semantic as words
@@ -24,7 +25,7 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
     try:
         # The operator on the server sees the whole workspace, private channels included.
         workspace = chosen_workspace(database=database, named=args.workspace)
-        result = searching.search(
+        result = forgiving_search(
             uow=database,
             text=" ".join(args.query),
             viewer=None,
@@ -55,7 +56,11 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
             for hit in page.hits
         ]
         out = {
-            "query": result.text,
+            "query": result.typed or result.text,
+            # The query these hits are for when the typed one found nothing, and a corrected
+            # query that finds more ("did you mean"); null when there is none.
+            "corrected": result.text if result.typed else None,
+            "suggestion": result.suggestion or None,
             "total": page.total,
             "engine": result.engine,
             "hits": hits,
@@ -73,6 +78,8 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
         tips = as_plain(message=message(archive.NO_HITS_TIPS))
         print(f"No papers or comments match “{result.text}”. {tips}")
         return 0
+    if result.typed:
+        print(f"No match for “{result.typed}”; showing results for “{result.text}”.")
     print(f"{page.total} match{'es' if page.total != 1 else ''} for “{result.text}”:")
     if args.explain:
         print(f"ranked by {result.engine}: {result.why}")
@@ -89,6 +96,8 @@ def cmd_search(*, args: argparse.Namespace, settings: Settings) -> int:
             print(f"     why: {reasons[n - 1]}")
     for note in result.notes:
         print(f"note: {note}")
+    if result.suggestion:
+        print(f"Did you mean “{result.suggestion}”? paperclub search {result.suggestion}")
     return 0
 
 

@@ -34,6 +34,7 @@ from bot.db.reconcile import SqlReconcile
 from bot.db.reconcile_posts import SqlReconcilePosts
 from bot.db.rotation import SqlRotation
 from bot.db.search import SqlSearch
+from bot.db.search_words import SqlWords
 from bot.db.semantic import SqlSemantic
 from bot.db.session_history import SqlSessionHistory
 from bot.db.session_memory import SqlSessionMemory
@@ -132,6 +133,7 @@ class SqlStore:
     comments_by = Offer(SqlHome, SqlHome.comments_by)
     # Keyword search (ports.SearchStore) and enrichment (ports.EnrichmentStore).
     search = Offer(SqlSearch, SqlSearch.search)
+    words_near = Offer(SqlWords, SqlWords.words_near)
     papers_to_enrich = Offer(SqlEnrichment, SqlEnrichment.papers_to_enrich)
     enrichment_state = Offer(SqlEnrichment, SqlEnrichment.enrichment_state)
     id_taken = Offer(SqlEnrichment, SqlEnrichment.id_taken)

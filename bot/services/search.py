@@ -50,6 +50,10 @@ class SearchResult:
     why: str = ""
     # With explain: each hit's place in either ranking, in the page's order.
     explained: tuple[Fused, ...] = ()
+    # What was typed when these hits are for `text`, its spelling corrected (it found nothing),
+    # and a corrected query that finds more, offered as "Did you mean" (search_spelled.py).
+    typed: str = ""
+    suggestion: str = ""
 
     @property
     def next_offset(self) -> int | None:
@@ -74,10 +78,7 @@ def search(
     one); nothing they type reaches SQL as text. The search time is told to `telemetry`."""
     started = time.perf_counter()
     query = parse_query(text=text)
-    if viewer is not None:
-        scope = viewer.workspace_key  # a channel searches its own workspace, whatever was asked
-    else:
-        scope = workspace or workspaces.resolve(uow=uow, named=None)
+    scope = searched_workspace(uow=uow, viewer=viewer, workspace=workspace)
     with uow(write=False) as store:
 
         def answer(offset: int, limit: int) -> SearchResult:
@@ -153,6 +154,16 @@ def _answer(
     return result
 
 
+def searched_workspace(
+    *, uow: UnitOfWork[Needs], viewer: ChannelKey | None, workspace: WorkspaceKey | None
+) -> WorkspaceKey:
+    """The workspace a search looks in: a channel's own, whatever was asked; without a viewer
+    `workspace`, by default the only one."""
+    if viewer is not None:
+        return viewer.workspace_key
+    return workspace or workspaces.resolve(uow=uow, named=None)
+
+
 def _identifiers(*, query: SearchQuery) -> bool:
     """Whether every word is an arXiv id or a DOI: those stay exact, meaning has none to add."""
     return all(
@@ -222,5 +233,10 @@ def _hybrid(
 def page_message(*, result: SearchResult) -> Message:
     """The page as a message, with a 'More results' button when there are more."""
     return archive.search_page(
-        text=result.text, page=result.page, notes=result.notes, next_offset=result.next_offset
+        text=result.text,
+        page=result.page,
+        notes=result.notes,
+        next_offset=result.next_offset,
+        typed=result.typed,
+        suggestion=result.suggestion,
     )

@@ -28,6 +28,8 @@ from bot.messages import (
 )
 
 SEARCH_MORE = "search_more"
+# "Did you mean": its value is a 'more' value (more_value) for the corrected query's first page.
+SEARCH_SPELLED = "search_spelled"
 QUERY_SHOWN = 200
 # A button value holds at most 2,000 characters on Slack (100 on Discord's custom ids, which
 # carry a short key instead); the query rides in it, clipped.
@@ -186,13 +188,42 @@ def read_more_value(*, value: object) -> tuple[str, int] | None:
     return (text, offset) if offset >= 0 else None
 
 
-def search_page(
-    *, text: str, page: SearchPage, notes: tuple[str, ...], next_offset: int | None
-) -> Message:
-    """A page of search results, five at a time, with a button for more."""
+def _shown(*, text: str) -> str:
+    """A query on one line, clipped to QUERY_SHOWN."""
     shown = " ".join(text.split())
-    shown = shown if len(shown) <= QUERY_SHOWN else shown[: QUERY_SHOWN - 1] + "…"
+    return shown if len(shown) <= QUERY_SHOWN else shown[: QUERY_SHOWN - 1] + "…"
+
+
+def did_you_mean(*, text: str) -> Button:
+    """The button that runs the corrected query `text` (labels are clipped by each platform)."""
+    label = f"Did you mean “{' '.join(text.split())}”?"
+    return Button(label=label, action=SEARCH_SPELLED, value=more_value(text=text, offset=0))
+
+
+def search_page(
+    *,
+    text: str,
+    page: SearchPage,
+    notes: tuple[str, ...],
+    next_offset: int | None,
+    typed: str = "",
+    suggestion: str = "",
+) -> Message:
+    """A page of search results, five at a time, with a button for more; when `typed` found
+    nothing, these are for its corrected `text` and say so; `suggestion`: a "Did you mean"
+    button (the query must fit a button's value whole, or none is offered)."""
+    shown = _shown(text=text)
     blocks: list[Block] = []
+    if typed:
+        blocks.append(
+            line(
+                "Showing results for “",
+                Strong(shown),
+                "” (no match for “",
+                Plain(_shown(text=typed)),
+                "”)",
+            )
+        )
     if not page.hits:
         blocks += [line("No papers or comments match “", Plain(shown), "”."), NO_HITS_TIPS]
     else:
@@ -205,13 +236,18 @@ def search_page(
             blocks += [Divider(), *hit(found=found)]
     if notes:
         blocks.append(line(" ".join(notes), quiet=True))
+    buttons: list[Button] = []
+    if suggestion and len(suggestion) <= QUERY_IN_BUTTON:
+        buttons.append(did_you_mean(text=suggestion))
     if next_offset is not None:
         more = Button(
             label="More results",
             action=SEARCH_MORE,
             value=more_value(text=text, offset=next_offset),
         )
-        blocks.append(Buttons(buttons=(more,)))
+        buttons.append(more)
+    if buttons:
+        blocks.append(Buttons(buttons=tuple(buttons)))
     return message(*blocks)
 
 
@@ -220,9 +256,12 @@ def names_forgiven(*, typed: str) -> str:
     return f"Also papers by authors whose names are close to “{typed[:60]}”."
 
 
-def search_summary(*, text: str, page: SearchPage) -> str:
+def search_summary(*, text: str, page: SearchPage, typed: str = "") -> str:
     """The page in one plain line, for notifications."""
     shown = " ".join(text.split())[:QUERY_SHOWN]
+    if typed and page.hits:
+        was = " ".join(typed.split())[:QUERY_SHOWN]
+        return f"Showing results for “{shown}” (no match for “{was}”)"
     if not page.hits:
         return f"No papers or comments match “{shown}”."
     first, last = page.offset + 1, page.offset + len(page.hits)

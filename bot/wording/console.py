@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.messages import Button, Code, Message, Paragraph, Strong, line, message
-from bot.wording.archive import SEARCH_MORE
+from bot.wording.archive import SEARCH_MORE, SEARCH_SPELLED, read_more_value
 from bot.wording.meetings import RSVP_ACTIONS
 from bot.wording.polls import CLEAR, NOMINATE, RESULTS, VOTE
 from bot.wording.presenters import ACCEPT, DECLINE
@@ -64,6 +64,9 @@ def typed_buttons(*, buttons: Sequence[Button]) -> list[Paragraph]:
 
 def typed_button(*, button: Button) -> Paragraph:
     """The line that stands for a button: what to type to press it."""
+    spelled = read_more_value(value=button.value) if button.action == SEARCH_SPELLED else None
+    if spelled is not None:  # "Did you mean": the corrected search, to type as it is
+        return line("Did you mean ", Code(f"/paperclub search {spelled[0]}"), "?", quiet=True)
     if button.action in TYPED_COMMANDS:
         command, purpose = TYPED_COMMANDS[button.action]
         return line("Type ", Code(f"{command} {button.value}"), f" {purpose}.", quiet=True)

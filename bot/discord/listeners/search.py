@@ -13,7 +13,8 @@ from bot.discord.render import read_custom_id
 from bot.ports import ArchiveUnavailable
 from bot.wording import archive, replies
 
-TEMPLATE = rf"paperclub:{archive.SEARCH_MORE}:.+"
+# 'Did you mean' carries the same value (the corrected query's first page): one listener.
+TEMPLATE = rf"paperclub:(?:{archive.SEARCH_MORE}|{archive.SEARCH_SPELLED}):.+"
 
 
 def more_button(*, deps: DiscordDeps) -> Dynamic:

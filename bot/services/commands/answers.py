@@ -18,6 +18,7 @@ from bot.services import search
 from bot.services.commands.invocation import Invocation
 from bot.services.embedding import SemanticExtra
 from bot.services.reply import Reply
+from bot.services.search_spelled import forgiving_search
 from bot.services.telemetry import Telemetry
 from bot.wording import archive, replies
 
@@ -30,7 +31,7 @@ def search_reply(*, result: search.SearchResult) -> Reply:
     """The reply carrying a page of results, with a plain summary for notifications."""
     return Reply(
         message=search.page_message(result=result),
-        summary=archive.search_summary(text=result.text, page=result.page),
+        summary=archive.search_summary(text=result.text, page=result.page, typed=result.typed),
     )
 
 
@@ -38,7 +39,7 @@ def search_words(*, call: Invocation, query: str) -> Reply:
     """The first page for what was typed; a nudge with the syntax when nothing was."""
     if not query:
         return Reply(message=archive.ASK_WHAT)
-    found = search.search(
+    found = forgiving_search(
         uow=call.uow,
         text=query,
         viewer=call.channel,
@@ -56,13 +57,13 @@ def more_results(
     semantic_extra: SemanticExtra,
     telemetry: Telemetry,
 ) -> Reply | None:
-    """The page a 'More results' button asks for, as the viewer's channel sees it; None for a
-    button too old or malformed to read."""
+    """The page a 'More results' or 'Did you mean' button asks for, as the viewer's channel
+    sees it; None for a button too old or malformed to read."""
     carried = archive.read_more_value(value=value)
     if carried is None:
         return None
     text, offset = carried
-    found = search.search(
+    found = forgiving_search(
         uow=uow,
         text=text,
         offset=offset,

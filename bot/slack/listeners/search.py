@@ -1,4 +1,4 @@
-"""The 'More results' button under search results."""
+"""The 'More results' and 'Did you mean' buttons under search results."""
 
 from __future__ import annotations
 
@@ -37,3 +37,5 @@ def register(*, app: App, deps: SlackDeps) -> None:
         respond(text=text, blocks=shown, response_type="ephemeral", replace_original=True)
 
     app.action(ids.action_id(action=archive.SEARCH_MORE))(ack=acknowledge, lazy=[next_page])
+    # "Did you mean": the corrected query's first page, through the same path.
+    app.action(ids.action_id(action=archive.SEARCH_SPELLED))(ack=acknowledge, lazy=[next_page])

@@ -1,0 +1,68 @@
+"""Search that forgives a misspelling: when a query finds nothing, its unknown words are
+corrected from the archive's own words and the corrected query runs instead; when it finds
+little, the corrected query is offered ("Did you mean") if it finds more. Every edge (the
+command table, `paperclub search`, the buttons) searches through here."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.domain import ChannelKey, WorkspaceKey
+from bot.ports import UnitOfWork
+from bot.search_query import parse_query
+from bot.services import spelling
+from bot.services.embedding import SemanticExtra
+from bot.services.search import PAGE_SIZE, Needs, SearchResult, search, searched_workspace
+from bot.services.telemetry import Telemetry
+
+FEW = 3  # fewer hits than this on a first page: a corrected query that finds more is offered
+
+
+def forgiving_search(
+    *,
+    uow: UnitOfWork[Needs],
+    text: str,
+    viewer: ChannelKey | None,
+    semantic_extra: SemanticExtra,
+    telemetry: Telemetry,
+    offset: int = 0,
+    limit: int = PAGE_SIZE,
+    workspace: WorkspaceKey | None = None,
+) -> SearchResult:
+    """services.search.search, then, on a first page with fewer than FEW hits, the query with
+    its unknown words corrected: its results when the typed one found nothing (`typed` says
+    what was typed), else offered as `suggestion` when it finds more. A correction that finds
+    nothing the viewer may see is never shown: the vocabulary spans the whole archive."""
+
+    def run(query_text: str) -> SearchResult:
+        """One search of the same page, viewer and workspace."""
+        return search(
+            uow=uow,
+            text=query_text,
+            viewer=viewer,
+            semantic_extra=semantic_extra,
+            telemetry=telemetry,
+            offset=offset,
+            limit=limit,
+            workspace=workspace,
+        )
+
+    result = run(text)
+    if offset > 0 or result.page.total >= FEW:
+        return result
+    query = parse_query(text=text)
+    words = spelling.correctable(query=query)
+    if not words:
+        return result
+    scope = searched_workspace(uow=uow, viewer=viewer, workspace=workspace)
+    with uow(write=False) as store:
+        vocabulary = store.words_near(words=words, workspace=scope)
+    respelled = spelling.respell(text=text, query=query, vocabulary=vocabulary)
+    if respelled is None:
+        return result
+    corrected = run(respelled.text)
+    if corrected.page.total <= result.page.total:
+        return result
+    if result.page.total == 0:
+        return dataclasses.replace(corrected, typed=text)
+    return dataclasses.replace(result, suggestion=respelled.text)
