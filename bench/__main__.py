@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import (
+    cli_search,
     discord_events,
     embedding,
     events,
@@ -168,6 +169,10 @@ def main(argv: list[str] | None = None) -> int:
         ),
         ("import", lambda: imports.run(papers=5_000 if args.quick else 100_000, repeats=3)),
         ("start-up", lambda: startup.run(repeats=3 if args.quick else 5)),
+        (
+            "CLI search",
+            lambda: cli_search.run(size=sizes[0], repeats=3 if args.quick else 11),
+        ),
         (
             "web archive",
             lambda: web.run(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from bot import ingest
 from bot.config.settings import Settings
 from bot.db.database import Database
-from bot.db.migrate import upgrade
+from bot.db.migrate import ensure_current
 from bot.domain import Channel, ImportReport, PaperDraft, Rejection, WorkspaceKey
 from bot.runtime.clock import SystemClock
 from bot.semantic.lazy import semantic_for
@@ -39,9 +39,10 @@ def chosen_workspace(*, database: Database, named: str | None, new: bool = False
 
 
 def open_database(*, settings: Settings) -> Database:
-    """Open the database and bring its schema up to date."""
+    """Open the database, its schema brought up to date when behind (a current one costs a
+    query, not Alembic: `paperclub search` answers in a blink)."""
     database = Database(url=settings.database_url)
-    upgrade(engine=database.engine)
+    ensure_current(engine=database.engine)
     return database
 
 

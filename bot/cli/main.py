@@ -13,7 +13,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from bot import ingest
-from bot.cli.archive import CliError, cmd_import, cmd_queue, open_database
+from bot.cli.archive import CliError, cmd_import, cmd_queue
 from bot.cli.export import cmd_export
 from bot.cli.reconcile import add_parser as add_reconcile
 from bot.cli.reconcile import cmd_reconcile
@@ -31,7 +31,7 @@ from bot.cli.web import cmd_web
 from bot.cli.workspaces import add_parser as add_workspaces
 from bot.cli.workspaces import cmd_workspaces
 from bot.config.settings import ConfigError, Settings, load_settings
-from bot.db.migrate import MigrationsNotFound
+from bot.db.migrate import MigrationsNotFound, SchemaTooNew
 from bot.export_formats import EXPORT_FORMATS
 from bot.export_sessions import SESSION_FORMATS
 from bot.ports import ArchiveUnavailable
@@ -124,8 +124,16 @@ class _Version(argparse.Action):
 
 
 def cmd_migrate(*, args: argparse.Namespace, settings: Settings) -> int:
-    """`paperclub migrate`: bring the schema to the newest revision."""
-    open_database(settings=settings).dispose()
+    """`paperclub migrate`: bring the schema to the newest revision (Alembic itself, even
+    when the stored revision says current)."""
+    from bot.db.database import Database
+    from bot.db.migrate import upgrade
+
+    database = Database(url=settings.database_url)
+    try:
+        upgrade(engine=database.engine)
+    finally:
+        database.dispose()
     print(f"Database is up to date: {_safe_url(url=settings.database_url)}")
     return 0
 
@@ -213,7 +221,7 @@ def _dispatch(*, argv: Sequence[str]) -> int:
     except CliError as exc:
         print(f"paperclub: {exc}", file=sys.stderr)
         return 1
-    except (MigrationsNotFound, SemanticUnavailable) as exc:
+    except (MigrationsNotFound, SchemaTooNew, SemanticUnavailable) as exc:
         print(f"paperclub: {exc}", file=sys.stderr)
         return 1
     except OperationalError as exc:
