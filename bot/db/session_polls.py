@@ -87,6 +87,15 @@ class SqlSessionPolls(UnitBound):
             )
         return True
 
+    def release_choice(self, *, session_id: int) -> bool:
+        """Free the nomination chosen for a session (cancelled since) for later polls."""
+        released = self.session.execute(
+            update(NominationRow)
+            .where(NominationRow.chosen_for == session_id)
+            .values(chosen_for=None)
+        )
+        return bool(getattr(released, "rowcount", 0))
+
     def chosen_paper(self, *, session_id: int) -> int | None:
         """The paper of the session's poll's winner; None while open, when nobody voted, or
         when its nomination is gone."""

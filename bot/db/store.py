@@ -233,6 +233,7 @@ class SqlStore:
     open_poll = Offer(SqlSessionPolls, SqlSessionPolls.open_poll)
     close_poll = Offer(SqlSessionPolls, SqlSessionPolls.close_poll)
     chosen_paper = Offer(SqlSessionPolls, SqlSessionPolls.chosen_paper)
+    release_choice = Offer(SqlSessionPolls, SqlSessionPolls.release_choice)
     # Presenters: a channel's rotation, each session's presenter, swaps
     # (ports.PresentersStore).
     rotation = Offer(SqlRotation, SqlRotation.rotation)

@@ -133,6 +133,11 @@ class PollsStore(Protocol):
         tally, if still open; whether this call closed it."""
         ...
 
+    def release_choice(self, *, session_id: int) -> bool:
+        """The paper a cancelled session's poll chose stands in later polls again; whether it
+        was held for that session."""
+        ...
+
     def chosen_paper(self, *, session_id: int) -> int | None:
         """The paper the session's poll chose, if any."""
         ...

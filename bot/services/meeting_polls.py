@@ -116,9 +116,13 @@ def _slate(
     queue has moved on, and only what people put forward waits for a later poll."""
     followed = store.channel(key=channel)
     from_queue: list[int] = []
+    # A paper an earlier poll chose may still be queued (a channel without a daily post):
+    # the queue is read further, so the slate still gets its share of fresh papers.
     for paper in store.queued(
-        workspace=channel.workspace_key, channel=followed, limit=settings.slate
+        workspace=channel.workspace_key, channel=followed, limit=settings.slate + MAX_SLATE
     ):
+        if len(from_queue) >= settings.slate:
+            break
         nomination, _new = store.nominate(channel=channel, paper_id=paper.id, user="", now=now)
         if nomination.chosen_for is None:
             from_queue.append(nomination.id)
@@ -153,6 +157,13 @@ def open_due(
         if poll is not None and poll.closed_at is None and (settings is None or record.cancelled):
             with uow() as store:  # polls turned off, or the session cancelled: closed, unsaid
                 store.close_poll(session_id=record.id, winner=None, now=now)
+            continue
+        if poll is not None and record.cancelled and poll.winner is not None:
+            with uow(write=False) as store:
+                held = store.nominations(channel=channel, ids=[poll.winner])
+            if any(n.chosen_for == record.id for n in held):
+                with uow() as store:  # cancelled after its poll chose: the paper is free again
+                    store.release_choice(session_id=record.id)
             continue
         if settings is None:
             continue

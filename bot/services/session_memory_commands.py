@@ -26,6 +26,9 @@ _UNSAFE = frozenset("<>\"'`\\^{}|")
 # The typed word for each rating button (`rate worth`), by its action.
 _ANSWERS = {word: words.RATE_ACTIONS[action] for action, word in words.RATE_WORDS.items()}
 
+# Links a session keeps: the message after it lists them, and a platform cuts a long one.
+MAX_LINKS = 10
+
 
 def read_link(*, word: str) -> str | None:
     """An http(s) link as typed, or None when it is not one to keep (see the module)."""
@@ -98,5 +101,7 @@ def notes(*, call: Invocation, args: list[str]) -> Reply:
         record = past_session(store=store, channel=call.channel, now=call.now, day=day)
         if record is None:
             return Reply(message=words.NO_SESSION)
+        if len(store.session_links(session_id=record.id)) >= MAX_LINKS:
+            return Reply(message=words.TOO_MANY_LINKS)
         added = store.add_session_link(session_id=record.id, url=url, user=call.user, now=call.now)
     return Reply(message=words.link_added(record=record, url=url, added=added))

@@ -95,6 +95,9 @@ def pick(
     with_abstract = [paper for paper in candidates if paper.abstract] or candidates
     read = store.read_papers(workspace=workspace, viewer=channel.key)
     liked = likings(read=read, rated=store.rated_papers(channel=channel.key))
+    # A paper a session rated may still be queued: it is a candidate, never its own label.
+    asked = {paper.id for paper in with_abstract}
+    liked = {paper_id: like for paper_id, like in liked.items() if paper_id not in asked}
     predicted = semantic.predict(
         store=store, workspace=workspace, liked=liked, candidates=[p.id for p in with_abstract]
     )

@@ -19,7 +19,7 @@ FIRST_HINT = "Empty: from today. Keep a fortnightly meeting's date to keep its w
 DURATION = "Lasts"
 DURATION_HINT = "Like 60m, 90m or 1h30m (at most 12h)."
 PLACE = "Where"
-PLACE_HINT = "A room or a video link, shown as typed in every reminder and calendar entry."
+PLACE_HINT = "A room or a video link, shown as typed in reminders and the calendar."
 REMINDERS = "Reminders before each session"
 REMINDERS_HINT = "Lead times like 1d 2h 30m; empty for no reminders."
 

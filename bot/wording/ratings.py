@@ -168,3 +168,8 @@ def links_said(*, record: SessionRecord, links: Sequence[SessionLink]) -> Messag
             )
         )
     return make(line(Strong(when(session=record.session)), ": "), line(*_links(links=links)))
+
+
+TOO_MANY_LINKS = make(
+    line("That session has ten links already: the message after it shows no more.")
+)

@@ -213,3 +213,27 @@ def test_polls_turned_off_close_the_open_one_unsaid(database: Database, chat: Me
     sweep(database, chat, now=CLOSES)
     assert [n for n in chat.notices["C1"] if "chose" in n or "Nobody voted" in n] == []
     assert "have no poll" in said(database, chat, "poll", user="U1", now=CLOSES)
+
+
+def test_a_chosen_paper_leaves_the_slate_and_a_cancelled_sessions_choice_comes_back(
+    database: Database, chat: MemoryChat
+) -> None:
+    # A channel whose daily post is paused: the queue keeps the papers polls choose.
+    _set_up(database, chat, poll="approval size 2")
+    said(database, chat, "pause")
+    for week in range(3):
+        opens, closes = OPENS + timedelta(weeks=week), CLOSES + timedelta(weeks=week)
+        sweep(database, chat, now=opens)
+        said(database, chat, "poll 1", user="U1", now=opens + timedelta(hours=1))
+        sweep(database, chat, now=closes)
+    polls = [m for m in chat.messages["C1"] if "Choose the paper" in as_plain(message=m)]
+    assert [len([b for b in buttons(m) if b[1] == "poll_vote"]) for m in polls] == [2, 2, 2]
+    chosen = [n for n in chat.notices["C1"] if "The group chose" in n]
+    assert len(chosen) == 3 and len(set(chosen)) == 3  # three different papers
+    # The third session is cancelled after its poll chose: its paper stands again.
+    said(database, chat, "meeting skip 2026-03-19", now=CLOSES + timedelta(weeks=2, hours=1))
+    sweep(database, chat, now=CLOSES + timedelta(weeks=2, hours=2))
+    sweep(database, chat, now=OPENS + timedelta(weeks=3))
+    last = [m for m in chat.messages["C1"] if "Choose the paper" in as_plain(message=m)][-1]
+    third = chosen[2].split("The group chose ", 1)[1].split(" (", 1)[0]
+    assert third in as_plain(message=last)

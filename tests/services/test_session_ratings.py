@@ -261,3 +261,14 @@ def test_notes_links_are_checked_added_once_and_shown_on_the_question(
 )
 def test_read_link(typed: str, kept: bool) -> None:
     assert (read_link(word=typed) is not None) is kept
+
+
+def test_a_session_keeps_at_most_ten_links(database: Database, chat: MemoryChat) -> None:
+    """The message after a session lists its links: an eleventh is refused, clearly."""
+    _meeting(database, chat)
+    at = ENDS + timedelta(minutes=5)
+    for n in range(10):
+        said_now = said(database, chat, f"sessions notes https://example.org/s/{n}", now=at)
+        assert "Added" in said_now
+    refused = said(database, chat, "sessions notes https://example.org/s/10", now=at)
+    assert "ten links already" in refused
