@@ -36,6 +36,20 @@ DEPTH = 50  # candidates taken from each ranking before they are fused
 # 0.0-0.2 with all-MiniLM-L6-v2): fusing it would only push keyword hits down. On the judged
 # set (bench/relevance.py) 0.2 and 0.25 tie on paraphrases; 0.3 and 0.4 lose some.
 FLOOR = 0.25
+# When no paper has every word (a misspelling, a paraphrase), the floor adapts to the query:
+# the neighbours within MARGIN of the best one are kept, down to LOWEST (0.08 and 0.12 tuned
+# on bench/relevance.py: misspelling MRR and R@5 as the bare vectors'). A fully misspelt
+# query's right paper scores 0.20-0.25 here, under FLOOR, while it stands first (issue 34).
+MARGIN = 0.08
+LOWEST = 0.12
+
+
+def floor_for(*, best: float, keywords_hold: bool) -> float:
+    """The similarity a neighbour needs: FLOOR when some paper had every word, else relative
+    to the best neighbour (never above FLOOR, never below LOWEST)."""
+    if keywords_hold:
+        return FLOOR
+    return min(FLOOR, max(LOWEST, best - MARGIN))
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +213,9 @@ def _hybrid(
     else:
         if not neighbours:  # only an empty workspace has no nearest at all, floor or not
             return None
-        near = [n for n in neighbours if n.similarity >= FLOOR]
+        best = max(n.similarity for n in neighbours)
+        floor = floor_for(best=best, keywords_hold=bool(keyword) and not relaxed)
+        near = [n for n in neighbours if n.similarity >= floor]
         why, engine = words.FUSED, words.HYBRID
     # Relaxed to any word, the keyword side lets a phrase go missing too: check its hits.
     recheck = relaxed and bool(query.phrases)
@@ -220,10 +236,11 @@ def _hybrid(
         dataclasses.replace(hit, score=item.score) for hit, item in zip(hits, fused, strict=True)
     )
     page = SearchPage(hits=hits, total=total + extra, offset=offset, relaxed=relaxed)
+    by_meaning = (words.BY_MEANING,) if hits and not keyword else ()
     return SearchResult(
         text=text,
         page=page,
-        notes=query.notes,
+        notes=(*query.notes, *by_meaning),
         engine=engine,
         why=why,
         explained=tuple(fused),

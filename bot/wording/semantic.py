@@ -12,6 +12,8 @@ from bot.wording.post import UNTITLED
 KEYWORD = "keyword"
 HYBRID = "hybrid"
 FUSED = "keyword (bm25) and meaning (vectors) fused by reciprocal rank"
+# Under a page no paper of which had the words: what was shown instead.
+BY_MEANING = "No paper has these words: these are matched by meaning."
 
 NO_WORDS = "filters only: no words to rank by, so the latest posts come first"
 IDENTIFIERS = "arXiv ids and DOIs are matched exactly, by keywords alone"

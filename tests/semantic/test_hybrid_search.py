@@ -280,3 +280,26 @@ def test_a_misspelt_author_leads_what_meaning_finds(
     assert "close to “oyamda”" in result.notes[-1]
     later = _titles(embedded, "Oyamda", extra, limit=5, offset=1)
     assert later[: len(first) - 1] == first[1:] and first[0] not in later
+
+
+def test_a_fully_misspelt_query_is_matched_by_meaning_and_says_so(
+    embedded: Database, semantic: LazySemantic
+) -> None:
+    """No paper has the words; the fixed floor dropped every neighbour and answered nothing.
+    The floor adapts: the neighbours near the best one are shown, and the page says why."""
+    extra = SemanticExtra(index=semantic)
+    typed = "thre dimensionl protien"  # its best neighbour scores 0.19: under FLOOR
+    assert _titles(embedded, typed, NO_SEMANTIC) == []  # keywords find nothing
+    result = _search(embedded, typed, extra, viewer=None, workspace=LOCAL)
+    assert result.page.hits and result.page.hits[0].paper.title in PROTEIN_TITLES
+    assert words.BY_MEANING in result.notes
+    # A query whose words a paper has keeps the fixed floor and no such note.
+    plain = _search(embedded, "protein structure", extra, viewer=None, workspace=LOCAL)
+    assert words.BY_MEANING not in plain.notes
+
+
+def test_the_floor_adapts_only_when_keywords_fail() -> None:
+    assert search.floor_for(best=0.9, keywords_hold=True) == search.FLOOR
+    assert search.floor_for(best=0.22, keywords_hold=False) == pytest.approx(0.14)
+    assert search.floor_for(best=0.15, keywords_hold=False) == search.LOWEST
+    assert search.floor_for(best=0.9, keywords_hold=False) == search.FLOOR
