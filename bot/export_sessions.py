@@ -2,7 +2,8 @@
 export's formats beside the papers' ones (a papers export stays a list of papers, the shape
 users' scripts read).
 
-A session's rating (being built beside this) joins as one more field at the end of each."""
+Each session carries its members' ratings after it and the links added to it (notes,
+slides): in sessions-json each rating, in sessions-csv their counts."""
 
 from __future__ import annotations
 
@@ -59,6 +60,11 @@ def session_dict(*, memory: SessionHistory) -> dict[str, Any]:
             "winner": chosen.paper_id if chosen is not None else None,
         },
         "rsvps": [{"user": user, "answer": answer.value} for user, answer in memory.rsvps],
+        "ratings": [
+            {"user": user, "worth": said.worth, "discussion": said.discussion}
+            for user, said in memory.ratings
+        ],
+        "links": list(memory.links),
     }
 
 
@@ -89,6 +95,11 @@ CSV_COLUMNS = (
     "going",
     "maybe",
     "no",
+    "worth",
+    "not_worth",
+    "lively",
+    "quiet",
+    "links",
 )
 
 
@@ -122,6 +133,19 @@ def _row(*, memory: SessionHistory) -> list[str | int]:
         if poll is not None and poll.mode is not None
         else "",
         *(" ".join(answered[answer]) for answer in (Rsvp.GOING, Rsvp.MAYBE, Rsvp.NO)),
+        *_rating_counts(memory=memory),
+        " ".join(memory.links),
+    ]
+
+
+def _rating_counts(*, memory: SessionHistory) -> list[int]:
+    """How many said worth it, not really, good discussion and quiet."""
+    said = [rating for _user, rating in memory.ratings]
+    return [
+        sum(1 for r in said if r.worth is True),
+        sum(1 for r in said if r.worth is False),
+        sum(1 for r in said if r.discussion is True),
+        sum(1 for r in said if r.discussion is False),
     ]
 
 

@@ -3,6 +3,7 @@ presenters and RSVPs, in five statements whatever their number (the export reads
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -16,12 +17,14 @@ from bot.db.schema import ChannelRow, PaperRow
 from bot.db.schema_meetings import RsvpRow, SessionRow
 from bot.db.schema_polls import NominationRow, SessionPollRow
 from bot.db.schema_presenters import SessionPresenterRow
+from bot.db.schema_session_memory import SessionLinkRow, SessionRatingRow
 from bot.db.session_polls import tally_of
 from bot.db.unit import UnitBound
 from bot.domain import ChannelKey, WorkspaceKey
 from bot.meetings.ballots import Rsvp
 from bot.ports.presenters import Presenter
 from bot.ports.session_history import PollHistory, SessionHistory, SlatePaper
+from bot.ports.session_memory import Rating
 
 
 def _channels(*, workspace: WorkspaceKey, channel: ChannelKey | None) -> list[ColumnElement[bool]]:
@@ -77,7 +80,8 @@ class SqlSessionHistory(UnitBound):
         until: datetime | None,
     ) -> list[SessionHistory]:
         """One statement for the sessions, one each for their polls, the slates' papers,
-        presenters and RSVPs (each limited to the same sessions by a subquery)."""
+        presenters, RSVPs, ratings and links (each limited to the same sessions by a
+        subquery)."""
         in_channels = _channels(workspace=workspace, channel=channel)
         where = in_channels + _starts(since=since, until=until)
         rows = self.session.execute(
@@ -127,8 +131,29 @@ class SqlSessionHistory(UnitBound):
             .order_by(RsvpRow.session_id, RsvpRow.user_id)
         ):
             rsvps.setdefault(session_id, []).append((user, Rsvp(answer)))
+        ratings: dict[int, list[tuple[str, Rating]]] = {}
+        for rated in self.session.scalars(
+            select(SessionRatingRow)
+            .where(SessionRatingRow.session_id.in_(ids))
+            .order_by(SessionRatingRow.session_id, SessionRatingRow.user_id)
+        ):
+            said = Rating(worth=rated.worth, discussion=rated.discussion)
+            ratings.setdefault(rated.session_id, []).append((rated.user_id, said))
+        links: dict[int, list[str]] = {}
+        for session_id, url in self.session.execute(
+            select(SessionLinkRow.session_id, SessionLinkRow.url)
+            .where(SessionLinkRow.session_id.in_(ids))
+            .order_by(SessionLinkRow.session_id, SessionLinkRow.id)
+        ):
+            links.setdefault(session_id, []).append(url)
         return [
-            self._memory(row=row, polls=polls, papers=papers, presenters=presenters, rsvps=rsvps)
+            dataclasses.replace(
+                self._memory(
+                    row=row, polls=polls, papers=papers, presenters=presenters, rsvps=rsvps
+                ),
+                ratings=tuple(ratings.get(row[0].id, ())),
+                links=tuple(links.get(row[0].id, ())),
+            )
             for row in rows
         ]
 

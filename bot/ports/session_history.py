@@ -3,7 +3,7 @@ kept, with its poll, its chosen paper, its presenter and its RSVPs, read at once
 sessions (the export, the web archive's sessions page).
 
 Read only; the roles that write these are ports.meetings, ports.polls and ports.presenters.
-A session's rating (being built beside this) joins SessionHistory as one more field.
+Its ratings and links (ports.session_memory) are read with it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from bot.meetings.ballots import Rsvp
 from bot.ports.meetings import SessionRecord
 from bot.ports.polls import PollMode
 from bot.ports.presenters import Presenter
+from bot.ports.session_memory import Rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,9 @@ class SessionHistory:
     poll: PollHistory | None
     presenter: Presenter | None
     rsvps: tuple[tuple[str, Rsvp], ...]
+    # Each member's rating after it (by user id, in order) and the links added, oldest first.
+    ratings: tuple[tuple[str, Rating], ...] = ()
+    links: tuple[str, ...] = ()
 
     @property
     def paper(self) -> SlatePaper | None:

@@ -46,6 +46,10 @@ class SessionLine:
     link: str | None
     presenter: str | None = None
     paper: Paper | None = None
+    # After it: (worth it, not really, good discussion, quiet), and its notes' links (each
+    # made safe to write: an http(s) URL; others left out).
+    rated: tuple[int, int, int, int] = (0, 0, 0, 0)
+    links: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,13 @@ def _line(*, memory: SessionHistory, paper: Paper | None) -> SessionLine:
         link=place_link(place=record.session.place),
         presenter=memory.presenter.user if memory.presenter is not None else None,
         paper=paper,
+        rated=(
+            sum(1 for _, r in memory.ratings if r.worth is True),
+            sum(1 for _, r in memory.ratings if r.worth is False),
+            sum(1 for _, r in memory.ratings if r.discussion is True),
+            sum(1 for _, r in memory.ratings if r.discussion is False),
+        ),
+        links=tuple(url for url in (place_link(place=u) for u in memory.links) if url),
     )
 
 

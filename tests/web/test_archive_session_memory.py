@@ -5,7 +5,10 @@ sweep learns the names of presenters who never voted or commented."""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
+import json
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -13,9 +16,11 @@ import pytest
 from flask.testing import FlaskClient
 from markupsafe import escape
 
+from bot import export_sessions
 from bot.db.database import Database
 from bot.ports.names import PERSON
 from bot.ports.polls import Tally
+from bot.services import listing
 from bot.services.embedding import NO_SEMANTIC
 from bot.services.telemetry import Telemetry
 from bot.web.archive import archive_app
@@ -118,3 +123,38 @@ def test_the_sweep_learns_presenters_names(archive: tuple[FlaskClient, Clock, Da
         wanted = store.names_wanted(platform="slack", before=clock.now(), limit=1_000)
     asked = [(w.kind, w.channel) for w in wanted if w.external_id == "UQUIET"]
     assert asked == [(PERSON, PUBLIC)]
+
+
+def test_ratings_and_links_show_and_go_to_the_export(
+    archive: tuple[FlaskClient, Clock, Database],
+) -> None:
+    client, clock, database = archive
+    clock.at = START - timedelta(weeks=3)
+    _text(client)
+    clock.at = START
+    with database() as store:
+        (one, *_) = store.session_records(
+            channel=PUBLIC, since=START - timedelta(weeks=3), until=START
+        )
+        for user, worth in (("U1", True), ("U2", True), ("U3", False)):
+            store.rate_session(
+                session_id=one.id, user=user, question="worth", answer=worth, now=START
+            )
+        store.rate_session(
+            session_id=one.id, user="U1", question="discussion", answer=True, now=START
+        )
+        store.add_session_link(
+            session_id=one.id, url="https://example.org/slides", user="U1", now=START
+        )
+    text = _text(client)
+    assert "👍 Worth it 2 · 👎 Not really 1 · 💬 Good discussion 1 · 🤐 Quiet 0" in text
+    assert '<a href="https://example.org/slides" rel="nofollow noopener noreferrer">' in text
+    history = listing.sessions(uow=database, workspace=T1)
+    exported = json.loads(export_sessions.to_json(sessions=history))
+    (row,) = [r for r in exported if r["id"] == one.id]
+    assert row["ratings"][0] == {"user": "U1", "worth": True, "discussion": True}
+    assert row["links"] == ["https://example.org/slides"]
+    cells = list(csv.DictReader(io.StringIO(export_sessions.to_csv(sessions=history))))
+    (line,) = [c for c in cells if c["id"] == str(one.id)]
+    assert (line["worth"], line["not_worth"], line["lively"], line["quiet"]) == ("2", "1", "1", "0")
+    assert line["links"] == "https://example.org/slides"
