@@ -81,6 +81,8 @@ def bare(
 
 
 def _page(*, db: sqlite3.Connection, match: str | None, limit: int) -> list[Any]:
-    """One run of the statement."""
+    """One run of the statement, its rows read by column name (as ours reads its own)."""
     params = {"q": match, "k": limit, "o": HIGHLIGHT_OPEN, "c": HIGHLIGHT_CLOSE}
-    return db.execute(STATEMENT, params).fetchall()
+    cursor = db.cursor()
+    cursor.row_factory = sqlite3.Row
+    return cursor.execute(STATEMENT, params).fetchall()
