@@ -38,7 +38,7 @@ class Target:
 TARGETS = (
     # issue 17: hybrid vs bm25 alone, the same service
     Target(prefix="search with the extra", better="lower", limit=2.0),
-    Target(prefix="search,", better="lower", limit=1.5),  # vs the bare FTS5 bm25 query
+    Target(prefix="search,", better="lower", limit=1.5),  # vs bench/search_bare.py's same page
     Target(prefix="search vs LIKE", better="lower"),  # a reference: what FTS saves
     # Slack's row vs a bare Bolt no-op, Discord's ("event ingestion (discord)") vs a bare
     # discord.py client: both ours must reach 0.3x of the framework's ceiling.
