@@ -104,9 +104,8 @@ class EditingReader:
         self._main = threading.get_ident()
         self._stop: Event | None = None
         self._waiting = False  # readline shows the prompt and waits for keys
-        # A Ctrl-C not yet raised where the reader can see it: one that lands while readline
-        # runs the hook above is raised there and dropped by readline (CPython clears a
-        # hook's exception), so the ticker raises it again from the wait.
+        # A Ctrl-C not yet seen by the reader: it is raised from the wait (`_woken`), never
+        # from the SIGINT handler, which may run inside readline's hook.
         self._interrupted = False
         self._closed = Event()
 
@@ -136,9 +135,11 @@ class EditingReader:
         self._waiting = True
 
     def _interrupt(self, _signum: int, _frame: FrameType | None) -> None:
-        """Ctrl-C: KeyboardInterrupt, remembered until the reader has seen it."""
+        """Ctrl-C: remembered, and raised as KeyboardInterrupt from the wait (`_woken`, woken
+        at once). Raised here, it could land in readline's pre-input hook, whose exception
+        CPython keeps set while the wait raises another: a SystemError, not a goodbye."""
         self._interrupted = True
-        raise KeyboardInterrupt
+        self._wake()
 
     def _wake(self) -> None:
         """Interrupt the main thread's wait (it then runs `_woken`)."""
@@ -154,7 +155,7 @@ class EditingReader:
         """On the main thread, between two keys: end the wait once `stop` is set, else write
         what other threads printed above the line."""
         if self._interrupted:
-            raise KeyboardInterrupt  # a Ctrl-C readline dropped: raised again, from the wait
+            raise KeyboardInterrupt  # a Ctrl-C: raised from the wait
         if not self._waiting:
             return
         if self._stop is not None and self._stop.is_set():
