@@ -14,24 +14,14 @@ from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
 from bot.domain import ChannelKey
-from bot.messages import as_plain
 from bot.ports import ArchiveUnavailable
 from bot.services import home
+from bot.services.reply import Reply
 from bot.slack import home as slack_home
 from bot.slack import ids
 from bot.slack.deps import SlackDeps
 from bot.slack.home_modal import FIELD_BLOCKS, submitted
-from bot.wording import replies
-
-
-def _user(body: dict[str, Any]) -> str:
-    """Who clicked or submitted."""
-    return str((body.get("user") or {}).get("id") or "")
-
-
-def _form_channel(*, deps: SlackDeps, view: dict[str, Any]) -> ChannelKey:
-    """The channel a schedule form is about (it rides in the view's private metadata)."""
-    return deps.channel(channel_id=slack_home.channel_id(value=view.get("private_metadata")))
+from bot.slack.listeners.home_forms import register_form, user_of
 
 
 def register(*, app: App, deps: SlackDeps) -> None:
@@ -54,7 +44,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
 
     def pressed(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
         """A Home button; the Home says the archive is unavailable when it is."""
-        user = _user(body)
+        user = user_of(body)
         if not user:
             return
         try:
@@ -85,45 +75,23 @@ def register(*, app: App, deps: SlackDeps) -> None:
     for action in (*home.ACTIONS, home.SCHEDULE_ACTION):
         app.action(ids.action_id(action=action))(ack=acknowledge, lazy=[pressed])
 
-    def read(body: dict[str, Any], view: dict[str, Any]) -> str | dict[str, str]:
+    def read(channel: ChannelKey, user: str, view: dict[str, Any]) -> str | dict[str, str]:
         """The `schedule` subcommand the form stands for, or its errors by block id."""
         time, zone, days = submitted(view=view)
-        outcome = deps.room.read_form(
-            channel=_form_channel(deps=deps, view=view),
-            user=_user(body),
-            time=time,
-            zone=zone,
-            days=days,
-        )
+        outcome = deps.room.read_form(channel=channel, user=user, time=time, zone=zone, days=days)
         if isinstance(outcome, dict):
             return {FIELD_BLOCKS[field]: text for field, text in outcome.items()}
         return outcome
 
-    def check(ack: Ack, body: dict[str, Any], view: dict[str, Any]) -> None:
-        """Close the form when it is valid; else keep it open with the errors beside the fields
-        (or, the archive unavailable, "not saved" beside the first: submitting again retries)."""
-        try:
-            outcome = read(body, view)
-        except ArchiveUnavailable:
-            outcome = {FIELD_BLOCKS["time"]: as_plain(message=replies.NOT_SAVED)}
-        if isinstance(outcome, dict):
-            ack(response_action="errors", errors=outcome)
-        else:
-            ack()
+    def save(channel: ChannelKey, user: str, command: str) -> Reply:
+        """Apply a valid form as `/paperclub schedule`."""
+        return deps.room.save_schedule(channel=channel, user=user, command=command)
 
-    def save(body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
-        """Apply a valid form as `/paperclub schedule` and show the answer on the Home."""
-        try:
-            outcome = read(body, view)
-        except ArchiveUnavailable:
-            return  # the form stayed open with "not saved"; nothing changed
-        if isinstance(outcome, dict):
-            return  # the form stayed open with its errors; nothing changed
-        channel = _form_channel(deps=deps, view=view)
-        reply = deps.room.save_schedule(channel=channel, user=_user(body), command=outcome)
-        try:
-            slack_home.publish(client=client, deps=deps, user=_user(body), notice=reply.message)
-        except ArchiveUnavailable:
-            slack_home.unavailable(client=client, deps=deps, user=_user(body))
-
-    app.view(ids.SCHEDULE_VIEW)(ack=check, lazy=[save])
+    register_form(
+        app=app,
+        deps=deps,
+        callback_id=ids.SCHEDULE_VIEW,
+        first_block=FIELD_BLOCKS["time"],
+        read=read,
+        save=save,
+    )

@@ -1,8 +1,7 @@
 """The App Home's meeting form: the "Meeting…" button opens it for an admin (anyone else reads
 why not on their Home), and a submitted one is either kept open with its errors beside the
 fields (response_action "errors", in the ack) or saved as `/paperclub meeting set`, the answer
-then shown on the Home. Nothing is saved in the ack: Slack wants it within 3 seconds, so the
-subcommand runs after it, as the schedule form's does (bot/slack/listeners/home.py)."""
+then shown on the Home, as the schedule form's (bot/slack/listeners/home_forms.py)."""
 
 from __future__ import annotations
 
@@ -15,22 +14,17 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.domain import ChannelKey
-from bot.messages import as_plain
 from bot.ports import ArchiveUnavailable
 from bot.services.home import MEETING_ACTION
 from bot.services.meeting_form import MeetingForm
+from bot.services.reply import Reply
 from bot.slack import home as slack_home
 from bot.slack import ids
 from bot.slack.deps import SlackDeps
+from bot.slack.listeners.home_forms import register_form, user_of
 from bot.slack.meeting_modal import FIELD_BLOCKS, meeting_modal, submitted
-from bot.wording import replies
 
 log = logging.getLogger(__name__)
-
-
-def _user(body: dict[str, Any]) -> str:
-    """Who clicked or submitted."""
-    return str((body.get("user") or {}).get("id") or "")
 
 
 def _open(
@@ -56,7 +50,7 @@ def register(*, app: App, deps: SlackDeps) -> None:
 
     def pressed(body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
         """Open the form of the channel the button names (the admin check is the core's)."""
-        user = _user(body)
+        user = user_of(body)
         if not user:
             return
         found = slack_home.channel_id(value=action.get("value"))
@@ -72,45 +66,24 @@ def register(*, app: App, deps: SlackDeps) -> None:
 
     app.action(ids.action_id(action=MEETING_ACTION))(ack=acknowledge, lazy=[pressed])
 
-    def channel_of(view: dict[str, Any]) -> ChannelKey:
-        """The channel a form is about (it rides in the view's private metadata)."""
-        return deps.channel(channel_id=slack_home.channel_id(value=view.get("private_metadata")))
-
-    def read(body: dict[str, Any], view: dict[str, Any]) -> str | dict[str, str]:
+    def read(channel: ChannelKey, user: str, view: dict[str, Any]) -> str | dict[str, str]:
         """The `meeting set` subcommand the form stands for, or its errors by block id."""
         outcome = deps.room.meeting_forms.read(
-            channel=channel_of(view), user=_user(body), fields=submitted(view=view)
+            channel=channel, user=user, fields=submitted(view=view)
         )
         if isinstance(outcome, dict):
             return {FIELD_BLOCKS[field]: text for field, text in outcome.items()}
         return outcome
 
-    def check(ack: Ack, body: dict[str, Any], view: dict[str, Any]) -> None:
-        """Close the form when it is valid; else keep it open with the errors beside the
-        fields (the archive unavailable: "not saved" beside the first; submitting retries)."""
-        try:
-            outcome = read(body, view)
-        except ArchiveUnavailable:
-            outcome = {ids.MEETING_DAY: as_plain(message=replies.NOT_SAVED)}
-        if isinstance(outcome, dict):
-            ack(response_action="errors", errors=outcome)
-        else:
-            ack()
+    def save(channel: ChannelKey, user: str, command: str) -> Reply:
+        """Run a valid form as `/paperclub meeting set`."""
+        return deps.room.meeting_forms.save(channel=channel, user=user, command=command)
 
-    def save(body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
-        """Run a valid form as `/paperclub meeting set` and show the answer on the Home."""
-        user = _user(body)
-        try:
-            outcome = read(body, view)
-        except ArchiveUnavailable:
-            return  # the form stayed open with "not saved"; nothing changed
-        if isinstance(outcome, dict):
-            return  # the form stayed open with its errors; nothing changed
-        forms = deps.room.meeting_forms
-        reply = forms.save(channel=channel_of(view), user=user, command=outcome)
-        try:
-            slack_home.publish(client=client, deps=deps, user=user, notice=reply.message)
-        except ArchiveUnavailable:
-            slack_home.unavailable(client=client, deps=deps, user=user)
-
-    app.view(ids.MEETING_VIEW)(ack=check, lazy=[save])
+    register_form(
+        app=app,
+        deps=deps,
+        callback_id=ids.MEETING_VIEW,
+        first_block=ids.MEETING_DAY,
+        read=read,
+        save=save,
+    )
