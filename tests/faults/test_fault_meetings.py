@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import random
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -32,8 +31,8 @@ from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.meetings.meeting import Meeting, OneOff
 from bot.meetings.reminders import Before
-from bot.services.session_notices import SessionSender, send_due_notices
 from tests.fakeslack import FakeSlack
+from tests.faults.sessions_support import sweep_in_pairs
 from tests.faults.support import (
     Processes,
     bot_env,
@@ -220,30 +219,6 @@ def test_two_sweeps_at_one_instant_send_each_reminder_once(postgres_url: str) ->
     start = _set_meeting(url=postgres_url, now=now)
     _add_one_off(url=postgres_url, at=start + timedelta(minutes=5))
     chat = MemoryChat()
-    databases = [Database(url=postgres_url) for _ in range(2)]
-    barrier = threading.Barrier(2)
-    sent: list[int] = []
-
-    def sweep(n: int) -> None:
-        sender = SessionSender(
-            uow=databases[n],
-            chat=chat,
-            platform="slack",
-            owner=f"host:{n}:replica",
-            owner_alive=lambda _owner: True,  # each sees the other running
-        )
-        barrier.wait()
-        sent.append(send_due_notices(sessions=sender, now=now))
-
-    try:
-        for _ in range(3):  # the same instant swept again changes nothing
-            threads = [threading.Thread(target=sweep, args=(n,)) for n in range(2)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(timeout=30)
-    finally:
-        for database in databases:
-            database.dispose()
+    sent = sweep_in_pairs(url=postgres_url, chat=chat, now=now)
     assert sum(sent) == 2, sent
     assert len(chat.messages["C0001"]) == 2

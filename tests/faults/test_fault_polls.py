@@ -14,7 +14,6 @@ database, both believing the other alive).
 from __future__ import annotations
 
 import random
-import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -30,9 +29,9 @@ from bot.messages import as_plain
 from bot.ports.polls import PollSettings
 from bot.services import importing
 from bot.services.meeting_sessions import bring_up_to_date
-from bot.services.session_notices import SessionSender, send_due_notices
 from bot.wording.polls import RESULTS
 from tests.fakeslack import FakeSlack
+from tests.faults.sessions_support import sweep_in_pairs
 from tests.faults.support import Processes, bot_env, seed_for, wait_until
 from tests.services.memory_chat import MemoryChat
 
@@ -157,31 +156,7 @@ def test_two_sweeps_at_one_instant_close_each_poll_once(postgres_url: str) -> No
     now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
     _set_polls(url=postgres_url, now=now)
     chat = MemoryChat()
-    databases = [Database(url=postgres_url) for _ in range(2)]
-    barrier = threading.Barrier(2)
-    sent: list[int] = []
-
-    def sweep(n: int) -> None:
-        sender = SessionSender(
-            uow=databases[n],
-            chat=chat,
-            platform="slack",
-            owner=f"host:{n}:replica",
-            owner_alive=lambda _owner: True,  # each sees the other running
-        )
-        barrier.wait()
-        sent.append(send_due_notices(sessions=sender, now=now))
-
-    try:
-        for _ in range(3):  # the same instant swept again changes nothing
-            threads = [threading.Thread(target=sweep, args=(n,)) for n in range(2)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(timeout=30)
-    finally:
-        for database in databases:
-            database.dispose()
+    sent = sweep_in_pairs(url=postgres_url, chat=chat, now=now)
     assert sum(sent) == 2, sent
     assert len(chat.messages["C0001"]) == 2
     assert all("The group chose" in as_plain(message=m) for m in chat.messages["C0001"])
