@@ -14,11 +14,11 @@ from bot.domain import ChannelKey
 from bot.ports import ArchiveUnavailable, Clock, Store, UnitOfWork
 from bot.services.embedding import SemanticExtra
 from bot.services.poll_clicks import polls_clicked
-from bot.services.presenter_commands import swap_click
 from bot.services.reply import ClickAnswer, Reply
 from bot.services.rsvp_click import rsvp_clicked
 from bot.services.session_ratings import rate_clicked
 from bot.services.suggestions import decide
+from bot.services.swap_click import swap_click
 from bot.wording import polls as poll_words
 from bot.wording import replies
 from bot.wording.suggestions import ADD

@@ -18,7 +18,7 @@ from bot.meetings.meeting_text import (
 )
 from bot.meetings.reminders import DEFAULT_OFFSETS
 from bot.services import admin, poll_commands, session_memory_commands
-from bot.services.commands.invocation import Invocation
+from bot.services.invocation import Invocation
 from bot.services.meeting_sessions import (
     MOVE_REACH,
     answers_of,

@@ -31,8 +31,8 @@ from bot.meetings.reminders import Before
 from bot.messages import message
 from bot.ports import ArchiveUnavailable
 from bot.services import admin, commands
-from bot.services.commands.invocation import Invocation
 from bot.services.home import zones
+from bot.services.invocation import Invocation
 from bot.services.reply import Reply
 from bot.wording import home as home_words
 from bot.wording import meeting_form as words

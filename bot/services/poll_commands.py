@@ -7,7 +7,7 @@ from bot import ingest
 from bot.meetings.meeting_text import MeetingTextError, read_lead
 from bot.ports.polls import CLOSES, OPENS, PollMode, PollSettings
 from bot.services import adding
-from bot.services.commands.invocation import Invocation
+from bot.services.invocation import Invocation
 from bot.services.meeting_polls import (
     POLL,
     last_closed,

@@ -13,7 +13,7 @@ from datetime import date
 from urllib.parse import urlsplit
 
 from bot.meetings.meeting_text import MeetingTextError, read_date
-from bot.services.commands.invocation import Invocation
+from bot.services.invocation import Invocation
 from bot.services.reply import Reply
 from bot.services.session_ratings import past_session
 from bot.wording import ratings as words

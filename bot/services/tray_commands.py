@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.services import admin, suggestions, trays
-from bot.services.commands.invocation import Invocation
+from bot.services.invocation import Invocation
 from bot.services.reply import Reply
 from bot.services.schedule import local_now
 from bot.wording import suggestions as words

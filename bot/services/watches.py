@@ -4,7 +4,7 @@ remove (the same command answers both, so it checks the admin itself)."""
 from __future__ import annotations
 
 from bot.services import admin
-from bot.services.commands.invocation import Invocation
+from bot.services.invocation import Invocation
 from bot.services.reply import Reply
 from bot.sources.watch_text import WatchTextError, read_watch
 from bot.wording import sources as words

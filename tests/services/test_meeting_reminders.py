@@ -4,7 +4,6 @@ between the send and the note; and the RSVP buttons on them, redrawn with the co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bot.db.database import Database
@@ -12,12 +11,11 @@ from bot.messages import Buttons, Message, as_plain
 from bot.services import commands
 from bot.services.clicks import Clicks
 from bot.services.embedding import NO_SEMANTIC
-from bot.services.session_notices import SessionSender, send_due_notices
 from tests.services.conftest import key
+from tests.services.meetings_support import C1, Clock, sweep
 from tests.services.memory_chat import MemoryChat
 from tests.services.support import invocation
 
-C1 = key("C1")
 # Berlin's clocks go forward on Sunday 29 March 2026 at 01:00 UTC.
 FRIDAY = datetime(2026, 3, 27, 9, 0, tzinfo=UTC)
 # The meeting: Sundays 16:00 Berlin; the session of 29 March starts at 14:00 UTC (summer
@@ -27,29 +25,10 @@ DAY_BEFORE = datetime(2026, 3, 28, 15, 0, tzinfo=UTC)
 HALF_HOUR_BEFORE = SESSION - timedelta(minutes=30)
 
 
-@dataclass
-class Clock:
-    """A clock a test moves."""
-
-    at: datetime
-
-    def now(self) -> datetime:
-        """The instant set."""
-        return self.at
-
-
 def _set_up(database: Database, chat: MemoryChat, *, extra: str = "") -> None:
     """An admin sets the meeting up on the Friday."""
     call = invocation(database, chat, C1, user="UADMIN", now=FRIDAY)
     commands.handle(call=call, text="meeting set sun 16:00 Europe/Berlin at Room 2" + extra)
-
-
-def _pass(database: Database, chat: MemoryChat, *, now: datetime, owner: str = "h:1:a") -> int:
-    """One sweep's reminders."""
-    sender = SessionSender(
-        uow=database, chat=chat, platform="slack", owner=owner, owner_alive=lambda _o: False
-    )
-    return send_due_notices(sessions=sender, now=now)
 
 
 def _buttons(message: Message) -> list[tuple[str, str]]:
@@ -66,16 +45,16 @@ def test_each_reminder_goes_once_at_its_wall_clock_lead_across_the_dst_change(
     database: Database, chat: MemoryChat
 ) -> None:
     _set_up(database, chat)
-    assert _pass(database, chat, now=DAY_BEFORE - timedelta(minutes=1)) == 0
-    assert _pass(database, chat, now=DAY_BEFORE) == 1
-    assert _pass(database, chat, now=DAY_BEFORE + timedelta(minutes=1)) == 0
+    assert sweep(database, chat, now=DAY_BEFORE - timedelta(minutes=1)) == 0
+    assert sweep(database, chat, now=DAY_BEFORE) == 1
+    assert sweep(database, chat, now=DAY_BEFORE + timedelta(minutes=1)) == 0
     (first,) = chat.messages["C1"]
     assert "Reading group in 23 hours: Sun 29 Mar 2026, 16:00–17:00 Europe/Berlin · Room 2" in (
         as_plain(message=first)
     )
-    assert _pass(database, chat, now=HALF_HOUR_BEFORE - timedelta(minutes=1)) == 0
-    assert _pass(database, chat, now=HALF_HOUR_BEFORE) == 1
-    assert _pass(database, chat, now=SESSION) == 0
+    assert sweep(database, chat, now=HALF_HOUR_BEFORE - timedelta(minutes=1)) == 0
+    assert sweep(database, chat, now=HALF_HOUR_BEFORE) == 1
+    assert sweep(database, chat, now=SESSION) == 0
     second = chat.messages["C1"][1]
     assert "in 30 minutes" in as_plain(message=second)
     # Each reminder is found by its own buttons: none shares a value with the other.
@@ -86,11 +65,11 @@ def test_after_downtime_only_the_nearest_due_reminder_goes_and_none_once_it_bega
     database: Database, chat: MemoryChat
 ) -> None:
     _set_up(database, chat)
-    assert _pass(database, chat, now=HALF_HOUR_BEFORE + timedelta(minutes=5)) == 1
+    assert sweep(database, chat, now=HALF_HOUR_BEFORE + timedelta(minutes=5)) == 1
     assert len(chat.messages["C1"]) == 1 and "in 25 minutes" in chat.notices["C1"][0]
-    assert _pass(database, chat, now=HALF_HOUR_BEFORE + timedelta(minutes=6)) == 0
+    assert sweep(database, chat, now=HALF_HOUR_BEFORE + timedelta(minutes=6)) == 0
     # The next week's session: down through both of its reminders and its start.
-    assert _pass(database, chat, now=SESSION + timedelta(days=7, minutes=1)) == 0
+    assert sweep(database, chat, now=SESSION + timedelta(days=7, minutes=1)) == 0
 
 
 def test_a_reminder_sent_and_never_noted_is_found_in_the_history_not_sent_again(
@@ -98,16 +77,16 @@ def test_a_reminder_sent_and_never_noted_is_found_in_the_history_not_sent_again(
 ) -> None:
     _set_up(database, chat)
     lost = MemoryChat()  # a process that sent and died: its message went to the channel
-    assert _pass(database, lost, now=DAY_BEFORE) == 1
+    assert sweep(database, lost, now=DAY_BEFORE) == 1
     with database() as store:  # ... and it never noted it
         (notice,) = store.unsent_notices(platform="slack", since=FRIDAY) or [None]
     # Nothing unsent: the pass noted it. Here a kill before the note is what tests/faults
     # shows with processes; in one process, a failed note is the platform refusing it.
     assert notice is None
     chat.fail_notices(code="channel_not_found", posted_nothing=True)
-    assert _pass(database, chat, now=DAY_BEFORE + timedelta(days=7)) == 0
+    assert sweep(database, chat, now=DAY_BEFORE + timedelta(days=7)) == 0
     # Refused outright: tried again 30 minutes later, without a look in the history.
-    assert _pass(database, chat, now=DAY_BEFORE + timedelta(days=7, minutes=31)) == 1
+    assert sweep(database, chat, now=DAY_BEFORE + timedelta(days=7, minutes=31)) == 1
     assert chat.lookups == 0 and len(chat.messages["C1"]) == 1
 
 
@@ -115,7 +94,7 @@ def test_a_skipped_session_gets_no_reminder(database: Database, chat: MemoryChat
     _set_up(database, chat)
     call = invocation(database, chat, C1, user="UADMIN", now=FRIDAY)
     commands.handle(call=call, text="meeting skip 2026-03-29")
-    assert _pass(database, chat, now=HALF_HOUR_BEFORE) == 0
+    assert sweep(database, chat, now=HALF_HOUR_BEFORE) == 0
     assert "C1" not in chat.messages
 
 
@@ -123,7 +102,7 @@ def test_an_rsvp_click_counts_and_redraws_that_reminder_and_a_forged_one_does_no
     database: Database, chat: MemoryChat
 ) -> None:
     _set_up(database, chat)
-    _pass(database, chat, now=DAY_BEFORE)
+    sweep(database, chat, now=DAY_BEFORE)
     (reminder,) = chat.messages["C1"]
     going = next(v for a, v in _buttons(reminder) if a == "rsvp_going")
     clicks = Clicks(uow=database, clock=Clock(DAY_BEFORE), semantic_extra=NO_SEMANTIC)

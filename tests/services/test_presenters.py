@@ -4,50 +4,17 @@ each presenter told by direct message when chosen and the day before, once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from bot.db.database import Database
 from bot.messages import Buttons, as_plain
-from bot.services import commands
 from bot.services.clicks import Clicks
 from bot.services.embedding import NO_SEMANTIC
-from bot.services.session_notices import SessionSender, send_due_notices
-from tests.services.conftest import key
+from tests.services.meetings_support import C1, MONDAY, Clock, said, sweep
 from tests.services.memory_chat import MemoryChat
-from tests.services.support import invocation
 
-C1 = key("C1")
 # Mondays 09:00 UTC, the meeting on Thursdays 16:00 UTC from 5 March 2026.
-MONDAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 THURSDAYS = [date(2026, 3, 5) + timedelta(weeks=n) for n in range(6)]
-
-
-@dataclass
-class Clock:
-    """A clock a test moves."""
-
-    at: datetime
-
-    def now(self) -> datetime:
-        """The instant set."""
-        return self.at
-
-
-def said(
-    database: Database, chat: MemoryChat, text: str, *, user: str, now: datetime = MONDAY
-) -> str:
-    """What /paperclub `text` answers, as plain text."""
-    call = invocation(database, chat, C1, user=user, now=now)
-    return as_plain(message=commands.handle(call=call, text=text).message)
-
-
-def sweep(database: Database, chat: MemoryChat, *, now: datetime) -> None:
-    """One sweep's session work."""
-    sender = SessionSender(
-        uow=database, chat=chat, platform="slack", owner="h:1:a", owner_alive=lambda _o: False
-    )
-    send_due_notices(sessions=sender, now=now)
 
 
 def presenter_on(database: Database, day: date) -> str | None:

@@ -17,9 +17,10 @@ from bot.services.session_notices import SessionSender, send_due_notices
 from bot.sources.candidates import Candidate, make_candidate
 from bot.sources.rank import GroupHistory, rank
 from tests.services.conftest import follow, key
+from tests.services.meetings_support import MONDAY, Clock, buttons
 from tests.services.memory_chat import MemoryChat
 from tests.services.support import invocation
-from tests.services.test_session_ratings import CLOSES, ENDS, MONDAY, OPENS, Clock, buttons
+from tests.services.test_session_ratings import CLOSES, ENDS, OPENS
 
 C1 = key("C1")
 BIRDS = PaperDraft(

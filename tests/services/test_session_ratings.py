@@ -6,24 +6,19 @@ links (http and https only, nothing a chat's markup reads) that the message show
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.db.database import Database
-from bot.messages import Buttons, Link, Message, as_plain
-from bot.services import commands
+from bot.messages import Link, Message, as_plain
 from bot.services.clicks import Clicks
 from bot.services.embedding import NO_SEMANTIC
 from bot.services.session_memory_commands import read_link
-from bot.services.session_notices import SessionSender, send_due_notices
 from tests.services.conftest import follow, key, load_sample
+from tests.services.meetings_support import C1, Clock, buttons, said, sweep
 from tests.services.memory_chat import MemoryChat
-from tests.services.support import invocation
 
-C1 = key("C1")
-MONDAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 # Thursdays 16:00-17:00 UTC: the poll of 5 March opens Monday 16:00 and closes Wednesday 16:00.
 OPENS = datetime(2026, 3, 2, 16, 0, tzinfo=UTC)
 CLOSES = datetime(2026, 3, 4, 16, 0, tzinfo=UTC)
@@ -32,43 +27,6 @@ WHEN = "Thu 05 Mar 2026, 16:00–17:00 UTC"
 HOSTILE = "<!channel> @everyone *bold* <@U999> " + "🧪" * 3000
 SHOWN = "<!channel> @everyone *bold* <@U999>"  # the title a reference typed so is given
 NO_RATINGS = "👍 Worth it 0 · 👎 Not really 0 · 💬 Good discussion 0 · 🤐 Quiet 0"
-
-
-@dataclass
-class Clock:
-    """A clock a test moves."""
-
-    at: datetime
-
-    def now(self) -> datetime:
-        """The instant set."""
-        return self.at
-
-
-def said(
-    database: Database, chat: MemoryChat, text: str, *, user: str = "UADMIN", now: datetime = MONDAY
-) -> str:
-    """What /paperclub `text` answers, as plain text."""
-    call = invocation(database, chat, C1, user=user, now=now)
-    return as_plain(message=commands.handle(call=call, text=text).message)
-
-
-def sweep(database: Database, chat: MemoryChat, *, now: datetime) -> int:
-    """One sweep's session messages."""
-    sender = SessionSender(
-        uow=database, chat=chat, platform="slack", owner="h:1:a", owner_alive=lambda _o: False
-    )
-    return send_due_notices(sessions=sender, now=now)
-
-
-def buttons(message: Message) -> list[tuple[str, str, str]]:
-    """A message's buttons as (label, action, value)."""
-    return [
-        (b.label, b.action, b.value)
-        for block in message.blocks
-        if isinstance(block, Buttons)
-        for b in block.buttons
-    ]
 
 
 def links(message: Message) -> list[Link]:

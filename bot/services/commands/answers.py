@@ -15,8 +15,8 @@ from bot.ports import (
     WorkspacesStore,
 )
 from bot.services import search
-from bot.services.commands.invocation import Invocation
 from bot.services.embedding import SemanticExtra
+from bot.services.invocation import Invocation
 from bot.services.reply import Reply
 from bot.services.search_spelled import forgiving_search
 from bot.services.telemetry import Telemetry

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.messages import Run
-from bot.services.commands.invocation import Invocation
+from bot.services.invocation import Invocation
 from bot.services.reply import Reply
 from bot.wording import commands as words
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from bot.services import admin
 from bot.services.commands.answers import search_words
 from bot.services.commands.entry import find
-from bot.services.commands.invocation import Invocation
 from bot.services.commands.table import TABLE
+from bot.services.invocation import Invocation
 from bot.services.reply import Reply
 
 

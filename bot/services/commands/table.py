@@ -25,8 +25,8 @@ from bot.services import (
 )
 from bot.services.commands.answers import queue_reply, search_words, timezone
 from bot.services.commands.entry import Argument, Subcommand, help_reply
-from bot.services.commands.invocation import Invocation
 from bot.services.commands.meeting_entries import MEETING_ENTRIES
+from bot.services.invocation import Invocation
 from bot.services.reply import Reply
 from bot.wording import commands as words
 from bot.wording import reconcile as reconcile_words

@@ -1,4 +1,6 @@
-"""The context every /paperclub subcommand runs in."""
+"""The context every /paperclub subcommand runs in. Beside the commands package, not in it:
+the subcommands' modules import it, and importing anything inside the package first runs
+its __init__, which imports the table, which imports those modules (a cycle)."""
 
 from __future__ import annotations
 
