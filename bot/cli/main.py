@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,8 +14,10 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from bot import ingest
 from bot.cli.archive import CliError, cmd_import, cmd_queue
 from bot.cli.export import cmd_export
+from bot.cli.pipes import reader_gone
 from bot.cli.reconcile import add_parser as add_reconcile
 from bot.cli.reconcile import cmd_reconcile
+from bot.cli.search import add_arguments as add_search_arguments
 from bot.cli.search import cmd_search
 from bot.cli.secrets import add_parser as add_secrets
 from bot.cli.secrets import cmd_secrets
@@ -70,11 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     queue.add_argument("--workspace", metavar="WS", help=WORKSPACE_HELP)
     queue.add_argument("--json", action="store_true")
     search = sub.add_parser("search", help="search papers and comments, as /paperclub does")
-    search.add_argument("query", nargs="+", metavar="QUERY")
-    search.add_argument("--limit", type=int, default=10, metavar="N")
-    search.add_argument("--workspace", metavar="WS", help=WORKSPACE_HELP)
-    search.add_argument("--json", action="store_true")
-    search.add_argument("--explain", action="store_true", help="say which engine ranked each hit")
+    add_search_arguments(parser=search, workspace_help=WORKSPACE_HELP)
     export = sub.add_parser(
         "export",
         help="write every paper with its posts, votes and comments (sessions-json, "
@@ -140,9 +137,10 @@ def cmd_migrate(*, args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_run(*, args: argparse.Namespace, settings: Settings) -> int:
     """`paperclub run`: migrate, then start the platform the settings call for."""
+    from bot.cli.warm_server import beside_the_bot
     from bot.runtime.runner import run
 
-    return run(settings=settings, mode=args.mode)
+    return run(settings=settings, mode=args.mode, beside=beside_the_bot)
 
 
 def cmd_enrich(*, args: argparse.Namespace, settings: Settings) -> int:
@@ -177,10 +175,6 @@ def _safe_url(*, url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-# What a shell reports for a command ended by SIGPIPE (128 + 13): `paperclub queue | head`.
-BROKEN_PIPE = 141
-
-
 def main(*, argv: Sequence[str]) -> int:
     """Parse, load settings once, dispatch; a reader that closed the pipe early (`| head`)
     ends the command quietly, as Python's docs on SIGPIPE recommend."""
@@ -188,11 +182,7 @@ def main(*, argv: Sequence[str]) -> int:
         code = _dispatch(argv=argv)
         sys.stdout.flush()  # inside: a closed pipe shows on the last write, or here
     except BrokenPipeError:
-        # Further writes (the interpreter's own flush at exit) go nowhere instead of raising.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-        return BROKEN_PIPE
+        return reader_gone()
     return code
 
 

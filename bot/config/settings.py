@@ -145,17 +145,23 @@ class Settings:
 
 
 def load_settings(
-    *, environ: Mapping[str, str] | None = None, env_file: Path | None = None
+    *,
+    environ: Mapping[str, str] | None = None,
+    env_file: Path | None = None,
+    cwd: Path | None = None,
 ) -> Settings:
-    """Read the settings once: .env first, the real environment wins."""
+    """Read the settings once: .env first, the real environment wins. `cwd`: the folder the
+    settings are read for (default: this process's), where .env and the default database
+    are (a running bot reads a `paperclub search`'s settings for it: bot/cli/warm_server.py)."""
+    here = Path.cwd() if cwd is None else cwd
     source = dict(os.environ) if environ is None else dict(environ)
-    path = env_file if env_file is not None else Path.cwd() / ".env"
+    path = env_file if env_file is not None else here / ".env"
     merged: dict[str, str] = {}
     if path.is_file():
         merged.update({k: v for k, v in dotenv_values(path).items() if v is not None})
     merged.update(source)
     ours = {k: v.strip() for k, v in merged.items() if k.upper().startswith(PREFIXES)}
-    settings = _validate(values={k: v for k, v in ours.items() if k in VARIABLES})
+    settings = _validate(values={k: v for k, v in ours.items() if k in VARIABLES}, cwd=here)
     return replace(
         settings,
         unknown=tuple(unknown_variables(names=ours, known=VARIABLES)),
@@ -165,7 +171,7 @@ def load_settings(
     )
 
 
-def _validate(*, values: Mapping[str, str]) -> Settings:
+def _validate(*, values: Mapping[str, str], cwd: Path) -> Settings:
     """Turn raw strings into typed settings, naming the variable on any error."""
 
     def get(name: str) -> str | None:
@@ -248,7 +254,7 @@ def _validate(*, values: Mapping[str, str]) -> Settings:
         discord_api_url=discord["DISCORD_API_URL"] or DEFAULT_DISCORD_API_URL,
         discord_gateway_url=discord["DISCORD_GATEWAY_URL"] or DEFAULT_DISCORD_GATEWAY_URL,
         discord_channel=discord["DISCORD_CHANNEL"],
-        database_url=_database_url(text=get("PAPERCLUB_DATABASE_URL")),
+        database_url=_database_url(text=get("PAPERCLUB_DATABASE_URL"), cwd=cwd),
         channel=channel,
         post_time=post_time,
         timezone=tz,
@@ -283,10 +289,10 @@ def _reactions(*, name: str, text: str) -> frozenset[str]:
     return names
 
 
-def _database_url(*, text: str | None) -> str:
+def _database_url(*, text: str | None, cwd: Path) -> str:
     """Default to paperclub.db in the working directory, made absolute so chdir can't move it."""
     if not text:
-        return f"sqlite:///{Path.cwd() / 'paperclub.db'}"
+        return f"sqlite:///{cwd / 'paperclub.db'}"
     if "://" not in text:
         raise ConfigError(
             "PAPERCLUB_DATABASE_URL must be a URL like sqlite:///paperclub.db or "

@@ -6,7 +6,8 @@ import logging
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from bot.config.settings import Settings
 from bot.db.database import Database
@@ -22,11 +23,24 @@ from bot.schedule_text import describe_days
 from bot.services import workspaces
 
 if TYPE_CHECKING:
+    from bot.services.embedding import SemanticExtra
     from bot.web.server import HttpService
 
 log = logging.getLogger("paperclub")
 
 MODES = ("auto", "socket", "http", "console")
+
+
+class Beside(Protocol):
+    """A local service the command line runs beside the bot on its open archive (the warm
+    `paperclub search`: bot/cli/warm_server.py); started with the platforms, it returns what
+    stops it."""
+
+    def __call__(
+        self, *, settings: Settings, database: Database, semantic_extra: SemanticExtra
+    ) -> Callable[[], None]:
+        """Start; the returned callable stops it."""
+        ...
 
 
 def wait_for_signal() -> threading.Event:
@@ -92,6 +106,10 @@ def _open_web(*, wiring: Wiring, settings: Settings, console: bool) -> HttpServi
     return web
 
 
+def _nothing() -> None:
+    """Stops nothing: no service beside the bot was started."""
+
+
 def announce_channels(*, wiring: Wiring) -> None:
     """One line per followed channel: its schedule, its next post in its own zone and its
     queue; a channel with nothing to post says so at WARNING, with where papers are waiting
@@ -141,8 +159,9 @@ def _empty_queue_hint(*, wiring: Wiring, at: WorkspaceKey) -> str:
     )
 
 
-def run(*, settings: Settings, mode: str) -> int:
-    """Migrate, then serve every platform the settings (or the mode) call for; the exit status."""
+def run(*, settings: Settings, mode: str, beside: Beside | None = None) -> int:
+    """Migrate, then serve every platform the settings (or the mode) call for, and `beside`
+    once they run; the exit status."""
     if settings.incomplete and mode != "console":
         # Never a console in place of a platform set up by halves: in a container a quiet
         # console exits at once and the restart policy loops without a word.
@@ -184,6 +203,7 @@ def run(*, settings: Settings, mode: str) -> int:
             log.error("%s", exc)
             return 1
         web: HttpService | None = None
+        stop_beside: Callable[[], None] = _nothing
         try:
             console = names == [FALLBACK]
             if not console and not _open_http(wiring=wiring, settings=settings):
@@ -191,10 +211,17 @@ def run(*, settings: Settings, mode: str) -> int:
             web = _open_web(wiring=wiring, settings=settings, console=console)
             with signals_held():
                 wiring.start()
+                if beside is not None:
+                    stop_beside = beside(
+                        settings=settings,
+                        database=database,
+                        semantic_extra=wiring.club.semantic_extra,
+                    )
             announce_channels(wiring=wiring)
             log.info("Paper Club is running on %s", ", ".join(wiring.platforms))
             wiring.serve(stop=stop)
         finally:
+            stop_beside()
             if web is not None:
                 web.stop()
             wiring.close()

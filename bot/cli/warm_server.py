@@ -1,0 +1,240 @@
+"""The running bot's side of a warm `paperclub search`: a Unix socket in the user's private
+folder (bot/cli/warm_wire.py), answered by the same code as a search run in the command's own
+process (bot/cli/search.show_search), on the bot's open archive and loaded model.
+
+A Unix socket rather than the bot's HTTP port: the operator's search sees every channel,
+private ones too, so only the same user may ask (a folder only they can enter, a socket only
+they can open, and the peer's uid checked), and nothing listens on the network for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import logging
+import os
+import secrets
+import socket
+import socketserver
+import struct
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+from sqlalchemy.engine import make_url
+
+from bot.cli import warm_wire as wire
+from bot.cli.archive import CliError
+from bot.cli.search import add_arguments, show_search
+from bot.config.settings import ConfigError, Settings, load_settings
+from bot.db.database import Database
+from bot.semantic.lazy import semantic_extra_for
+from bot.services.embedding import SemanticExtra
+
+log = logging.getLogger("paperclub")
+
+
+def beside_the_bot(
+    *, settings: Settings, database: Database, semantic_extra: SemanticExtra
+) -> Callable[[], None]:
+    """Answer `paperclub search` while the bot runs (runner.Beside); what it returns stops it."""
+    warm = WarmSearch(settings=settings, database=database, semantic_extra=semantic_extra)
+    warm.start()
+    return warm.close
+
+
+class WarmSearch:
+    """Answers `paperclub search` for clients whose settings name this bot's database, on a
+    thread of its own (a thread per request: searches only read)."""
+
+    def __init__(self, *, settings: Settings, database: Database, semantic_extra: SemanticExtra):
+        """Keep what a search needs; nothing listens before `start`."""
+        self.settings, self.database, self.semantic_extra = settings, database, semantic_extra
+        self.path = ""
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Listen, when the user's socket folder is (or can be made) private; otherwise the
+        bot runs on and `paperclub search` searches in its own process, as it says in the log."""
+        place = wire.folder()
+        try:
+            os.makedirs(place, mode=0o700, exist_ok=True)
+        except OSError as exc:
+            log.warning("paperclub search will not be answered warm: %s: %s", place, exc)
+            return
+        if not wire.private(path=place):
+            log.warning(
+                "paperclub search will not be answered warm: %s is not a folder only this "
+                "user can enter",
+                place,
+            )
+            return
+        _remove_dead(place=place)
+        path = os.path.join(place, f"{os.getpid()}-{secrets.token_hex(3)}{wire.SUFFIX}")
+        try:
+            server = _Server(path, _Handler, owner=self)
+        except OSError as exc:  # a path too long for a socket address, a full disk
+            log.warning("paperclub search will not be answered warm: %s", exc)
+            return
+        os.chmod(path, 0o600)
+        self.path, self._server = path, server
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.5}, name="warm-search"
+        )
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop listening, after the searches in flight, and remove the socket."""
+        server, self._server = self._server, None
+        if server is None:
+            return
+        server.shutdown()
+        server.server_close()
+        if self._thread is not None:
+            self._thread.join()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+
+    def answer(self, *, data: bytes) -> bytes:
+        """The answer to one request: the search's output, or a decline (the client then
+        searches in its own process, which reports any error in its own words)."""
+        try:
+            body = json.loads(data)
+        except ValueError:
+            return wire.declined(why="not JSON")
+        if not _well_formed(body=body):
+            return wire.declined(why="not a search request of this version")
+        try:
+            theirs = load_settings(environ=body["env"], cwd=Path(body["cwd"]))
+        except ConfigError:
+            return wire.declined(why="their settings do not read")
+        mine = _absolute(url=self.settings.database_url, cwd=os.getcwd())
+        if _absolute(url=theirs.database_url, cwd=body["cwd"]) != mine:
+            return wire.declined(why="another database")
+        if theirs.semantic and self.semantic_extra.index is None:
+            return wire.declined(why="they search by meaning too; this bot does not")
+        extra = self.semantic_extra if theirs.semantic else semantic_extra_for(enabled=False)
+        try:
+            args = _parser().parse_args(body["argv"])
+        except _Unreadable:
+            return wire.declined(why="options this bot cannot read")
+        out = io.StringIO()
+        try:
+            code = show_search(args=args, database=self.database, semantic_extra=extra, stream=out)
+        except CliError as exc:
+            return wire.answer(code=1, stdout=out.getvalue(), stderr=f"paperclub: {exc}\n")
+        except Exception:  # the command's own process reports it, as it would without a bot
+            log.exception("a warm paperclub search failed")
+            return wire.declined(why="the search failed here")
+        return wire.answer(code=code, stdout=out.getvalue(), stderr="")
+
+
+class _Server(socketserver.ThreadingUnixStreamServer):
+    """The socket, knowing the WarmSearch it answers for."""
+
+    daemon_threads = True  # a client that never finishes its request is cut at the timeout
+
+    def __init__(self, path: str, handler: type[_Handler], *, owner: WarmSearch) -> None:
+        """Bind and listen on `path`."""
+        self.owner = owner
+        super().__init__(path, handler)
+
+
+class _Handler(socketserver.BaseRequestHandler):
+    """One connection: the peer must be this user; the request is read to its end (the client
+    shuts its side), answered, and the connection closed."""
+
+    server: _Server
+
+    def handle(self) -> None:
+        """Read, answer, close."""
+        conn: socket.socket = self.request
+        if not _same_user(conn=conn):
+            return
+        conn.settimeout(wire.ANSWER_SECONDS)
+        chunks, size = [], 0
+        try:
+            while chunk := conn.recv(1 << 16):
+                size += len(chunk)
+                if size > wire.REQUEST_LIMIT:
+                    conn.sendall(wire.declined(why="request too large"))
+                    return
+                chunks.append(chunk)
+            conn.sendall(self.server.owner.answer(data=b"".join(chunks)))
+        except OSError:  # the client gave up or went away: nothing to tell it
+            return
+
+
+class _Unreadable(Exception):
+    """The arguments do not parse; the client's own parser says why, in its usual words."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """`paperclub search`'s options, raising instead of printing and exiting (this is a bot's
+    thread, not the command's process)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Refuse the request."""
+        raise _Unreadable(message)
+
+
+def _parser() -> _Parser:
+    """A parser of the arguments after `search`, as the CLI's (add_arguments is shared)."""
+    parser = _Parser(prog="paperclub search", add_help=False, exit_on_error=False)
+    add_arguments(parser=parser, workspace_help="")
+    return parser
+
+
+def _well_formed(*, body: object) -> bool:
+    """A request of this version: arguments, a working folder and an environment, all text."""
+    if not isinstance(body, dict) or body.get("v") != wire.VERSION:
+        return False
+    argv, cwd, env = body.get("argv"), body.get("cwd"), body.get("env")
+    return (
+        isinstance(argv, list)
+        and all(isinstance(a, str) for a in argv)
+        and isinstance(cwd, str)
+        and os.path.isabs(cwd)
+        and isinstance(env, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+    )
+
+
+def _absolute(*, url: str, cwd: str) -> str:
+    """A database URL with a relative SQLite path made absolute from `cwd` (the default
+    sqlite:///paperclub.db names a file in the folder the command runs in)."""
+    parsed = make_url(url)
+    name = parsed.database
+    if parsed.get_backend_name() == "sqlite" and name and name != ":memory:":
+        parsed = parsed.set(database=os.path.realpath(os.path.join(cwd, name)))
+    return parsed.render_as_string(hide_password=False)
+
+
+def _same_user(*, conn: socket.socket) -> bool:
+    """Whether the peer runs as this user (Linux's SO_PEERCRED; where it is missing, the
+    folder's and the socket's modes are the guard)."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return True
+    pid_uid_gid = conn.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", pid_uid_gid)
+    return bool(uid == os.getuid())
+
+
+def _remove_dead(*, place: str) -> None:
+    """Remove the sockets of bots that are gone (killed, so never cleaned up): a connection to
+    them is refused. A live one is left alone, another bot on another database perhaps."""
+    for path in wire.sockets(place=place):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(1.0)
+            try:
+                probe.connect(path)
+            except (ConnectionRefusedError, FileNotFoundError):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+            except OSError:
+                continue
