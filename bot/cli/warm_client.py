@@ -16,6 +16,7 @@ import sys
 
 from bot.cli import warm_wire as wire
 from bot.cli.pipes import reader_gone
+from bot.config import warm_place
 
 
 def answered(*, argv: list[str]) -> int | None:
@@ -24,10 +25,10 @@ def answered(*, argv: list[str]) -> int | None:
     options = argv[: argv.index("--")] if "--" in argv else argv
     if {"--here", "-h", "--help"} & set(options):
         return None
-    place = wire.folder()
+    place = warm_place.folder()
     if not wire.private(path=place):
         return None
-    question = wire.request(argv=argv, cwd=os.getcwd(), env=dict(os.environ))
+    question = wire.request(argv=argv, cwd=os.getcwd(), env=warm_place.environment())
     for path in wire.sockets(place=place):
         reply = _ask(path=path, question=question)
         if reply is None:

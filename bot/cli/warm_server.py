@@ -29,6 +29,7 @@ from sqlalchemy.engine import make_url
 from bot.cli import warm_wire as wire
 from bot.cli.archive import CliError
 from bot.cli.search import add_arguments, show_search
+from bot.config import warm_place
 from bot.config.settings import ConfigError, Settings, load_settings
 from bot.db.database import Database
 from bot.semantic.lazy import semantic_extra_for
@@ -60,7 +61,7 @@ class WarmSearch:
     def start(self) -> None:
         """Listen, when the user's socket folder is (or can be made) private; otherwise the
         bot runs on and `paperclub search` searches in its own process, as it says in the log."""
-        place = wire.folder()
+        place = warm_place.folder()
         try:
             os.makedirs(place, mode=0o700, exist_ok=True)
         except OSError as exc:

@@ -19,18 +19,6 @@ REQUEST_LIMIT = 1 << 20  # bytes; a request is the arguments, the working folder
 ANSWER_SECONDS = 10.0
 
 
-def folder() -> str:
-    """The folder of this user's running bots' sockets: $XDG_RUNTIME_DIR/paperclub when the
-    session has one (private to the user, emptied at logout), else $TMPDIR (or /tmp)
-    /paperclub-UID."""
-    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
-    if os.path.isabs(runtime):
-        return os.path.join(runtime, "paperclub")
-    base = os.environ.get("TMPDIR", "")
-    shared = base if os.path.isabs(base) else "/tmp"  # noqa: S108 (used only when `private`)
-    return os.path.join(shared, f"paperclub-{os.getuid()}")
-
-
 def private(*, path: str) -> bool:
     """Whether `path` is a real folder (not a link) of this user's that nobody else may enter or
     write: in a shared /tmp another user could otherwise plant a socket that reads our queries

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -29,6 +28,8 @@ from bot.config.slack import (
     slack_settings,
 )
 from bot.config.sources import SOURCES_VARIABLES, SourcesSettings, sources_settings
+from bot.config.values import ConfigError as ConfigError
+from bot.config.values import contact, database_url, http_url, listen_host, reactions
 from bot.config.web import WEB_VARIABLES, WebSettings, web_settings
 from bot.schedule_text import ScheduleTextError, parse_days, parse_hhmm
 
@@ -59,24 +60,8 @@ VARIABLES: dict[str, str] = {
     "PAPERCLUB_DOWN_REACTIONS": "Reactions that vote 👎 (default -1,thumbsdown).",
 }
 
-_HOSTNAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$")
+
 _SLACK_ID = re.compile(r"^[A-Z0-9]{2,20}$")
-
-
-class ConfigError(ValueError):
-    """A setting is missing or malformed; the message names the variable."""
-
-
-def _host(*, text: str) -> str:
-    """An IP address (0.0.0.0 or :: for every interface) or a host name to listen on."""
-    try:
-        return str(ipaddress.ip_address(text.strip("[]")))
-    except ValueError:
-        if _HOSTNAME.match(text):
-            return text
-    raise ConfigError(
-        f"PAPERCLUB_HTTP_HOST must be an address like 127.0.0.1 or 0.0.0.0, got {text!r}."
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,14 +196,14 @@ def _validate(*, values: Mapping[str, str], cwd: Path) -> Settings:
     port_text = get("PAPERCLUB_HTTP_PORT") or "3000"
     if not port_text.isdigit() or not 0 <= int(port_text) < 65536:
         raise ConfigError(f"PAPERCLUB_HTTP_PORT must be a port number, got {port_text!r}.")
-    host = _host(text=get("PAPERCLUB_HTTP_HOST") or "127.0.0.1")
+    host = listen_host(text=get("PAPERCLUB_HTTP_HOST") or "127.0.0.1")
     level = (get("PAPERCLUB_LOG_LEVEL") or "INFO").upper()
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         raise ConfigError(f"PAPERCLUB_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR: {level!r}.")
-    up = _reactions(
+    up = reactions(
         name="PAPERCLUB_UP_REACTIONS", text=get("PAPERCLUB_UP_REACTIONS") or "+1,thumbsup"
     )
-    down = _reactions(
+    down = reactions(
         name="PAPERCLUB_DOWN_REACTIONS", text=get("PAPERCLUB_DOWN_REACTIONS") or "-1,thumbsdown"
     )
     if up & down:
@@ -226,7 +211,7 @@ def _validate(*, values: Mapping[str, str], cwd: Path) -> Settings:
             f"PAPERCLUB_UP_REACTIONS and PAPERCLUB_DOWN_REACTIONS share {sorted(up & down)[0]!r}."
         )
     lookups = {
-        name: _http_url(name=name, text=get(name) or default)
+        name: http_url(name=name, text=get(name) or default)
         for name, default in (
             ("PAPERCLUB_ARXIV_API_URL", DEFAULT_ARXIV_API),
             ("PAPERCLUB_CROSSREF_API_URL", DEFAULT_CROSSREF_API),
@@ -243,7 +228,7 @@ def _validate(*, values: Mapping[str, str], cwd: Path) -> Settings:
         arxiv_api_url=lookups["PAPERCLUB_ARXIV_API_URL"],
         crossref_api_url=lookups["PAPERCLUB_CROSSREF_API_URL"],
         lookup_timeout=timeout,
-        contact=_contact(text=get("PAPERCLUB_CONTACT")),
+        contact=contact(text=get("PAPERCLUB_CONTACT")),
         up_reactions=up,
         down_reactions=down,
         **slack,
@@ -254,7 +239,7 @@ def _validate(*, values: Mapping[str, str], cwd: Path) -> Settings:
         discord_api_url=discord["DISCORD_API_URL"] or DEFAULT_DISCORD_API_URL,
         discord_gateway_url=discord["DISCORD_GATEWAY_URL"] or DEFAULT_DISCORD_GATEWAY_URL,
         discord_channel=discord["DISCORD_CHANNEL"],
-        database_url=_database_url(text=get("PAPERCLUB_DATABASE_URL"), cwd=cwd),
+        database_url=database_url(text=get("PAPERCLUB_DATABASE_URL"), cwd=cwd),
         channel=channel,
         post_time=post_time,
         timezone=tz,
@@ -264,41 +249,3 @@ def _validate(*, values: Mapping[str, str], cwd: Path) -> Settings:
         http_host=host,
         log_level=level,
     )
-
-
-def _contact(*, text: str | None) -> str:
-    """An email address (for a User-Agent and Crossref's mailto), or ""."""
-    if text and not re.fullmatch(r"[^@\s()<>;,]+@[^@\s()<>;,]+\.[A-Za-z]{2,}", text):
-        raise ConfigError(f"PAPERCLUB_CONTACT must be an email address, got {text!r}.")
-    return text or ""
-
-
-def _http_url(*, name: str, text: str) -> str:
-    """An http(s) URL, or a ConfigError naming the variable."""
-    if not re.match(r"^https?://[^\s/]+", text):
-        raise ConfigError(f"{name} must be an http(s) URL, got {text!r}.")
-    return text
-
-
-def _reactions(*, name: str, text: str) -> frozenset[str]:
-    """Reaction names, with or without colons: `+1,thumbsup` or `:+1:, :thumbsup:`."""
-    names = frozenset(part.strip().strip(":") for part in text.split(",") if part.strip(":, "))
-    bad = [n for n in names if not re.fullmatch(r"[a-z0-9_+\-']+", n)]
-    if not names or bad:
-        raise ConfigError(f"{name} must be reaction names like +1,thumbsup, got {text!r}.")
-    return names
-
-
-def _database_url(*, text: str | None, cwd: Path) -> str:
-    """Default to paperclub.db in the working directory, made absolute so chdir can't move it."""
-    if not text:
-        return f"sqlite:///{cwd / 'paperclub.db'}"
-    if "://" not in text:
-        raise ConfigError(
-            "PAPERCLUB_DATABASE_URL must be a URL like sqlite:///paperclub.db or "
-            f"postgresql+psycopg://user@host/db, got {text!r}."
-        )
-    if text.startswith(("postgres://", "postgresql://")):
-        # Hosting providers hand out these; psycopg 3 is the driver we ship.
-        text = "postgresql+psycopg://" + text.split("://", 1)[1]
-    return text

@@ -6,13 +6,22 @@ command table, `paperclub search`, the buttons) searches through here."""
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections.abc import Callable
 
 from bot.domain import ChannelKey, WorkspaceKey
 from bot.ports import UnitOfWork
 from bot.search_query import parse_query
 from bot.services import spelling
 from bot.services.embedding import SemanticExtra
-from bot.services.search import PAGE_SIZE, Needs, SearchResult, search, searched_workspace
+from bot.services.search import (
+    OPERATOR,
+    PAGE_SIZE,
+    Needs,
+    SearchResult,
+    search,
+    searched_workspace,
+)
 from bot.services.telemetry import Telemetry
 
 FEW = 3  # fewer hits than this on a first page: a corrected query that finds more is offered
@@ -32,21 +41,42 @@ def forgiving_search(
     """services.search.search, then, on a first page with fewer than FEW hits, the query with
     its unknown words corrected: its results when the typed one found nothing (`typed` says
     what was typed), else offered as `suggestion` when it finds more. A correction that finds
-    nothing the viewer may see is never shown: the vocabulary spans the whole archive."""
+    nothing the viewer may see is never shown: the vocabulary spans the whole archive. The
+    whole is told to `telemetry` as one search, however many queries it ran."""
+    started = time.perf_counter()
 
     def run(query_text: str) -> SearchResult:
-        """One search of the same page, viewer and workspace."""
+        """One search of the same page, viewer and workspace (told to nobody: see above)."""
         return search(
             uow=uow,
             text=query_text,
             viewer=viewer,
             semantic_extra=semantic_extra,
-            telemetry=telemetry,
+            telemetry=Telemetry(),
             offset=offset,
             limit=limit,
             workspace=workspace,
         )
 
+    result = _corrected(
+        uow=uow, text=text, viewer=viewer, workspace=workspace, offset=offset, run=run
+    )
+    telemetry.search(
+        platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started
+    )
+    return result
+
+
+def _corrected(
+    *,
+    uow: UnitOfWork[Needs],
+    text: str,
+    viewer: ChannelKey | None,
+    workspace: WorkspaceKey | None,
+    offset: int,
+    run: Callable[[str], SearchResult],
+) -> SearchResult:
+    """The typed query's result, or the corrected one's, or the typed one's offering it."""
     result = run(text)
     if offset > 0 or result.page.total >= FEW:
         return result

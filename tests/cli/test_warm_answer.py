@@ -12,6 +12,7 @@ import pytest
 
 from bot.cli import warm_wire as wire
 from bot.cli.warm_server import WarmSearch
+from bot.config import warm_place
 from bot.config.settings import load_settings
 from bot.db.database import Database
 from bot.semantic.lazy import semantic_extra_for
@@ -134,4 +135,4 @@ def test_the_socket_folder_must_be_the_users_alone(tmp_path: Path) -> None:
     link.symlink_to(folder)
     assert not wire.private(path=str(link))
     assert not wire.private(path=str(tmp_path / "missing"))
-    assert os.path.isabs(wire.folder())
+    assert os.path.isabs(warm_place.folder())

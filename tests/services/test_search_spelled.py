@@ -11,6 +11,7 @@ import pytest
 from bot.db.database import Database
 from bot.domain import PaperDraft
 from bot.messages import Buttons
+from bot.runtime.metrics import PrometheusTelemetry, exposition
 from bot.services import importing, search
 from bot.services.commands import more_results
 from bot.services.embedding import NO_SEMANTIC
@@ -94,3 +95,25 @@ def test_hostile_queries_stay_inert(sample: Database) -> None:
     assert found.typed == "<!channel> pipline @everyone"
     assert found.text == "<!channel> pipeline @everyone"  # the rest as typed, rendered escaped
     assert find(sample, "pipeline").page.total > 0  # the papers are all still there
+
+
+def _searches_counted(*, platform: str) -> float:
+    """How many searches of `platform` the process's metrics page counts so far."""
+    line = f'paperclub_search_seconds_count{{platform="{platform}"}} '
+    page = exposition().decode()
+    return sum(float(row[len(line) :]) for row in page.splitlines() if row.startswith(line))
+
+
+def test_a_corrected_search_is_counted_once_in_the_metrics(sample: Database) -> None:
+    """Two queries ran (the typed one found nothing, the corrected one ran instead), but the
+    member searched once: the metrics page counts one search."""
+    before = _searches_counted(platform=C1.platform)
+    found = forgiving_search(
+        uow=sample,
+        text="pipline paralelism",
+        viewer=C1,
+        semantic_extra=NO_SEMANTIC,
+        telemetry=PrometheusTelemetry(),
+    )
+    assert found.typed  # corrected: two queries ran
+    assert _searches_counted(platform=C1.platform) == before + 1

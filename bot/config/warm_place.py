@@ -1,0 +1,25 @@
+"""Where a running bot answers `paperclub search` (bot/cli/warm_server.py) and what the command
+tells it of its environment: read here, as every setting is, with the standard library alone
+(the command imports this before anything heavier: bot/cli/warm_client.py)."""
+
+from __future__ import annotations
+
+import os
+
+
+def folder() -> str:
+    """The folder of this user's running bots' sockets: $XDG_RUNTIME_DIR/paperclub when the
+    session has one (private to the user, emptied at logout), else $TMPDIR (or /tmp)
+    /paperclub-UID. Whoever uses it checks first that only this user may enter it."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if os.path.isabs(runtime):
+        return os.path.join(runtime, "paperclub")
+    base = os.environ.get("TMPDIR", "")
+    shared = base if os.path.isabs(base) else "/tmp"  # noqa: S108 (used only when private)
+    return os.path.join(shared, f"paperclub-{os.getuid()}")
+
+
+def environment() -> dict[str, str]:
+    """The command's environment, whole: the bot reads the command's settings from it (and
+    from the .env of the command's folder) as the command itself would."""
+    return dict(os.environ)
