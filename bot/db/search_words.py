@@ -1,6 +1,7 @@
 """The archive's own words near the ones a search typed, for "did you mean": SQLite reads
 words_fts_vocab (migration 0016: titles and abstracts as written, accents folded), PostgreSQL
-ts_stat over the workspace's titles and abstracts ('simple': lower-cased, not stemmed).
+paper_words, the workspace's words kept by a trigger (migration 0017: 'simple', lower-cased,
+not stemmed).
 
 Only words starting with the typed word's letter and within two letters of its length are
 read (a typo in the first letter is rare, and this keeps the read to a slice of the
@@ -22,16 +23,17 @@ _SQLITE = (
     "SELECT term, doc FROM words_fts_vocab WHERE term >= :lo AND term < :hi "
     "AND length(term) BETWEEN :shortest AND :longest"
 )
-# ts_stat takes its query as text: only our constant and the workspace's row id (an integer
-# read from our own table) are in it. Cost: a pass over the workspace's papers, paid only when
-# a search found nothing or little.
+# paper_words: kept by a trigger as papers change (migration 0017); a count of 0 is a word no
+# paper holds any more.
 _PG = (
-    "SELECT word AS term, ndoc AS doc FROM ts_stat('SELECT to_tsvector(''simple''::regconfig, "
-    "coalesce(title, '''') || '' '' || coalesce(abstract, '''')) FROM papers "
-    "WHERE workspace_id = ' || CAST(CAST(:ws AS integer) AS text)) WHERE {near}"
+    "SELECT w.word AS term, w.papers AS doc FROM paper_words AS w "
+    "JOIN workspaces AS ws ON ws.id = w.workspace_id "
+    "WHERE ws.platform = :platform AND ws.team = :team AND w.papers > 0 AND ({near})"
 )
-_PG_NEAR = "(left(word, 1) = :lo{i} AND length(word) BETWEEN :shortest{i} AND :longest{i})"
-_WORKSPACE_ID = "SELECT id FROM workspaces WHERE platform = :platform AND team = :team"
+# A range on the word (its first letter) rather than left(): the primary key's index serves it.
+_PG_NEAR = (
+    "(w.word >= :lo{i} AND w.word < :hi{i} AND length(w.word) BETWEEN :shortest{i} AND :longest{i})"
+)
 
 
 class SqlWords(UnitBound):
@@ -58,18 +60,14 @@ class SqlWords(UnitBound):
     def _postgres(
         self, *, words: Sequence[str], workspace: WorkspaceKey
     ) -> tuple[tuple[str, int], ...]:
-        """The same from ts_stat, scoped to the workspace's papers."""
-        key = {"platform": workspace.platform, "team": workspace.id}
-        ws = self.session.execute(text(_WORKSPACE_ID), key).scalar()
-        if ws is None:
-            return ()
-        params: dict[str, Any] = {"ws": int(ws)}
+        """The same from paper_words, the workspace's words."""
+        params: dict[str, Any] = {"platform": workspace.platform, "team": workspace.id}
         near = []
         for i, word in enumerate(words):
-            params.update({f"{name}{i}": value for name, value in _bounds(word=word).items()})
+            bounds = _bounds(word=word) | {"hi": chr(ord(word[0]) + 1)}
+            params.update({f"{name}{i}": value for name, value in bounds.items()})
             near.append(_PG_NEAR.format(i=i))
-        statement = _PG.format(near=" OR ".join(near))
-        rows = self.session.execute(text(statement), params)
+        rows = self.session.execute(text(_PG.format(near=" OR ".join(near))), params)
         return tuple((str(row.term), int(row.doc)) for row in rows)
 
 
