@@ -5,6 +5,7 @@ abstracts, deletions and moves between workspaces; the store reads them per work
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -31,7 +32,7 @@ TS_STAT = (
 
 
 @pytest.fixture
-def postgres(postgres_url: str) -> Database:
+def postgres(postgres_url: str) -> Iterator[Database]:
     """A migrated PostgreSQL archive of the test's own."""
     database = Database(url=postgres_url)
     yield database
