@@ -28,6 +28,21 @@ PG_ADMIN_URL = os.environ.get(
 )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def runtime_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A private runtime folder for the session (a worker's): the bots its tests start put
+    their search sockets there (bot/config/warm_place.py), never in the machine's own."""
+    folder = tmp_path_factory.mktemp("runtime")
+    folder.chmod(0o700)
+    saved = os.environ.get("XDG_RUNTIME_DIR")
+    os.environ["XDG_RUNTIME_DIR"] = str(folder)
+    yield folder
+    if saved is None:
+        del os.environ["XDG_RUNTIME_DIR"]
+    else:
+        os.environ["XDG_RUNTIME_DIR"] = saved
+
+
 def _postgres_reachable() -> bool:
     """True when the test PostgreSQL answers; its tests skip otherwise."""
     try:
