@@ -1,16 +1,16 @@
-""" "Did you mean" on PostgreSQL: reading the archive's words near a misspelt query from the
-kept table (migration 0017's paper_words) against reading them with ts_stat from the papers
+"""Did you mean, on PostgreSQL: reading the archive's words near a misspelt query from the
+kept table (paper_words, kept by triggers) against reading them with ts_stat from the papers
 themselves, as the store did before; and what keeping the table costs an import.
 
     python -m bench.words_pg [--sizes 10000 100000] [--repeats 5]
 
 Each size is a throwaway database on the local PostgreSQL (127.0.0.1:5432, database `test`'s
 server), migrated to head, filled with bench/synthetic.py's papers (the search benchmark's
-titles and 30–100-word abstracts) by INSERT ... RETURNING of 1,000 papers at a time, as the importer
-writes them (SQLAlchemy sends each as multi-row statements), timed with the
-trigger and again without it (dropped: the bare insert). The lookups are the store's own
-(`words_near`) for two misspelt words ("pipline paralelism"), against the ts_stat statement
-the store ran before for the same words.
+titles and 30–100-word abstracts), 1,000 papers a transaction by INSERT ... RETURNING, as the
+importer writes them (SQLAlchemy sends multi-row statements); timed with the triggers and
+again without them (dropped: the bare insert). The lookups are the store's own (`words_near`)
+for two misspelt words ("pipline paralelism"), against the ts_stat statement the store ran
+before for the same words.
 """
 
 from __future__ import annotations
@@ -89,8 +89,8 @@ def _fill(*, url: str, size: int, trigger: bool) -> float:
         ]
         table = Base.metadata.tables["papers"]
         started = time.perf_counter()
-        with engine.begin() as conn:
-            for first in range(0, size, BATCH):
+        for first in range(0, size, BATCH):  # a transaction a batch, as the importer commits
+            with engine.begin() as conn:
                 conn.execute(insert(table).returning(table.c.id), rows[first : first + BATCH])
         return time.perf_counter() - started
     finally:
