@@ -140,6 +140,9 @@ class SqlArchivePages(UnitBound):
                 votes=votes.get(post.id, VoteCount()),
                 comments=int(talk.get(post.id, 0)),
                 abstract=paper.abstract or "",
+                url=paper.url,
+                arxiv_id=paper.arxiv_id,
+                doi=paper.doi,
             )
             for post, paper, channel in (rows[pid] for pid in post_ids if pid in rows)
         ]
