@@ -118,6 +118,8 @@ def to_csv(*, records: Sequence[PaperRecord]) -> str:
 def _bib_value(*, text: str) -> str:
     """Brace-balanced BibTeX field text: unbalanced braces would break every later entry."""
     cleaned = text.replace("\\", "\\textbackslash{}")
+    if "{" not in text and "}" not in text:
+        return cleaned  # most text: no walk (an archive's file holds megabytes of abstracts)
     depth = 0
     for char in cleaned:
         depth += {"{": 1, "}": -1}.get(char, 0)

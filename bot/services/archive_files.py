@@ -2,33 +2,18 @@
 paper posted publicly in the last week, month or year, as export records. They follow the
 pages' rule exactly (the same store reads): a private channel's posts never show, nor its own
 queue's papers, and our own fields that are no part of a public post (a reading list's name)
-are left out."""
+are left out. Each paper once, by its latest post, newest first."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
 
 from bot.domain import Channel, PaperRecord, WorkspaceKey
-from bot.domain.archive import PostList
 from bot.ports import UnitOfWork
 from bot.services.archive_web import PERIODS, Needs, public_channel
 
-# The most posts one file holds: a channel posting every day for thirteen years.
-MOST_POSTS = 5_000
-
-
-def _records(*, store: Needs, workspace: WorkspaceKey, posts: PostList) -> list[PaperRecord]:
-    """Each posted paper once, in the posts' order (newest first), as the archive shows it."""
-    seen: set[int] = set()
-    records: list[PaperRecord] = []
-    for post in posts.posts:
-        if post.paper_id in seen:
-            continue
-        seen.add(post.paper_id)
-        paper = store.public_paper(workspace=workspace, paper_id=post.paper_id)
-        if paper is not None:
-            records.append(PaperRecord(paper=paper))
-    return records
+# The most papers one file holds (the newest): a channel posting daily for thirteen years.
+MOST_PAPERS = 5_000
 
 
 def channel_records(
@@ -40,15 +25,10 @@ def channel_records(
         found = public_channel(store=store, workspace=workspace, name=name)
         if found is None:
             return None
-        posts = store.public_posts(
-            workspace=workspace,
-            channel_id=found.id,
-            since=None,
-            by_votes=False,
-            limit=MOST_POSTS,
-            offset=0,
+        papers = store.public_posted_papers(
+            workspace=workspace, channel_id=found.id, since=None, limit=MOST_PAPERS
         )
-        return found, _records(store=store, workspace=workspace, posts=posts)
+        return found, [PaperRecord(paper=paper) for paper in papers]
 
 
 def period_records(
@@ -60,12 +40,7 @@ def period_records(
         return None
     since = today - timedelta(days=PERIODS[period])
     with uow(write=False) as store:
-        posts = store.public_posts(
-            workspace=workspace,
-            channel_id=None,
-            since=since,
-            by_votes=False,
-            limit=MOST_POSTS,
-            offset=0,
+        papers = store.public_posted_papers(
+            workspace=workspace, channel_id=None, since=since, limit=MOST_PAPERS
         )
-        return _records(store=store, workspace=workspace, posts=posts)
+        return [PaperRecord(paper=paper) for paper in papers]
