@@ -1,4 +1,5 @@
-"""Pure renderers of export records: JSON (the fixed shape), CSV and BibTeX."""
+"""Pure renderers of export records: JSON (the fixed shape), CSV and BibTeX; RIS and CSL-JSON
+have modules of their own."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.domain import PaperRecord
+from bot.export_csl import to_csl_json
+from bot.export_ris import to_ris
 from bot.ingest.csvfmt import guard_cell
 from bot.ingest.exported import BIB_LIST, BIB_STATUS, BIB_TITLE_DERIVED, bib_list_value
 
-EXPORT_FORMATS = ("json", "csv", "bibtex")
+_BIB_AND_RE = re.compile(r"\s+and\s+", re.IGNORECASE)
+EXPORT_FORMATS = ("json", "csv", "bibtex", "ris", "csl-json")
 
 
 def record_dict(*, record: PaperRecord) -> dict[str, Any]:
@@ -114,6 +118,8 @@ def to_csv(*, records: Sequence[PaperRecord]) -> str:
 def _bib_value(*, text: str) -> str:
     """Brace-balanced BibTeX field text: unbalanced braces would break every later entry."""
     cleaned = text.replace("\\", "\\textbackslash{}")
+    if "{" not in text and "}" not in text:
+        return cleaned  # most text: no walk (an archive's file holds megabytes of abstracts)
     depth = 0
     for char in cleaned:
         depth += {"{": 1, "}": -1}.get(char, 0)
@@ -122,6 +128,14 @@ def _bib_value(*, text: str) -> str:
     if depth != 0:
         cleaned = cleaned.replace("{", "(").replace("}", ")")
     return cleaned
+
+
+def _bib_name(*, name: str) -> str:
+    """An author as BibTeX reads it back whole: a name with a comma ("John Smith, Jr."), an
+    "and" ("Barnes and Noble") or that is "others" goes in braces, BibTeX's literal name."""
+    if "," in name or _BIB_AND_RE.search(name) or name.strip().lower() == "others":
+        return "{" + name + "}"
+    return name
 
 
 def _bib_key(*, record: PaperRecord) -> str:
@@ -137,7 +151,8 @@ def to_bibtex(*, records: Sequence[PaperRecord]) -> str:
         paper = record.paper
         fields = [("title", "{" + _bib_value(text=paper.title) + "}")]
         if paper.authors:
-            fields.append(("author", _bib_value(text=" and ".join(paper.authors))))
+            names = " and ".join(_bib_name(name=name) for name in paper.authors)
+            fields.append(("author", _bib_value(text=names)))
         if paper.abstract:
             fields.append(("abstract", _bib_value(text=paper.abstract)))
         if paper.arxiv_id:
@@ -159,5 +174,11 @@ def to_bibtex(*, records: Sequence[PaperRecord]) -> str:
 
 def render(*, records: Sequence[PaperRecord], fmt: str) -> str:
     """Render records in one of EXPORT_FORMATS."""
-    renderers = {"json": to_json, "csv": to_csv, "bibtex": to_bibtex}
+    renderers = {
+        "json": to_json,
+        "csv": to_csv,
+        "bibtex": to_bibtex,
+        "ris": to_ris,
+        "csl-json": to_csl_json,
+    }
     return renderers[fmt](records=records)

@@ -23,6 +23,8 @@ CORE = (
     "paper_links",
     "export_formats",
     "export_sessions",
+    "export_ris",
+    "export_csl",
     "messages",
     "wording",
 )

@@ -33,6 +33,14 @@ def _public(*, workspace: WorkspaceKey) -> ColumnElement[bool]:
     )
 
 
+def _not_privately_queued(*, workspace: WorkspaceKey) -> ColumnElement[bool]:
+    """A paper that waits in no private channel's own queue (one person's wait in the open)."""
+    private_queue = select(ChannelRow.id).where(
+        ChannelRow.private.is_(True), false() if one_person(workspace=workspace) else true()
+    )
+    return or_(PaperRow.queue_channel_id.is_(None), PaperRow.queue_channel_id.not_in(private_queue))
+
+
 def _monday(*, day: date) -> date:
     """The Monday of a day's ISO week."""
     return day - timedelta(days=day.weekday())
@@ -140,26 +148,50 @@ class SqlArchivePages(UnitBound):
                 votes=votes.get(post.id, VoteCount()),
                 comments=int(talk.get(post.id, 0)),
                 abstract=paper.abstract or "",
+                url=paper.url,
+                arxiv_id=paper.arxiv_id,
+                doi=paper.doi,
             )
             for post, paper, channel in (rows[pid] for pid in post_ids if pid in rows)
         ]
 
     def public_paper(self, *, workspace: WorkspaceKey, paper_id: int) -> Paper | None:
         """A paper of the workspace, unless it waits in a private channel's own queue."""
-        private_queue = select(ChannelRow.id).where(
-            ChannelRow.private.is_(True), false() if one_person(workspace=workspace) else true()
-        )
         row = self.session.scalar(
             select(PaperRow).where(
                 PaperRow.id == paper_id,
                 in_workspace(workspace=workspace),
-                or_(
-                    PaperRow.queue_channel_id.is_(None),
-                    PaperRow.queue_channel_id.not_in(private_queue),
-                ),
+                _not_privately_queued(workspace=workspace),
             )
         )
         return None if row is None else to_paper(row=row)
+
+    def public_posted_papers(
+        self, *, workspace: WorkspaceKey, channel_id: int | None, since: date | None, limit: int
+    ) -> list[Paper]:
+        """Each paper with a delivered post in the workspace's public channels (or one of
+        them) on `since` or later, once, by its latest such post (newest first); a paper
+        public_paper would hide is left out. One query, whatever the number."""
+        query = self._posts_query(workspace=workspace, channel_id=channel_id)
+        if since is not None:
+            query = query.where(PostRow.local_date >= since)
+        latest = (
+            query.with_only_columns(
+                PostRow.paper_id,
+                func.max(PostRow.local_date).label("day"),
+                func.max(PostRow.id).label("post"),
+            )
+            .group_by(PostRow.paper_id)
+            .subquery()
+        )
+        rows = self.session.scalars(
+            select(PaperRow)
+            .join(latest, latest.c.paper_id == PaperRow.id)
+            .where(_not_privately_queued(workspace=workspace))
+            .order_by(latest.c.day.desc(), latest.c.post.desc())
+            .limit(limit)
+        )
+        return [to_paper(row=row) for row in rows]
 
     def public_channels(self, *, workspace: WorkspaceKey) -> list[Channel]:
         """The workspace's public followed channels."""

@@ -145,6 +145,7 @@ class SqlStore:
     # The web archive (ports.ArchivePagesStore) and the semantic extra (ports.SemanticStore).
     public_posts = Offer(SqlArchivePages, SqlArchivePages.public_posts)
     public_paper = Offer(SqlArchivePages, SqlArchivePages.public_paper)
+    public_posted_papers = Offer(SqlArchivePages, SqlArchivePages.public_posted_papers)
     public_channels = Offer(SqlArchivePages, SqlArchivePages.public_channels)
     public_weeks = Offer(SqlArchivePages, SqlArchivePages.public_weeks)
     public_vote_moments = Offer(SqlArchivePages, SqlArchivePages.public_vote_moments)

@@ -21,6 +21,10 @@ class ArchivePost:
     votes: VoteCount
     comments: int
     abstract: str = ""
+    # What a reference manager finds the paper by (the list pages' COinS carry them).
+    url: str | None = None
+    arxiv_id: str | None = None
+    doi: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,17 +9,19 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from bot.ingest.csljson import looks_like_csl, parse_csl_json
 from bot.ingest.csvfmt import parse_csv
 from bot.ingest.drafts import Parsed
 from bot.ingest.encoding import decode
 from bot.ingest.jsonfmt import parse_json
 from bot.ingest.limits import within_limits
 from bot.ingest.reference import draft_from_reference
+from bot.ingest.ris import parse_ris
 from bot.ingest.text import parse_text
 
 __all__ = ["FORMATS", "Parsed", "decode", "detect_format", "draft_from_reference", "parse"]
 
-FORMATS = ("text", "json", "csv", "bibtex", "atom")
+FORMATS = ("text", "json", "csv", "bibtex", "atom", "ris", "csl-json")
 
 
 class _Parser(Protocol):
@@ -50,6 +52,8 @@ _PARSERS: dict[str, _Parser] = {
     "csv": parse_csv,
     "bibtex": _parse_bibtex,
     "atom": _parse_atom,
+    "ris": parse_ris,
+    "csl-json": parse_csl_json,
 }
 _EXTENSIONS = {
     ".txt": "text",
@@ -64,7 +68,10 @@ _EXTENSIONS = {
     ".atom": "atom",
     ".xml": "atom",
     ".rss": "atom",
+    ".ris": "ris",
 }
+# RIS opens with its type tag: "TY  - JOUR".
+_RIS_RE = re.compile(r"\ATY {1,2}- ")
 _FEED_RE = re.compile(r"<(?:[\w.-]+:)?(?:feed|rss|RDF)[\s>]")
 _BIBTEX_RE = re.compile(r"^\s*@[A-Za-z]+\s*[{(]", re.MULTILINE)
 _JSON_START_RE = re.compile(r'\s*(?:\[\s*[\[{"\]\d-]|\[\s*$|\{\s*["}]|\{\s*$)')
@@ -83,14 +90,17 @@ def _looks_like_csv(*, text: str) -> bool:
 def detect_format(*, path: str, text: str) -> str:
     """The format of a file: by its extension, else by sniffing its content."""
     name = path.lower()
+    head = text.lstrip("\ufeff \t\r\n")[:4096]
     for extension, fmt in _EXTENSIONS.items():
         if name.endswith(extension):
-            return fmt
-    head = text.lstrip("\ufeff \t\r\n")[:4096]
+            # CSL-JSON is JSON too: its items' "type" and "id" tell it from other JSON.
+            return "csl-json" if fmt == "json" and looks_like_csl(head=head) else fmt
+    if _RIS_RE.match(head):
+        return "ris"
     if head.startswith("<") and (_FEED_RE.search(head) or head.startswith("<?xml")):
         return "atom"
     if _JSON_START_RE.match(head):
-        return "json"
+        return "csl-json" if looks_like_csl(head=head) else "json"
     if _BIBTEX_RE.search(head):
         return "bibtex"
     if _looks_like_csv(text=head):

@@ -120,3 +120,14 @@ def arxiv_abs_url(*, arxiv_id: str) -> str:
 def arxiv_pdf_url(*, arxiv_id: str) -> str:
     """The PDF URL of a canonical arXiv id."""
     return f"https://arxiv.org/pdf/{arxiv_id}"
+
+
+def arxiv_month(*, arxiv_id: str) -> tuple[int, int] | None:
+    """(year, month) an arXiv id was given in, read from its YYMM: the submission month, the
+    one date every arXiv paper has (old-style ids run from 1991, so 91-99 are the 1900s);
+    None for anything that is no canonical id."""
+    found = re.search(r"(?:^|/)(\d\d)(\d\d)(?:\.|\d{3}$)", arxiv_id)
+    if found is None:
+        return None
+    yy, month = int(found.group(1)), int(found.group(2))
+    return (1900 + yy if yy >= 91 else 2000 + yy), month

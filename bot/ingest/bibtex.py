@@ -39,6 +39,18 @@ def _split_and(*, text: str) -> list[str]:
     return parts
 
 
+def _braced(*, text: str) -> bool:
+    """Whether `text` is one brace group from its first character to its last."""
+    if not (text.startswith("{") and text.endswith("}")):
+        return False
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            return index == len(text) - 1
+    return False
+
+
 def bibtex_authors(*, text: str) -> tuple[str, ...]:
     """Author names of a BibTeX author field, "Last, First" turned into "First Last"."""
     names: list[str] = []
@@ -46,7 +58,9 @@ def bibtex_authors(*, text: str) -> tuple[str, ...]:
         # "and others" is BibTeX for et al.
         if part.strip().lower() in {"others", "et al", "et al."}:
             continue
-        name = flip_name(name=clean_text(text=part))
+        cleaned = clean_text(text=part)
+        # A name wholly in braces is BibTeX's literal name ("{Barnes and Noble}"), not turned.
+        name = cleaned.strip() if _braced(text=part.strip()) else flip_name(name=cleaned)
         if name:
             names.append(name)
     return tuple(names)

@@ -83,6 +83,15 @@ def _rows(*, text: str) -> Iterator[tuple[int, list[str] | csv.Error]]:
         done = reader.line_num
 
 
+def _authors(*, text: str, ours: bool) -> tuple[str, ...]:
+    """The names of an authors cell: our own export's (it has a title_derived column) joined
+    with "; " alone, so "John Smith, Jr." or "Barnes and Noble" stays one name; anyone else's
+    split on every separator people use."""
+    if not ours:
+        return split_authors(text=text)
+    return tuple(name.strip() for name in text.split(";") if name.strip())
+
+
 def _record(
     *, row: list[str], columns: dict[str, int], width: int, origin: str
 ) -> PaperDraft | Rejection:
@@ -101,7 +110,7 @@ def _record(
         origin=origin,
         title=cell(field="title"),
         abstract=cell(field="abstract"),
-        authors=split_authors(text=cell(field="authors")),
+        authors=_authors(text=cell(field="authors"), ours="title_derived" in columns),
         url=cell(field="url"),
         arxiv_id=cell(field="arxiv_id"),
         doi=cell(field="doi"),

@@ -13,7 +13,8 @@ from bot.domain import PaperDraft
 LIST_NAME_MAX = 300
 # BibTeX fields every BibTeX style and reference manager skips as unknown (BibDesk's
 # "date-added" works the same way). `note` or `keywords` would be printed in bibliographies
-# or rewritten by reference managers, so they are left to the user.
+# or rewritten by reference managers, so they are left to the user. The same names label
+# these fields in RIS's custom tags ("C1  - paperclub-status: posted") and CSL-JSON's "custom".
 BIB_STATUS = "paperclub-status"
 BIB_LIST = "paperclub-list"
 BIB_TITLE_DERIVED = "paperclub-title-derived"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from bot.domain import PaperDraft, Rejection
 from bot.ingest.drafts import Parsed, build_draft, collect, file_problem, origin_at, split_authors
@@ -72,14 +72,14 @@ def _origins(*, path: str, text: str, count: int) -> list[str]:
     return [origin_at(path=path, line=bisect.bisect_left(newlines, o) + 1) for o in offsets]
 
 
-def _text(*, value: Any) -> str:
+def text_of(*, value: Any) -> str:
     """A field value as text: strings as they are, numbers written out, lists joined."""
     if isinstance(value, str):
         return value
     if isinstance(value, bool) or value is None or isinstance(value, dict):
         return ""
     if isinstance(value, list):
-        return " ".join(_text(value=v) for v in value)
+        return " ".join(text_of(value=v) for v in value)
     return str(value)
 
 
@@ -92,10 +92,10 @@ def _authors(*, value: Any) -> tuple[str, ...]:
     names: list[str] = []
     for item in value:
         if isinstance(item, dict):
-            given, family = _text(value=item.get("given")), _text(value=item.get("family"))
-            names.append(_text(value=item.get("name")) or f"{given} {family}".strip())
+            given, family = text_of(value=item.get("given")), text_of(value=item.get("family"))
+            names.append(text_of(value=item.get("name")) or f"{given} {family}".strip())
         else:
-            names.append(_text(value=item))
+            names.append(text_of(value=item))
     return tuple(names)
 
 
@@ -107,7 +107,7 @@ def _field(*, obj: dict[str, Any], name: str) -> Any:
     return None
 
 
-def _kind(*, value: Any) -> str:
+def kind_of(*, value: Any) -> str:
     """How a JSON value that should have been an object is named in a message."""
     if isinstance(value, list):
         return "a list"
@@ -121,19 +121,19 @@ def _kind(*, value: Any) -> str:
 def _draft(*, item: Any, origin: str) -> PaperDraft | Rejection:
     """A draft from one JSON value, which must be an object."""
     if not isinstance(item, dict):
-        return Rejection(origin=origin, reason=f"entry is {_kind(value=item)}, not an object")
+        return Rejection(origin=origin, reason=f"entry is {kind_of(value=item)}, not an object")
     # The export nests each paper under "paper" beside its posts.
     if isinstance(item.get("paper"), dict):
         item = item["paper"]
     obj = {str(key).lower(): value for key, value in item.items()}
     draft = build_draft(
         origin=origin,
-        title=_text(value=_field(obj=obj, name="title")),
-        abstract=_text(value=_field(obj=obj, name="abstract")),
+        title=text_of(value=_field(obj=obj, name="title")),
+        abstract=text_of(value=_field(obj=obj, name="abstract")),
         authors=_authors(value=_field(obj=obj, name="authors")),
-        url=_text(value=_field(obj=obj, name="url")),
-        arxiv_id=_text(value=_field(obj=obj, name="arxiv_id")),
-        doi=_text(value=_field(obj=obj, name="doi")),
+        url=text_of(value=_field(obj=obj, name="url")),
+        arxiv_id=text_of(value=_field(obj=obj, name="arxiv_id")),
+        doi=text_of(value=_field(obj=obj, name="doi")),
     )
     if isinstance(draft, Rejection):
         return draft
@@ -155,8 +155,22 @@ def _items(*, data: Any) -> list[Any] | None:
     return None
 
 
+class DraftOf(Protocol):
+    """How one decoded JSON value becomes a draft: the JSON and CSL-JSON formats differ here."""
+
+    def __call__(self, *, item: Any, origin: str) -> PaperDraft | Rejection:
+        """A draft from `item`, or why not."""
+        ...
+
+
 def parse_json(*, path: str, text: str) -> Parsed:
     """Drafts and rejections for a JSON document of papers."""
+    return parse_items(path=path, text=text, draft_of=_draft)
+
+
+def parse_items(*, path: str, text: str, draft_of: DraftOf) -> Parsed:
+    """Drafts and rejections for a JSON list of items (or {"papers": [...]}), each read by
+    `draft_of` and named by its line."""
     problem = file_problem(path=path, text=text)
     if problem is not None:
         return [], [problem]
@@ -179,6 +193,6 @@ def parse_json(*, path: str, text: str) -> Parsed:
         return [], [Rejection(origin=origin_at(path=path, line=1), reason=reason)]
     origins = _origins(path=path, text=text, count=len(items))
     results: Iterator[PaperDraft | Rejection] = (
-        _draft(item=item, origin=origin) for item, origin in zip(items, origins, strict=True)
+        draft_of(item=item, origin=origin) for item, origin in zip(items, origins, strict=True)
     )
     return collect(results=results)

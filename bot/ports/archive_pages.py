@@ -38,6 +38,13 @@ class ArchivePagesStore(Protocol):
         """A paper of the workspace, unless it waits in a private channel's own queue."""
         ...
 
+    def public_posted_papers(
+        self, *, workspace: WorkspaceKey, channel_id: int | None, since: date | None, limit: int
+    ) -> list[Paper]:
+        """Each paper delivered in the workspace's public channels (or one of them) on `since`
+        or later, once, newest post first; none that public_paper would hide."""
+        ...
+
     def public_channels(self, *, workspace: WorkspaceKey) -> list[Channel]:
         """The workspace's public followed channels."""
         ...

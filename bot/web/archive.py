@@ -24,9 +24,11 @@ from bot.services.web_links import Signer
 from bot.services.workspaces import WorkspaceUnknown
 from bot.web import archive_json as twin
 from bot.web.archive_charts import add_charts
+from bot.web.archive_files import add_files
 from bot.web.archive_headers import add_headers, over_tls
 from bot.web.archive_meetings import CALENDAR_PATH, add_meetings, unsigned
 from bot.web.archive_signin import signed_in
+from bot.web.citation import coins, highwire
 from bot.web.mentions import plain_names
 from bot.wording import web as wording
 
@@ -107,6 +109,8 @@ def archive_app(
     app.jinja_env.filters["clip"] = _clip
     app.jinja_env.globals["link"] = _link
     app.jinja_env.globals["names"] = _names
+    app.jinja_env.globals["coins"] = coins
+    app.jinja_env.globals["highwire"] = highwire
     add_headers(app=app, signed_in=signer is not None)
 
     @app.before_request
@@ -273,5 +277,6 @@ def archive_app(
         ), 404
 
     add_charts(app=app, uow=uow, today=today)
+    add_files(app=app, uow=uow, today=today)
     add_meetings(app=app, uow=uow, signer=signer, now=now)
     return app

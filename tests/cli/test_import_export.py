@@ -58,8 +58,11 @@ def test_json_export_round_trips(paperclub: Runner, tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.parametrize(("fmt", "suffix"), [("csv", "csv"), ("bibtex", "bib")])
-def test_csv_and_bibtex_round_trips_keep_the_list(
+@pytest.mark.parametrize(
+    ("fmt", "suffix"),
+    [("csv", "csv"), ("bibtex", "bib"), ("ris", "ris"), ("csl-json", "json")],
+)
+def test_csv_bibtex_ris_and_csl_round_trips_keep_the_list(
     paperclub: Runner, tmp_path: Path, fmt: str, suffix: str
 ) -> None:
     paperclub("import", str(SAMPLE))
@@ -71,7 +74,8 @@ def test_csv_and_bibtex_round_trips_keep_the_list(
     report = json.loads(paperclub("import", str(out), "--json", **other).stdout)
     assert (report["added"], report["rejected"]) == (SAMPLE_ENTRIES, [])
     again = json.loads(paperclub("export", "--format", "json", **other).stdout)
-    keep = ("title", "status", "list", "title_derived")
+    keep = ("title", "authors", "abstract", "url", "arxiv_id", "doi", "status", "list")
+    keep += ("title_derived",)
     assert [{k: p[k] for k in keep} for p in again] == [{k: p[k] for k in keep} for p in exported]
     assert [p["status"] for p in again].count("reference") == 1
     # The list's header paper is still a reference: the queue never offers it for posting.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.domain import Rejection
@@ -19,6 +21,7 @@ from bot.ingest import FORMATS, detect_format, draft_from_reference, parse
         ("query.atom", "atom"),
         ("listing.xml", "atom"),
         ("feed.rss", "atom"),
+        ("zotero.RIS", "ris"),
     ],
 )
 def test_the_extension_decides(path: str, expected: str) -> None:
@@ -40,10 +43,22 @@ def test_the_extension_decides(path: str, expected: str) -> None:
         ("[Deep Residual Learning](https://arxiv.org/abs/1512.03385)", "text"),
         ('{\\"o}ther text in braces', "text"),
         ("", "text"),
+        ("TY  - JOUR\nTI  - A\nER  - \n", "ris"),
+        ('\ufeff[{"id": "x", "type": "article-journal", "title": "A"}]', "csl-json"),
+        ('[{"title": "A", "note": "type article"}]', "json"),
     ],
 )
 def test_content_is_sniffed_without_a_known_extension(text: str, expected: str) -> None:
     assert detect_format(path="upload", text=text) == expected
+
+
+def test_a_json_file_of_csl_items_is_csl_json() -> None:
+    text = '[\n  {\n    "type": "article",\n    "id": "paperclub-1",\n    "title": "A"\n  }\n]'
+    assert detect_format(path="library.json", text=text) == "csl-json"
+    # Our own export's JSON has neither: a comment quoting CSL stays inside an escaped string.
+    comment = {"text": '"type": "book", "id": 1'}
+    ours = json.dumps([{"id": 1, "title": "A", "posts": [{"comments": [comment]}]}])
+    assert detect_format(path="export.json", text=ours) == "json"
 
 
 def test_parse_dispatches_on_the_detected_or_given_format() -> None:
@@ -51,7 +66,7 @@ def test_parse_dispatches_on_the_detected_or_given_format() -> None:
     assert [d.title for d in drafts] == ["From JSON"]
     drafts, _ = parse(path="x.json", text="[1, 2]", fmt="text")
     assert drafts[0].title == "[1, 2]"
-    assert set(FORMATS) == {"text", "json", "csv", "bibtex", "atom"}
+    assert set(FORMATS) == {"text", "json", "csv", "bibtex", "atom", "ris", "csl-json"}
 
 
 def test_an_unknown_format_is_a_programming_error() -> None:

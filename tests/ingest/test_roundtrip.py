@@ -1,4 +1,4 @@
-"""What the project exports (JSON, CSV, BibTeX) imports back to the same papers.
+"""What the project exports (JSON, CSV, BibTeX, RIS, CSL-JSON) imports back to the same papers.
 
 Stored text has been through clean_text already, so these drafts hold no braces or
 backslashes: cleaning is idempotent on such text, which is what makes the round trip.
@@ -24,6 +24,15 @@ EXTRA = [
         authors=("Ana Silva", "Jörg Müller", "Bo Li"),
         arxiv_id="2401.01234",
         url="https://arxiv.org/abs/2401.01234",
+    ),
+    PaperDraft(
+        title="Names that are no plain First Last",
+        abstract="Each stays one name in every format.",
+        # A comma (suffix), an "and" (an organisation), one word, particles, a semicolon-free
+        # "&": CSV splits on ";" alone, BibTeX braces them, RIS and CSL-JSON write them whole.
+        authors=("John Smith, Jr.", "Barnes and Noble", "Plato", "Ana van der Berg", "R & D"),
+        arxiv_id="hep-th/9901001",
+        url="https://arxiv.org/abs/hep-th/9901001",
     ),
     PaperDraft(
         title="With a DOI",
@@ -70,7 +79,7 @@ def ours(*, draft: PaperDraft) -> tuple[object, ...]:
 
 def extension(*, fmt: str) -> str:
     """The file name extension an export in `fmt` is saved under."""
-    return "bib" if fmt == "bibtex" else fmt
+    return {"bibtex": "bib", "csl-json": "json"}.get(fmt, fmt)
 
 
 @pytest.mark.parametrize("fmt", EXPORT_FORMATS)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +48,19 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Seeded]]:
     """The seeded archive alone on a loopback port (its 'today' fixed), and its ids."""
-    from tests.web.archive_data import TODAY
-
     url = f"sqlite:///{tmp_path_factory.mktemp('archive') / 'paperclub.db'}"
     upgrade_url(url=url)
     ids = seed(url=url)
+    with serving(url=url) as base:
+        yield base, ids
+
+
+@contextmanager
+def serving(*, url: str) -> Iterator[str]:
+    """The archive on the migrated, seeded database at `url`, alone on a loopback port (its
+    'today' fixed to the seed's): its base URL."""
+    from tests.web.archive_data import TODAY
+
     database = Database(url=url)
     settings = Settings(database_url=url, web=WebSettings(workspace="slack:T1"))
 
@@ -74,7 +83,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, See
     server = HttpService(routes={"/": app}, host="127.0.0.1", port=0)
     server.start()
     try:
-        yield f"http://127.0.0.1:{server.port}", ids
+        yield f"http://127.0.0.1:{server.port}"
     finally:
         server.stop()
         database.dispose()
