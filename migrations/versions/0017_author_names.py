@@ -57,19 +57,21 @@ SQLITE_DROP = [
     "DROP TRIGGER IF EXISTS papers_authors_ad",
     "DROP TRIGGER IF EXISTS papers_authors_ai",
 ]
-# PostgreSQL: json_array_elements_text of an array (a JSON null or scalar names nobody).
+# PostgreSQL: an array's strings, as SQLite's json_each keeps its text values (a JSON null,
+# a scalar or a number names nobody). "<row>" is NEW in the trigger, papers in the backfill.
 _PG_AUTHORS = (
-    "json_array_elements_text(CASE WHEN json_typeof({row}.authors::json) = 'array' "
-    "THEN {row}.authors::json ELSE '[]'::json END)"
+    "json_array_elements(CASE WHEN json_typeof(<row>.authors::json) = 'array' "
+    "THEN <row>.authors::json ELSE '[]'::json END) AS e(a)"
 )
 _PG_NAMES = (
-    f"INSERT INTO author_names (name) SELECT DISTINCT a FROM {_PG_AUTHORS} AS a "
-    f"WHERE length(a) <= {MAX_NAME} ON CONFLICT (name) DO NOTHING"
+    f"INSERT INTO author_names (name) SELECT DISTINCT a #>> '{{}}' FROM {_PG_AUTHORS} "
+    f"WHERE json_typeof(a) = 'string' AND length(a #>> '{{}}') <= {MAX_NAME} "
+    "ON CONFLICT (name) DO NOTHING"
 )
 _PG_LINKS = (
-    f"INSERT INTO paper_authors (name_id, paper_id) SELECT DISTINCT n.id, {{row}}.id "
-    f"FROM {_PG_AUTHORS} AS a JOIN author_names AS n ON n.name = a "
-    "ON CONFLICT DO NOTHING"
+    f"INSERT INTO paper_authors (name_id, paper_id) SELECT DISTINCT n.id, <row>.id "
+    f"FROM {_PG_AUTHORS} JOIN author_names AS n ON n.name = a #>> '{{}}' "
+    "WHERE json_typeof(a) = 'string' ON CONFLICT DO NOTHING"
 )
 PG_CREATE = [
     f"""CREATE FUNCTION papers_authors_sync() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -78,15 +80,15 @@ PG_CREATE = [
             DELETE FROM paper_authors WHERE paper_id = OLD.id;
         END IF;
         IF TG_OP <> 'DELETE' THEN
-            {_PG_NAMES.format(row="NEW")};
-            {_PG_LINKS.format(row="NEW")};
+            {_PG_NAMES.replace("<row>", "NEW")};
+            {_PG_LINKS.replace("<row>", "NEW")};
         END IF;
         RETURN NULL;
     END $$""",
     "CREATE TRIGGER papers_authors_sync AFTER INSERT OR DELETE OR UPDATE OF authors ON papers "
     "FOR EACH ROW EXECUTE FUNCTION papers_authors_sync()",
-    _PG_NAMES.format(row="papers").replace("FROM json_array", "FROM papers, json_array", 1),
-    _PG_LINKS.format(row="papers").replace("FROM json_array", "FROM papers, json_array", 1),
+    _PG_NAMES.replace("<row>", "papers").replace("FROM json_", "FROM papers, json_", 1),
+    _PG_LINKS.replace("<row>", "papers").replace("FROM json_", "FROM papers, json_", 1),
 ]
 PG_DROP = [
     "DROP TRIGGER IF EXISTS papers_authors_sync ON papers",
