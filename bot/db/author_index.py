@@ -44,11 +44,12 @@ def fold_names(*, connection: Connection) -> int:
             rows = [{"word": word, "name_id": name_id} for word, name_id in sorted(words)]
             insert = dialect_insert(dialect=dialect, table=_table(row=AuthorWordRow))
             connection.execute(insert.on_conflict_do_nothing(), rows)
-            distinct = sorted({word for word, _ in words})
+            distinct = {word for word, _ in words}
+            # In key order, as the words: two writers folding the same names (PostgreSQL)
+            # take the same keys' locks in the same order, not each other's first.
+            keys = sorted((gram, len(word), word) for word in distinct for gram in grams(word=word))
             gram_rows = [
-                {"gram": gram, "length": len(word), "word": word}
-                for word in distinct
-                for gram in grams(word=word)
+                {"gram": gram, "length": length, "word": word} for gram, length, word in keys
             ]
             insert = dialect_insert(dialect=dialect, table=_table(row=AuthorGramRow))
             connection.execute(insert.on_conflict_do_nothing(), gram_rows)

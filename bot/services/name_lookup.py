@@ -20,6 +20,9 @@ from bot.ports.semantic import SearchRun
 from bot.services.name_match import MAX_PAPERS, allowed, distance, fold, name_cost
 
 PAD = "  "  # two spaces each side: a word's first and last letters start and end grams too
+# No longer name is indexed (schema_authors.MAX_NAME), so no word of one is longer either: a
+# longer typed word has no near word to look for (and 10,000 letters make no 10,000 grams).
+LONGEST = 200
 
 
 def grams(*, word: str) -> list[str]:
@@ -32,7 +35,7 @@ def grams(*, word: str) -> list[str]:
 def near_words(*, run: SearchRun, word: str) -> set[str]:
     """`word` and the archive's author words of two letters or more within its forgiven edits."""
     bound = allowed(word=word)
-    if not bound:
+    if not bound or len(word) > LONGEST + bound:
         return {word}
     own = grams(word=word)
     found = run.author_words(
