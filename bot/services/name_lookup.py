@@ -5,7 +5,7 @@ workspace, without reading every paper.
 Which names could match: every typed word must take a word of the name, and one typed word of
 two letters or more must take a whole word of the name (name_match.name_cost). So the name
 holds, for each typed word w of two letters or more, w itself, a word within w's forgiven
-edits, or (when two such typed words could share the work) w's initial. The words within a
+edits, or w's initial (only when another such typed word may take the whole word). Words within a
 few edits are found by trigrams: a word within k edits of w shares at least |grams(w)| - 3k
 of w's padded trigrams, as one edit changes at most three of them (the count filter of
 approximate string matching), and is then measured. Each name found is judged by name_cost.

@@ -79,17 +79,11 @@ def _steps(store: SqlStore, workspace: WorkspaceKey) -> SearchSteps:
 
 def _scan(store: SqlStore, workspace: WorkspaceKey) -> list[tuple[int, str]]:
     """Every (paper id, author) of the workspace: what names forgiven read before the index."""
-    ws = _workspace_id(store, workspace)
+    ws = _steps(store, workspace).run.scope.workspace_id  # the row id the search reads
     rows = store.session.execute(
-        select(PaperRow.id, PaperRow.authors).where(ws == PaperRow.workspace_id)
+        select(PaperRow.id, PaperRow.authors).where(PaperRow.workspace_id == ws)
     )
     return [(paper_id, author) for paper_id, authors in rows for author in authors or ()]
-
-
-def _workspace_id(store: SqlStore, workspace: WorkspaceKey) -> int:
-    """The workspace's row id."""
-    steps = _steps(store, workspace)
-    return steps.run.scope.workspace_id
 
 
 def _same_answers(database: Database) -> None:
