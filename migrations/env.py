@@ -8,6 +8,7 @@ from sqlalchemy import Connection
 from bot.db.engine import make_engine
 from bot.db.migrate import check_foreign_keys, foreign_keys_off
 from bot.db.schema import Base
+from bot.db.schema_authors import AuthorNameRow  # noqa: F401  (registers the authors' index)
 from bot.db.schema_meetings import MeetingRow  # noqa: F401  (registers the meetings tables)
 from bot.db.schema_polls import PollSettingsRow  # noqa: F401  (registers the polls tables)
 from bot.db.schema_presenters import SwapRow  # noqa: F401  (registers the presenters tables)

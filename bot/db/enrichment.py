@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import delete, or_, select
 
+from bot.db.author_index import fold_names
 from bot.db.convert import to_paper
 from bot.db.engine import upsert_insert
 from bot.db.schema import Base, EmbeddingRow, EnrichCandidateRow, LookupCacheRow, PaperRow
@@ -84,6 +85,9 @@ class SqlEnrichment(UnitBound):
         if {"title", "abstract"} & changes.keys():  # its meaning changed: the embedder redoes it
             self.session.execute(delete(EmbeddingRow).where(EmbeddingRow.paper_id == paper_id))
         row.enrichment, row.enriched_at = verdict, now
+        if "authors" in changes:  # the trigger adds the new names once the row is flushed
+            self.session.flush()
+            fold_names(connection=self.session.connection())
         self.session.execute(
             delete(EnrichCandidateRow).where(EnrichCandidateRow.paper_id == paper_id)
         )

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 
 from sqlalchemy import ColumnElement, and_, case, func, or_, select
 
+from bot.db.author_index import fold_names
 from bot.db.convert import channel_key, to_paper
 from bot.db.engine import upsert_insert
 from bot.db.lists import SqlLists
@@ -90,7 +91,9 @@ class SqlPapers(UnitBound):
         # error; RETURNING counts only the rows that went in.
         insert = upsert_insert(session=self.session, table=table)
         statement = insert.on_conflict_do_nothing().returning(table.c.id)
-        return len(self.session.execute(statement, rows).all())
+        kept = len(self.session.execute(statement, rows).all())
+        fold_names(connection=self.session.connection())  # the new authors, for names forgiven
+        return kept
 
     @staticmethod
     def _queue_owner(*, channel: Channel | None) -> ColumnElement[bool]:

@@ -3,12 +3,12 @@ parts, then the page's hits; the core fuses the keyword and vector rankings in b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from sqlalchemy.orm import Session
 
 from bot.db.search import Ranking, Searcher, open_search, ranking
-from bot.db.search_authors import authors
+from bot.db.search_authors import names_holding, papers_naming, words_near
 from bot.domain import ChannelKey, SearchHit, WorkspaceKey
 from bot.domain.semantic import Ranked
 from bot.search_query import SearchQuery
@@ -32,10 +32,28 @@ class SearchSteps:
         """The ids passing phrases, -words, author: and the filters; bare words are not asked."""
         return self.run.admitted(ids=list(ids)) if ids else set()
 
-    def authors(self) -> list[tuple[int, str]]:
-        """(paper id, author) of every paper of the search's workspace, hidden ones too."""
-        rows = self.run.execute(authors(scope=self.run.scope))
-        return [(int(row["id"]), str(row["author"])) for row in rows]
+    def author_words(
+        self, *, grams: Sequence[str], shortest: int, longest: int, least: int
+    ) -> list[str]:
+        """Author words of `shortest` to `longest` letters holding at least `least` of
+        `grams` (every word of those lengths when `least` < 1)."""
+        return words_near(
+            session=self.run.execute.session,
+            grams=grams,
+            shortest=shortest,
+            longest=longest,
+            least=least,
+        )
+
+    def author_names(self, *, words: Sequence[Collection[str]]) -> list[tuple[int, str]]:
+        """(id, name) of the names holding a word of each set, and of those not folded yet."""
+        return names_holding(session=self.run.execute.session, words=words)
+
+    def papers_named(self, *, names: Sequence[int], limit: int) -> list[int]:
+        """The workspace's papers naming one of `names` (hidden ones too), newest first."""
+        return papers_naming(
+            session=self.run.execute.session, scope=self.run.scope, names=names, limit=limit
+        )
 
     def hits(self, *, page: Sequence[Ranked]) -> tuple[SearchHit, ...]:
         """The page's hits; a paper found by meaning alone shows its abstract's first words."""

@@ -30,9 +30,21 @@ class SearchRun(Protocol):
         """The page's papers, posts, votes and snippets, in the page's order."""
         ...
 
-    def authors(self) -> list[tuple[int, str]]:
-        """(paper id, author) of every paper of the workspace: `admitted` says which may be
-        shown."""
+    def author_words(
+        self, *, grams: Sequence[str], shortest: int, longest: int, least: int
+    ) -> list[str]:
+        """The archive's folded author words of `shortest` to `longest` letters holding at
+        least `least` of `grams` (every word of those lengths when `least` < 1)."""
+        ...
+
+    def author_names(self, *, words: Sequence[Collection[str]]) -> list[tuple[int, str]]:
+        """(id, name as written) of every name holding a word of each set of `words`, and of
+        every name whose words are not indexed yet (the caller judges those itself)."""
+        ...
+
+    def papers_named(self, *, names: Sequence[int], limit: int) -> list[int]:
+        """The workspace's papers (hidden ones too: `admitted` says which may be shown) naming
+        one of `names`, newest (largest id) first, at most `limit`."""
         ...
 
 

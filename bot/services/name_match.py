@@ -1,6 +1,8 @@
 """Whether typed words name one of the archive's authors, forgiving a typo, accents and
 initials: "halvorson" for "Halverson", "Sebastian Ortega" for "Sebastián Ortega", "J. Smith"
-for "John Smith". Pure: the caller hands in the (paper id, author) pairs.
+for "John Smith". Pure. `forgiven` says which papers a scan of every (paper id, author) pair
+finds: it is the rule; the search reads the same answer from the authors' index (name_lookup),
+and the tests and bench/names.py hold the two to each other.
 
 Both sides are folded (NFKD, combining marks dropped, casefolded; anything else than a letter
 splits words). Every typed word must match a different word of the name, in any order (a list
@@ -31,7 +33,7 @@ def fold(*, text: str) -> tuple[str, ...]:
     return tuple(_LETTERS.findall(text.casefold()))
 
 
-def _allowed(*, word: str) -> int:
+def allowed(*, word: str) -> int:
     """How many edits a typed word of this length may carry."""
     return 2 if len(word) >= TWO_EDITS else 1 if len(word) >= ONE_EDIT else 0
 
@@ -58,7 +60,7 @@ def _word_cost(*, typed: str, word: str) -> int | None:
         return 0
     if len(typed) == 1 or len(word) == 1:
         return 0 if typed[0] == word[0] else None
-    bound = _allowed(word=typed)
+    bound = allowed(word=typed)
     edits = distance(a=typed, b=word, bound=bound) if bound else 1
     return edits if edits <= bound else None
 

@@ -4,8 +4,9 @@ accents or initials (name_match) are added to the answer.
 
 Where they stand: after the papers that matched every word (those are exact), before the rest
 (meaning's neighbours, or papers with only some of the words, which the name explains better).
-The typed words reach no SQL: they are matched in Python against the workspace's author list,
-and the papers found pass the query's other parts and the viewer's privacy (`admitted`).
+The typed words reach SQL only as bound values: the authors' index (name_lookup) offers the
+names they could stand for, each is judged in Python (name_match), and the papers found pass
+the query's other parts and the viewer's privacy (`admitted`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from bot.domain import ChannelKey, SearchHit, SearchPage, WorkspaceKey
 from bot.domain.semantic import Ranked
 from bot.ports import SemanticStore
 from bot.search_query import SearchQuery
-from bot.services.name_match import forgiven, person_words
+from bot.services.name_lookup import named_papers
+from bot.services.name_match import person_words
 from bot.wording import archive
 
 # Keyword matches up to which a name is still looked for: an author's name typed right finds
@@ -74,7 +76,7 @@ def forgive(
         return None
     first, relaxed = exact
     others = store.search_run(query=rest, viewer=viewer, workspace=scope)
-    candidates = [i for i in forgiven(typed=words, authors=others.authors()) if i not in first]
+    candidates = [i for i in named_papers(run=others, typed=words) if i not in first]
     admitted = others.admitted(ids=candidates)
     named = [paper_id for paper_id in candidates if paper_id in admitted]
     if not named:
