@@ -26,7 +26,7 @@ def include_name(name: str | None, type_: str, _parents: object) -> bool:
         return True
     if type_ == "table" and "_fts" in name:
         return False
-    # PostgreSQL's words for "did you mean", kept by a trigger (migration 0017), as FTS5 is.
+    # PostgreSQL's words for "did you mean", kept by a trigger (migration 0018), as FTS5 is.
     if type_ == "table" and name == "paper_words":
         return False
     # slack_sdk defines these tables, not our models (test_slack_store_tables compares them).

@@ -1,6 +1,6 @@
 """The archive's own words near the ones a search typed, for "did you mean": SQLite reads
 words_fts_vocab (migration 0016: titles and abstracts as written, accents folded), PostgreSQL
-paper_words, the workspace's words kept by a trigger (migration 0017: 'simple', lower-cased,
+paper_words, the workspace's words kept by a trigger (migration 0018: 'simple', lower-cased,
 not stemmed).
 
 Only words starting with the typed word's letter and within two letters of its length are
@@ -23,7 +23,7 @@ _SQLITE = (
     "SELECT term, doc FROM words_fts_vocab WHERE term >= :lo AND term < :hi "
     "AND length(term) BETWEEN :shortest AND :longest"
 )
-# paper_words: kept by a trigger as papers change (migration 0017); a count of 0 is a word no
+# paper_words: kept by a trigger as papers change (migration 0018); a count of 0 is a word no
 # paper holds any more.
 _PG = (
     "SELECT w.word AS term, w.papers AS doc FROM paper_words AS w "

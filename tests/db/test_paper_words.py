@@ -1,4 +1,4 @@
-"""PostgreSQL's words for "did you mean" (migration 0017's paper_words, kept by a trigger) stay
+"""PostgreSQL's words for "did you mean" (migration 0018's paper_words, kept by a trigger) stay
 equal to what ts_stat reads from the papers themselves, through imports, edits of titles and
 abstracts, deletions and moves between workspaces; the store reads them per workspace."""
 

@@ -4,14 +4,14 @@ on the development machine), and now reads an index. SQLite's words (migration 0
 FTS5's vocabulary, kept by FTS5 itself.
 
 A row per workspace and word, with the number of papers whose title or abstract holds it
-('simple' configuration: lower-cased, not stemmed, as ts_stat read it), kept by a trigger on
-papers. A count that falls to zero stays as a row (the reader skips it): deleting it would race
+('simple' configuration: lower-cased, not stemmed, as ts_stat read it), kept by statement
+triggers on papers (an import's batch is one upsert of its words). A count that falls to zero stays as a row (the reader skips it): deleting it would race
 a paper adding the word back. Words are locked in sorted order (the insert's rows go in that
 order; the decrement locks its rows first, sorted), so that two imports adding papers at once
 take shared words in one order rather than deadlocking.
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0018
+Revises: 0017
 Create Date: 2026-12-06
 """
 
@@ -21,8 +21,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0017"
-down_revision: str | None = "0016"
+revision: str = "0018"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
