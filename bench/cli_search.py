@@ -148,7 +148,7 @@ def _running_bot(*, env: dict[str, str], cwd: Path, sockets: Path) -> Iterator[N
         yield
     finally:
         bot.send_signal(signal.SIGTERM)
-        bot.wait(timeout=60)
+        bot.communicate(timeout=60)  # reaped, and its input pipe closed
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from threading import Event
-from types import FrameType
 
 from rich.console import Console as RichConsole
 
@@ -37,11 +36,6 @@ def missing(*, settings: Settings, mode: str) -> list[str]:
     return []
 
 
-def _stop(_signum: int, _frame: FrameType | None) -> None:
-    """SIGTERM leaves like Ctrl-C does."""
-    raise KeyboardInterrupt
-
-
 @dataclass
 class ConsolePlatform:
     """The terminal: prints posts and replies, reads what the person types."""
@@ -64,8 +58,10 @@ class ConsolePlatform:
         return to_rich(message=message).plain
 
     def serve(self, *, stop: Event) -> None:
-        """Read lines until Ctrl-D, Ctrl-C or SIGTERM, then say goodbye."""
-        signal.signal(signal.SIGTERM, _stop)
+        """Read lines until Ctrl-D, Ctrl-C or SIGTERM, then say goodbye. SIGTERM sets `stop`
+        (the runner's handler), which both readers watch between keys: raised from the handler
+        instead, a KeyboardInterrupt could land anywhere (a command half run, the goodbye), and
+        the process ended "interrupted", status 130, instead of leaving cleanly."""
         signal.signal(signal.SIGINT, signal.default_int_handler)
         with opened_reader(terminal=self.terminal) as reader:
             try:
