@@ -163,6 +163,11 @@ class ZoteroServer:
         with self._lock:
             self._faults.extend(_Fault(answer=answer) for _ in range(times))
 
+    def answer_next(self, answer: Answer) -> None:
+        """Answer the next request with exactly `answer` (nothing processed)."""
+        with self._lock:
+            self._faults.append(_Fault(answer=answer))
+
     def backoff_next(self, *, seconds: int) -> None:
         """Process the next request normally and add `Backoff: seconds` to its answer."""
         with self._lock:
