@@ -27,7 +27,6 @@ TAG_MAX = 255  # characters: Zotero's limit on a tag
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 _EXTRA_LINE = re.compile(r"^\s*(arXiv|DOI)\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
-_AUTHORS = ("author", "contributor", "editor")
 
 
 def plain(*, text: str) -> str:
@@ -111,7 +110,8 @@ def item_draft(*, item: Mapping[str, Any]) -> PaperDraft | None:
     arxiv = told.get("arxiv") or (canonical_arxiv_id(text=archive) if archive else None)
     arxiv = arxiv or find_arxiv_id(text=str(data.get("url") or "")) or ""
     creators = [c for c in data.get("creators") or [] if isinstance(c, Mapping)]
-    authors = [c for c in creators if c.get("creatorType", "author") in _AUTHORS] or creators
+    # Authors; an edited volume with none has its editors and contributors instead.
+    authors = [c for c in creators if c.get("creatorType", "author") == "author"] or creators
     draft = build_draft(
         origin=f"zotero:{data.get('key', '')}",
         title=str(data.get("title") or ""),

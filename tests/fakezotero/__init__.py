@@ -8,10 +8,11 @@ tests/fakezotero_selftest holds the fake to them.
 
 from __future__ import annotations
 
-from .api import TOKEN_LIFE_S, WRITE_MAX, FakeZotero, Grant
+from .api import TOKEN_LIFE_S, FakeZotero, Grant
 from .library import KEY_CHARS, Library, new_key
 from .listing import LIMIT_DEFAULT, LIMIT_MAX
 from .server import Answer, Request
+from .writes import WRITE_MAX
 
 __all__ = [
     "KEY_CHARS",

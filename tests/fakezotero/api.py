@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
-from .library import KINDS, Library, WriteError
-from .listing import envelope, page_answer, single_answer
+from .library import KINDS, Library
+from .listing import page_answer, single_answer
 from .server import Answer, ZoteroServer, text
+from .writes import multi_write, single_write
 
 TOKEN_LIFE_S = 43_200  # dataserver's $writeTokenCacheTime: 12 hours
-WRITE_MAX = 50
+
 _PATH = re.compile(
     r"^/(?P<kind>users|groups)/(?P<id>\d+)/(?P<what>items|collections|deleted)"
     r"(?:/(?P<key>[A-Z0-9]{8}))?(?:/(?P<sub>items|children|top))?(?:/(?P<top>top))?$"
@@ -220,67 +221,10 @@ class FakeZotero(ZoteroServer):
             stamp = self._tokens.get((grant_key, token))
             if stamp is not None and self.clock() - stamp < TOKEN_LIFE_S:
                 return text(status=412, message="Write token already used")
-        header = h.get("if-unmodified-since-version")
-        if header is not None and int(header) != library.version:
-            return Answer(
-                412,
-                (
-                    f"Library has been modified since specified version "
-                    f"(expected {header}, found {library.version})"
-                ).encode(),
-                {"Content-Type": "text/plain", "Last-Modified-Version": str(library.version)},
-            )
-        try:
-            objects = json.loads(body)
-        except ValueError:
-            return text(status=400, message="Invalid JSON")
-        if not isinstance(objects, list):
-            return text(status=400, message="Uploaded data must be a JSON array")
-        if len(objects) > WRITE_MAX:
-            return text(
-                status=413, message=f"Only {WRITE_MAX} objects can be saved in a single request"
-            )
-        report: dict[str, dict[str, Any]] = {
-            "successful": {},
-            "success": {},
-            "unchanged": {},
-            "failed": {},
-        }
-        nxt, changed = library.version + 1, False
-        for index, one in enumerate(objects):
-            slot = str(index)
-            try:
-                if not isinstance(one, dict):
-                    raise WriteError(
-                        400, "Invalid value for index 0 in uploaded data; expected JSON object"
-                    )
-                outcome = library.write_one(
-                    kind=kind, data=one, header_version=None, next_version=nxt
-                )
-            except WriteError as refused:
-                report["failed"][slot] = {
-                    "key": one.get("key", "") if isinstance(one, dict) else "",
-                    "code": refused.code,
-                    "message": refused.message,
-                }
-                continue
-            if outcome == "unchanged":
-                report["unchanged"][slot] = one["key"]
-                continue
-            changed = True
-            report["success"][slot] = one["key"]
-            report["successful"][slot] = envelope(
-                library=library, kind=kind, data=library.objects[kind][one["key"]], base=self.url
-            )
-        if changed:
-            library.version = nxt
-        if token is not None:
+        answer = multi_write(library=library, kind=kind, h=h, body=body, base=self.url)
+        if answer.status == 200 and token is not None:
             self._tokens[(grant_key, token)] = self.clock()
-        headers = {
-            "Content-Type": "application/json",
-            "Last-Modified-Version": str(library.version),
-        }
-        return Answer(200, json.dumps(report).encode(), headers)
+        return answer
 
     def _single(
         self, *, method: str, library: Library, kind: str, key: str, h: dict[str, str], body: bytes
@@ -292,33 +236,4 @@ class FakeZotero(ZoteroServer):
             if current is None:
                 return text(status=404, message=f"{name} not found")
             return single_answer(library=library, kind=kind, key=key, base=self.url, h=h)
-        data: dict[str, Any] = {}
-        if method in ("PATCH", "PUT"):
-            try:
-                data = json.loads(body)
-            except ValueError:
-                return text(status=400, message="Invalid JSON")
-            if not isinstance(data, dict):
-                return text(status=400, message="Uploaded data must be a JSON object")
-        given = h.get("if-unmodified-since-version") or data.get("version")
-        if current is None:
-            return text(status=404, message=f"{name} doesn't exist")
-        if given is None:
-            return text(status=428, message="If-Unmodified-Since-Version not provided")
-        if int(given) != current["version"]:
-            return Answer(
-                412,
-                (
-                    f"{name} has been modified since specified version "
-                    f"(expected {given}, found {current['version']})"
-                ).encode(),
-                {"Content-Type": "text/plain", "Last-Modified-Version": str(current["version"])},
-            )
-        try:
-            if method == "DELETE":
-                library.delete(kind=kind, key=key)
-            else:
-                library.replace(kind=kind, key=key, data=data, patch=method == "PATCH")
-        except WriteError as refused:
-            return text(status=refused.code, message=refused.message)
-        return Answer(204, b"", {"Last-Modified-Version": str(library.version)})
+        return single_write(method=method, library=library, kind=kind, key=key, h=h, body=body)
