@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from bot.zotero.errors import VersionConflict, WriteFailed, ZoteroError
+from bot.zotero.mapping import collection_name
 from bot.zotero.paging import PAGE_LIMIT, json_of, read_all, version_of
 from bot.zotero.records import (
     Changes,
@@ -91,9 +92,20 @@ class ZoteroClient:
             raise ZoteroError("an item that is not a JSON object")
         return found
 
-    def _existing(self, *, keys: list[str]) -> dict[str, int]:
-        """Which of these item keys exist, with their versions."""
+    def deleted_items(self, *, since: int) -> tuple[tuple[str, ...], int]:
+        """Keys of the items deleted after `since` (from the trash or for good), and the
+        library version: what a sync removes on its side."""
+        reply = self.session.send(method="GET", url=self._url(path="/deleted", since=since))
+        found = json_of(reply=reply)
+        if reply.status != 200 or not isinstance(found, dict):
+            raise ZoteroError(f"reading deletions: HTTP {reply.status}")
+        keys = tuple(str(k) for k in found.get("items") or [])
+        return keys, version_of(reply=reply)
+
+    def _existing(self, *, keys: list[str]) -> tuple[dict[str, int], int]:
+        """Which of these item keys exist, with their versions; and the library's version."""
         found: dict[str, int] = {}
+        library = 0
         for start in range(0, len(keys), WRITE_MAX):  # itemKey takes 50 keys at most
             url = self._url(
                 path="/items", itemKey=",".join(keys[start : start + WRITE_MAX]), format="versions"
@@ -103,14 +115,17 @@ class ZoteroClient:
             if reply.status != 200 or not isinstance(versions, dict):
                 raise ZoteroError(f"looking items up: HTTP {reply.status}")
             found |= {str(k): int(v) for k, v in versions.items()}
-        return found
+            library = max(library, version_of(reply=reply))
+        return found, library
 
     # -- collections --------------------------------------------------------------------------
 
     def collection_key(self, *, name: str) -> str:
         """The key of the collection called `name`, made when missing (once, even by two
         replicas at a time: both send the same write token, derived from library and name, and
-        the second is refused and finds the first's)."""
+        the second is refused and finds the first's). The name is cut and cleaned as Zotero
+        would store it (mapping.collection_name)."""
+        name = collection_name(name=name)
         found = self._find_collection(name=name)
         if found is not None:
             return found
@@ -161,15 +176,14 @@ class ZoteroClient:
         keys = [str(one["key"]) for one in keyed]
         reply = self._post(path="/items", objects=keyed, token=token or new_write_token())
         if reply.status == 412:  # the token was used: an earlier try (or run) wrote these
-            there = self._existing(keys=keys)
+            there, version = self._existing(keys=keys)
             missing = {
                 i: (412, "write token already used; not stored")
                 for i, k in enumerate(keys)
                 if k not in there
             }
-            version = version_of(reply=reply) if reply.header("Last-Modified-Version") else 0
             kept = {i: k for i, k in enumerate(keys) if k in there}
-            return Created(keys=kept, failed=missing, version=max(version, *there.values(), 0))
+            return Created(keys=kept, failed=missing, version=version)
         if reply.status != 200:
             raise WriteFailed(
                 f"items not written: HTTP {reply.status} {reply.body[:200]!r}", status=reply.status
@@ -186,7 +200,7 @@ class ZoteroClient:
         }
         maybe = [keys[i] for i, (code, _) in failed.items() if code in _MAYBE_THERE]
         if maybe:
-            there = self._existing(keys=maybe)
+            there, _ = self._existing(keys=maybe)
             for i in [i for i in failed if keys[i] in there]:
                 stored[i] = keys[i]
                 del failed[i]

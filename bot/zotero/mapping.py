@@ -5,7 +5,10 @@ A paper with an arXiv id is a `preprint` (repository arXiv, archiveID "arXiv:<id
 reads); any other a `journalArticle`. Authors "First Last" become {firstName, lastName} split at
 the last space, one-word names {name} (Zotero's single-field mode). Text goes as plain text:
 Zotero stores fields verbatim and never renders them as markup; control characters are dropped
-(the server strips them too) and a tag is cut at Zotero's 255 characters.
+(the server strips all but tab and line feed too), and every value is cut to what the server
+takes rather than refused whole: 65,535 UTF-8 bytes a field, 255 bytes a creator's name, 255
+characters a tag or collection name (dataserver's Zotero_Items::$maxDataValueLength, Creator
+and Zotero_Tags/Collections::$maxLength).
 
 Back: an item becomes a draft through bot.ingest's build_draft, so a Zotero import is cleaned
 and deduplicated (DOI, arXiv id, title) like every other import.
@@ -23,15 +26,28 @@ from bot.domain import Paper, PaperDraft
 from bot.ingest.arxiv import arxiv_abs_url, canonical_arxiv_id, find_arxiv_id
 from bot.ingest.drafts import build_draft
 
-TAG_MAX = 255  # characters: Zotero's limit on a tag
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+TAG_MAX = 255  # characters of a tag or a collection name
+FIELD_MAX_BYTES = 65_535  # UTF-8 bytes of one field's value
+CREATOR_MAX_BYTES = 255  # UTF-8 bytes of a creator's first, last or single name
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 _EXTRA_LINE = re.compile(r"^\s*(arXiv|DOI)\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 
 
 def plain(*, text: str) -> str:
-    """Text fit for a Zotero field: control characters (but line breaks and tabs) dropped."""
+    """Text as Zotero keeps it: control characters but tab and line feed dropped."""
     return _CONTROL.sub("", text)
+
+
+def fit(*, text: str, max_bytes: int = FIELD_MAX_BYTES) -> str:
+    """Plain text cut to at most `max_bytes` of UTF-8, never inside a character."""
+    return plain(text=text).encode("utf-8")[:max_bytes].decode("utf-8", "ignore")
+
+
+def collection_name(*, name: str) -> str:
+    """A collection name as Zotero will keep it: plain, one line, at most TAG_MAX characters
+    (what is looked for must be what is stored, or every look-up makes another)."""
+    return " ".join(plain(text=name).split())[:TAG_MAX]
 
 
 def creator(*, name: str) -> dict[str, str]:
@@ -40,8 +56,12 @@ def creator(*, name: str) -> dict[str, str]:
     clean = " ".join(plain(text=name).split())
     first, _, last = clean.rpartition(" ")
     if not first:
-        return {"creatorType": "author", "name": clean}
-    return {"creatorType": "author", "firstName": first, "lastName": last}
+        return {"creatorType": "author", "name": fit(text=clean, max_bytes=CREATOR_MAX_BYTES)}
+    return {
+        "creatorType": "author",
+        "firstName": fit(text=first, max_bytes=CREATOR_MAX_BYTES),
+        "lastName": fit(text=last, max_bytes=CREATOR_MAX_BYTES),
+    }
 
 
 def tag_list(*, tags: Iterable[str]) -> list[dict[str, str]]:
@@ -64,12 +84,14 @@ def paper_item(
     """The editable JSON of a new Zotero item for `paper` (no key: the client adds one)."""
     item: dict[str, Any] = {
         "itemType": "preprint" if paper.arxiv_id else "journalArticle",
-        "title": plain(text=paper.title),
+        "title": fit(text=paper.title),
         "creators": [creator(name=name) for name in paper.authors if name.strip()],
-        "abstractNote": plain(text=paper.abstract),
+        "abstractNote": fit(text=paper.abstract),
         "date": published.isoformat() if published else "",
-        "DOI": paper.doi or "",
-        "url": paper.url or (arxiv_abs_url(arxiv_id=paper.arxiv_id) if paper.arxiv_id else ""),
+        "DOI": fit(text=paper.doi or ""),
+        "url": fit(
+            text=paper.url or (arxiv_abs_url(arxiv_id=paper.arxiv_id) if paper.arxiv_id else "")
+        ),
         "extra": f"arXiv: {paper.arxiv_id}" if paper.arxiv_id else "",
         "tags": tag_list(tags=tags),
         "collections": list(collections),

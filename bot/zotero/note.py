@@ -4,7 +4,8 @@ posted, the votes, a link to the thread, and who said what.
 Everything said is data, never markup: every text is HTML-escaped (a comment "<script>" shows as
 typed), line breaks become <br>, platform mentions ("<@U123>", "<!channel>") stay as the
 literal text they were and ping nobody, and a link is written only for an http(s) permalink
-(a "javascript:" one is dropped). Zotero keeps the note's HTML as sent.
+(a "javascript:" one is dropped). Zotero keeps the note's HTML as sent, up to NOTE_MAX
+characters: a thread longer than that keeps its first comments and says how many more there are.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from bot.domain import PostView
 from bot.zotero.mapping import plain
 
 FOOTER = "Kept by Paper Club: edits made here are replaced at the next sync."
+NOTE_MAX = (
+    500_000  # characters of a note Zotero takes (dataserver's Zotero_Notes::$MAX_NOTE_LENGTH)
+)
+_ROOM = 2_000  # characters kept for the closing tags, the footer and the "more" line
 
 
 def _text(*, value: str) -> str:
@@ -56,11 +61,18 @@ def discussion_html(
         f"<p>{' · '.join(facts)}</p>",
     ]
     if post.comments:
-        items = []
+        items: list[str] = []
+        size = sum(len(part) for part in parts)
         for comment in post.comments:
             name = _text(value=who.get(comment.user, comment.user))
             edited = " <em>(edited)</em>" if comment.edited else ""
-            items.append(f"<li><strong>{name}</strong>: {_text(value=comment.text)}{edited}</li>")
+            item = f"<li><strong>{name}</strong>: {_text(value=comment.text)}{edited}</li>"
+            if size + len(item) > NOTE_MAX - _ROOM:
+                more = len(post.comments) - len(items)
+                items.append(f"<li><em>{more} more comments: see the thread.</em></li>")
+                break
+            items.append(item)
+            size += len(item)
         parts.append(f"<ul>{''.join(items)}</ul>")
     else:
         parts.append("<p>No comments yet.</p>")

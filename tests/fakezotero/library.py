@@ -11,6 +11,7 @@ once per request that changed anything.
 from __future__ import annotations
 
 import copy
+import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,6 +25,24 @@ ITEM_TYPES = frozenset(
     | {"thesis", "webpage", "document", "note"}
 )
 KINDS = {"items": "Item", "collections": "Collection"}
+NAME_MAX = 255  # characters of a collection name or a tag (Zotero_Collections/Tags::$maxLength)
+NOTE_MAX = 500_000  # characters of a note (Zotero_Notes::$MAX_NOTE_LENGTH)
+FIELD_MAX_BYTES = 65_535  # UTF-8 bytes of a field value (Zotero_Items::$maxDataValueLength)
+CREATOR_MAX_BYTES = 255  # UTF-8 bytes of a creator's first, last or single name
+_NOT_FIELDS = frozenset({"key", "version", "itemType", "note", "parentItem", "tags"})
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # cleanString: all but tab and line feed
+
+
+def clean(value: Any) -> Any:
+    """Control characters (but tab and line feed) stripped from every string, recursively, as
+    dataserver's Zotero_Utilities::cleanStringRecursive does to incoming JSON."""
+    if isinstance(value, str):
+        return _CONTROL.sub("", value)
+    if isinstance(value, list):
+        return [clean(v) for v in value]
+    if isinstance(value, dict):
+        return {k: clean(v) for k, v in value.items()}
+    return value
 
 
 def new_key() -> str:
@@ -89,6 +108,8 @@ class Library:
         if kind == "collections":
             if not isinstance(data.get("name"), str) or not data["name"].strip():
                 raise WriteError(400, "Collection name cannot be empty")
+            if len(data["name"]) > NAME_MAX:
+                raise WriteError(413, f"Collection name '{data['name'][:50]}…' too long")
             parent = data.get("parentCollection", False)
             if parent and parent not in self.objects["collections"]:
                 raise WriteError(409, f"Parent collection {parent} doesn't exist")
@@ -103,6 +124,20 @@ class Library:
             isinstance(t, dict) and isinstance(t.get("tag"), str) for t in tags
         ):
             raise WriteError(400, "'tags' property must be an array of objects with 'tag'")
+        for tag in tags:
+            if len(tag["tag"]) > NAME_MAX:
+                raise WriteError(413, f"Tag '{tag['tag'][:50]}…' too long")
+        for name, value in data.items():
+            long = isinstance(value, str) and len(value.encode("utf-8")) > FIELD_MAX_BYTES
+            if long and name not in _NOT_FIELDS:
+                raise WriteError(413, f"{name} field value '{value[:50]}…' too long")
+        for person in data.get("creators", []):
+            for part in ("firstName", "lastName", "name"):
+                value = str(person.get(part, ""))
+                if len(value.encode("utf-8")) > CREATOR_MAX_BYTES:
+                    raise WriteError(413, f"Creator value '{value[:50]}…' too long")
+        if len(str(data.get("note", ""))) > NOTE_MAX:
+            raise WriteError(413, f"Note '{str(data['note'])[:80]}...' too long")
         for key in data.get("collections", []):
             if key not in self.objects["collections"]:
                 raise WriteError(409, f"Collection {key} doesn't exist")
@@ -121,6 +156,7 @@ class Library:
         """Apply one object of a POST at `next_version`: "created", "updated" or "unchanged";
         WriteError when refused. Existing objects are merged as PATCH does."""
         name = KINDS[kind]
+        data.update(clean(data))
         key = data.get("key")
         if key is not None and not valid_key(key=key):
             raise WriteError(400, f"'{key}' is not a valid {name.lower()} key")
@@ -159,7 +195,7 @@ class Library:
     def replace(self, *, kind: str, key: str, data: dict[str, Any], patch: bool) -> None:
         """A single-object PUT (replace) or PATCH (merge) already checked for its version."""
         current = self.objects[kind][key]
-        body = {k: v for k, v in data.items() if k not in ("version", "key")}
+        body = {k: clean(v) for k, v in data.items() if k not in ("version", "key")}
         if patch:
             merged = {**current, **body}
         else:

@@ -183,3 +183,50 @@ def test_queued_faults_answer_as_the_server_would() -> None:
     assert backed[0] == 200 and backed[1]["Backoff"] == "30"
     assert [o["data"]["title"] for o in stored] == ["kept"]
     assert [r.status for r in fake.requests] == [429, 200, 0, 200]
+
+
+def test_control_characters_are_stripped_as_dataserver_does() -> None:
+    # dataserver's GeneralTest::testInvalidCharacters: "A\x00A" is stored "AA", and so on
+    with _fake() as fake:
+        item = {
+            "itemType": "book",
+            "title": "A\x00A",
+            "creators": [{"creatorType": "author", "name": "B\x01B"}],
+            "tags": [{"tag": "C\x02C"}],
+            "abstractNote": "tab\tand\nline\r",
+        }
+        report = json.loads(call(fake.url + ITEMS, method="POST", body=[item])[2])
+    data = report["successful"]["0"]["data"]
+    assert (data["title"], data["creators"][0]["name"], data["tags"][0]["tag"]) == (
+        "AA",
+        "BB",
+        "CC",
+    )
+    assert data["abstractNote"] == "tab\tand\nline"
+
+
+def test_values_over_the_servers_limits_are_refused_per_object() -> None:
+    with _fake() as fake:
+        objects = [
+            {"itemType": "book", "title": "é" * 40_000},  # 80,000 bytes
+            {
+                "itemType": "book",
+                "title": "ok",
+                "creators": [{"creatorType": "author", "name": "n" * 256}],
+            },
+            {"itemType": "book", "title": "ok", "tags": [{"tag": "t" * 256}]},
+            {"itemType": "note", "note": "n" * 500_001},
+            {"itemType": "book", "title": "é" * 30_000, "tags": [{"tag": "t" * 255}]},
+        ]
+        report = json.loads(call(fake.url + ITEMS, method="POST", body=objects)[2])
+        long_name = call(
+            fake.url + f"/users/{USER}/collections", method="POST", body=[{"name": "c" * 256}]
+        )
+    assert {i: f["code"] for i, f in report["failed"].items()} == {
+        "0": 413,
+        "1": 413,
+        "2": 413,
+        "3": 413,
+    }
+    assert set(report["success"]) == {"4"}
+    assert json.loads(long_name[2])["failed"]["0"]["code"] == 413

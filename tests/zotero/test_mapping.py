@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.domain import CommentView, Paper, PaperStatus, PostView, VoteCount
 from bot.domain.keys import ChannelKey
 from bot.zotero.mapping import TAG_MAX, creator, item_draft, paper_item, tag_list
-from bot.zotero.note import discussion_html, discussion_note
+from bot.zotero.note import NOTE_MAX, discussion_html, discussion_note
 
 from .conftest import USER, Setup
 
@@ -179,3 +179,42 @@ def test_an_item_and_its_hostile_note_round_trip_through_the_fake(zotero: Setup)
     assert draft is not None and draft.title == HOSTILE[:-2].strip()
     assert stored_note is not None and stored_note["note"] == html
     assert changes.objects[0]["data"]["tags"] == [{"tag": HOSTILE[:-3]}]
+
+
+def test_values_over_zoteros_limits_are_cut_to_fit_and_accepted(zotero: Setup) -> None:
+    paper = _paper(
+        title="é" * 40_000, abstract="🧪" * 20_000, authors=("Ada " + "L" * 300, "ñ" * 200)
+    )
+    item = paper_item(paper=paper, tags=["t" * 300])
+    created = zotero.client.create_items(items=[item])
+    stored = zotero.fake.library(kind="users", id=USER).get(kind="items", key=created.keys[0])
+    assert created.failed == {} and stored is not None
+    assert len(stored["title"].encode()) <= 65_535 and stored["title"] == "é" * 32_767
+    assert stored["abstractNote"] == "🧪" * 16_383  # whole emoji only: 4 bytes each
+    assert (
+        len(stored["creators"][0]["lastName"]) == 255 and stored["creators"][1]["name"] == "ñ" * 127
+    )
+
+
+def test_a_hostile_collection_name_is_found_again_not_made_twice(zotero: Setup) -> None:
+    name = HOSTILE + "\r\n" + "c" * 300
+    first = zotero.client.collection_key(name=name)
+    again = zotero.client.collection_key(name=name)
+    stored = zotero.fake.library(kind="users", id=USER).live(kind="collections")
+    assert first == again and len(stored) == 1 and len(stored[0]["name"]) == TAG_MAX
+    assert "\x00" not in stored[0]["name"] and "\n" not in stored[0]["name"]
+
+
+def test_a_thread_longer_than_a_note_keeps_its_first_comments(zotero: Setup) -> None:
+    comments = tuple(
+        CommentView(user=f"U{i}", message_id=str(i), text="<b>" + "y" * 9_990, edited=False)
+        for i in range(100)
+    )
+    html = discussion_html(
+        title="T", post=_post(permalink=None, comments=comments), channel_name="#p"
+    )
+    parent = zotero.client.create_items(items=[paper_item(paper=_paper())]).keys[0]
+    note = zotero.client.create_items(items=[discussion_note(parent=parent, html=html)])
+    kept = html.count("<li><strong>")
+    assert len(html) <= NOTE_MAX and note.failed == {} and 30 < kept < 100
+    assert f"{100 - kept} more comments: see the thread." in html

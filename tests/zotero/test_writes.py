@@ -189,3 +189,17 @@ def test_the_key_goes_only_to_the_apis_own_urls(zotero: Setup) -> None:
     assert sent.owns(url=zotero.fake.url + "/users/1/items")
     assert not sent.owns(url="https://elsewhere.example/users/1/items")
     assert not sent.owns(url=zotero.fake.url + ".evil.example/users/1/items")
+
+
+def test_deletions_since_a_version_are_listed(zotero: Setup) -> None:
+    created = zotero.client.create_items(items=[_paper("One"), _paper("Two")])
+    zotero.client.delete_item(key=created.keys[1], version=created.version)
+    keys, version = zotero.client.deleted_items(since=created.version)
+    none, _ = zotero.client.deleted_items(since=version)
+    assert keys == (created.keys[1],) and version == created.version + 1 and none == ()
+
+
+def test_a_replayed_create_reports_the_library_version(zotero: Setup) -> None:
+    zotero.fake.drop_next()
+    created = zotero.client.create_items(items=[_paper("Once")])
+    assert created.version == zotero.fake.library(kind="users", id=USER).version == 1
