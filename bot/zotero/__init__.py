@@ -29,6 +29,7 @@ from bot.zotero.client import WRITE_MAX, ZoteroClient
 from bot.zotero.errors import (
     AccessDenied,
     KeyRevoked,
+    Missing,
     VersionConflict,
     WriteFailed,
     ZoteroBusy,
@@ -54,6 +55,7 @@ __all__ = [
     "KeyAccess",
     "KeyRevoked",
     "LibraryRef",
+    "Missing",
     "VersionConflict",
     "WriteFailed",
     "ZoteroBusy",

@@ -58,7 +58,8 @@ class ZoteroClient:
         user = access.get("user") or {}
         groups: dict[int, bool] = {}
         for name, grant in (access.get("groups") or {}).items():
-            if isinstance(grant, dict) and grant.get("library"):
+            readable = isinstance(grant, dict) and grant.get("library")
+            if readable and (name == "all" or str(name).isdigit()):
                 groups[0 if name == "all" else int(name)] = bool(grant.get("write"))
         return KeyAccess(
             user_id=int(info["userID"]),
@@ -185,9 +186,7 @@ class ZoteroClient:
             kept = {i: k for i, k in enumerate(keys) if k in there}
             return Created(keys=kept, failed=missing, version=version)
         if reply.status != 200:
-            raise WriteFailed(
-                f"items not written: HTTP {reply.status} {reply.body[:200]!r}", status=reply.status
-            )
+            raise WriteFailed(f"items not written: HTTP {reply.status}", status=reply.status)
         report = json_of(reply=reply)
         stored = {
             int(i): str(k)

@@ -18,6 +18,11 @@ class AccessDenied(ZoteroError):
     """The key works but may not do this (a read-only key writing, a group it was not given)."""
 
 
+class Missing(ZoteroError):
+    """What was read is gone: a collection deleted in Zotero (404), whose source must be
+    reconnected to another."""
+
+
 class ZoteroBusy(ZoteroError):
     """The server asked us to wait longer than a call may block (429 or 503 with Retry-After,
     or a Backoff), or kept failing: `retry_in` seconds until it is worth asking again."""

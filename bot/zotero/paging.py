@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from bot.zotero.errors import ZoteroError
+from bot.zotero.errors import Missing, ZoteroError
 from bot.zotero.session import ZoteroSession
 from bot.zotero.transport import Reply
 
@@ -56,8 +56,10 @@ def _pages(
         reply = session.send(method="GET", url=current, headers=headers if version is None else {})
         if reply.status == 304:
             return None
+        if reply.status == 404:
+            raise Missing(f"no longer in Zotero: {current.split('?')[0][-120:]}")
         if reply.status != 200:
-            raise ZoteroError(f"reading a listing: HTTP {reply.status} {reply.body[:200]!r}")
+            raise ZoteroError(f"reading a listing: HTTP {reply.status}")
         seen = version_of(reply=reply)
         if version is not None and seen != version:
             raise _Moved

@@ -176,6 +176,8 @@ class FakeZotero(ZoteroServer):
                 return self._post(library=library, kind=what, h=h, body=body)
             return text(status=405, message="Method not allowed")
         if sub is not None and method == "GET":
+            if library.get(kind=what, key=key) is None:
+                return text(status=404, message=f"{KINDS[what]} not found")
             if what == "collections" and sub == "items":
                 wanted = {
                     d["key"] for d in library.live(kind="items") if key in d.get("collections", [])

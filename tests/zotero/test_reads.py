@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.zotero import AccessDenied, KeyRevoked, LibraryRef, ZoteroError
+from bot.zotero import AccessDenied, KeyRevoked, LibraryRef, Missing, ZoteroError
 from tests.fakezotero import Answer, FakeZotero
 
 from .conftest import KEY, USER, Setup, Waits, make_client
@@ -125,3 +125,11 @@ def test_a_link_outside_the_api_is_not_followed(zotero: Setup) -> None:
     with pytest.raises(ZoteroError, match="outside the API"):
         zotero.client.changed_items(since=0)
     assert all(r.path.startswith("/users/") for r in zotero.fake.requests)
+
+
+def test_a_collection_deleted_in_zotero_is_reported_missing(zotero: Setup) -> None:
+    key = zotero.client.collection_key(name="#gone")
+    zotero.fake.library(kind="users", id=USER).delete(kind="collections", key=key)
+    with pytest.raises(Missing):
+        zotero.client.changed_items(since=0, collection=key)
+    assert zotero.fake.requests[-1].status == 404
