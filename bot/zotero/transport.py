@@ -24,7 +24,8 @@ class Dropped(Exception):
 
 
 class Refused(Exception):
-    """The address is not one the bot connects to: not worth retrying."""
+    """Not worth retrying: the address is not one the bot connects to, or the answer cannot be
+    read (over the size cap, an encoding not asked for)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,7 @@ def exchange(
     except AddressRefused as refused:
         raise Refused(str(refused)) from None
     except (TooLarge, UnknownEncoding) as odd:
-        raise Dropped(f"an answer not read ({type(odd).__name__})") from None
+        raise Refused(f"an answer not read ({type(odd).__name__})") from None
     except (OSError, http.client.HTTPException, CutOff, ValueError) as error:
         why = "no answer in time" if deadline.over() else failure(exc=error)
         raise Dropped(why[:300]) from None
