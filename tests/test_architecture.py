@@ -71,7 +71,7 @@ SHARED_LIBRARIES: tuple[str, ...] = ()  # neutral third-party libraries every ed
 LAYERS: tuple[tuple[str, ...], ...] = (
     CORE,
     ("config",),
-    ("db", "web", "enrich", "semantic", "lookup", "outbound", "data", *PLATFORMS),
+    ("db", "web", "enrich", "semantic", "lookup", "outbound", "data", "zotero", *PLATFORMS),
     ("runtime",),
     ("cli",),
     ("__main__",),
