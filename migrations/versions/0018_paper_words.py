@@ -5,10 +5,8 @@ FTS5's vocabulary, kept by FTS5 itself.
 
 A row per workspace and word, with the number of papers whose title or abstract holds it
 ('simple' configuration: lower-cased, not stemmed, as ts_stat read it), kept by statement
-triggers on papers (an import's batch is one upsert of its words). A count that falls to zero stays as a row (the reader skips it): deleting it would race
-a paper adding the word back. Words are locked in sorted order (the insert's rows go in that
-order; the decrement locks its rows first, sorted), so that two imports adding papers at once
-take shared words in one order rather than deadlocking.
+triggers on papers (an import's batch is one upsert of its words). A count that falls to zero
+stays as a row (the reader skips it): deleting it would race a paper adding the word back.
 
 Revision ID: 0018
 Revises: 0017
@@ -38,36 +36,24 @@ def _words(row: str) -> str:
     )
 
 
-_CHANGED = "old_papers AS p JOIN new_papers AS q ON q.id = p.id"
-_WHERE_CHANGED = (
-    "WHERE (p.title, p.abstract, p.workspace_id) "
-    "IS DISTINCT FROM (q.title, q.abstract, q.workspace_id)"
-)
-
-
-def _add(*, rows: str, row: str, where: str = "") -> str:
-    """Count the words of `row` over `rows` (those `where` keeps) in: one upsert, in
-    (workspace, word) order."""
+def _counted(*, rows: str, row: str, sign: str, where: str = "") -> str:
+    """(workspace_id, word, n): `sign` once per paper of `rows` (those `where` keeps) holding
+    the word."""
     return (
-        f"INSERT INTO paper_words AS w (workspace_id, word, papers) "  # noqa: S608 (constants)
-        f"SELECT {row}.workspace_id, word, count(*) FROM {rows}, {_words(row)} AS word {where} "
-        f"GROUP BY {row}.workspace_id, word ORDER BY {row}.workspace_id, word "
+        f"SELECT {row}.workspace_id AS workspace_id, word, {sign} AS n "  # noqa: S608 (constants)
+        f"FROM {rows}, {_words(row)} AS word {where}"
+    )
+
+
+def _kept(*, changes: str) -> str:
+    """Add each (workspace, word)'s net change to its count: one upsert, whose rows are taken
+    in (workspace, word) order, so that two writers lock the words they share in one order (two
+    passes, the old words then the new, deadlocked two edits of titles in the review)."""
+    return (
+        "INSERT INTO paper_words AS w (workspace_id, word, papers) "  # noqa: S608 (constants)
+        f"SELECT workspace_id, word, sum(n) FROM ({changes}) AS change "
+        "GROUP BY workspace_id, word HAVING sum(n) <> 0 ORDER BY workspace_id, word "
         "ON CONFLICT (workspace_id, word) DO UPDATE SET papers = w.papers + excluded.papers;"
-    )
-
-
-def _remove(*, rows: str, row: str, where: str = "") -> str:
-    """Count the words of `row` over `rows` (those `where` keeps) out, their rows locked
-    first in (workspace, word) order."""
-    gone = (
-        f"(SELECT {row}.workspace_id AS ws, word, count(*) AS n "  # noqa: S608 (constants)
-        f"FROM {rows}, {_words(row)} AS word {where} GROUP BY {row}.workspace_id, word) AS gone"
-    )
-    match = "w.workspace_id = gone.ws AND w.word = gone.word"
-    return (
-        f"PERFORM 1 FROM paper_words AS w JOIN {gone} ON {match} "  # noqa: S608 (constants)
-        "ORDER BY w.workspace_id, w.word FOR UPDATE OF w; "
-        f"UPDATE paper_words AS w SET papers = w.papers - gone.n FROM {gone} WHERE {match};"
     )
 
 
@@ -79,21 +65,32 @@ def _function(*, name: str, body: str) -> str:
     )
 
 
+_CHANGED = "old_papers AS p JOIN new_papers AS q ON q.id = p.id"
+_WHERE_CHANGED = (
+    "WHERE (p.title, p.abstract, p.workspace_id) "
+    "IS DISTINCT FROM (q.title, q.abstract, q.workspace_id)"
+)
+_ADDED = _counted(rows="new_papers AS q", row="q", sign="1")
+_REMOVED = _counted(rows="old_papers AS p", row="p", sign="-1")
+_EDITED = (
+    _counted(rows=_CHANGED, row="q", sign="1", where=_WHERE_CHANGED)
+    + " UNION ALL "
+    + _counted(rows=_CHANGED, row="p", sign="-1", where=_WHERE_CHANGED)
+)
+
 # Per statement, over its transition tables: an import's batch of papers is one upsert of its
-# distinct words (a trigger per row made an import 29x as long as without it).
+# distinct words (a trigger per row made an import 29x as long as without it). The words sort
+# by code point (COLLATE "C"): the reader asks for a first letter's range, which a linguistic
+# collation would break (it sorts "{" before "z", and "élan" outside ["é", "ê")).
 POSTGRES_CREATE = [
     """CREATE TABLE paper_words (
         workspace_id integer NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
-        word text NOT NULL,
+        word text COLLATE "C" NOT NULL,
         papers integer NOT NULL,
         PRIMARY KEY (workspace_id, word))""",
-    _function(name="paper_words_added", body=_add(rows="new_papers AS q", row="q")),
-    _function(name="paper_words_removed", body=_remove(rows="old_papers AS p", row="p")),
-    _function(
-        name="paper_words_changed",
-        body=_remove(rows=_CHANGED, row="p", where=_WHERE_CHANGED)
-        + _add(rows=_CHANGED, row="q", where=_WHERE_CHANGED),
-    ),
+    _function(name="paper_words_added", body=_kept(changes=_ADDED)),
+    _function(name="paper_words_removed", body=_kept(changes=_REMOVED)),
+    _function(name="paper_words_changed", body=_kept(changes=_EDITED)),
     """CREATE TRIGGER paper_words_added AFTER INSERT ON papers
         REFERENCING NEW TABLE AS new_papers FOR EACH STATEMENT
         EXECUTE FUNCTION paper_words_added()""",

@@ -5,11 +5,12 @@ abstracts, deletions and moves between workspaces; the store reads them per work
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Engine, create_engine, text
 
 from bot.db.database import Database
 from bot.domain import PaperDraft, WorkspaceKey
@@ -116,3 +117,89 @@ def test_did_you_mean_reads_the_asking_workspaces_words(postgres: Database) -> N
         conn.execute(text("DELETE FROM papers WHERE title = 'Gaussian process regression'"))
     with postgres(write=False) as store:
         assert store.words_near(words=["proces"], workspace=TWO) == ()
+
+
+def _waiting_on_locks(*, engine: Engine, count: int, writers: list[threading.Thread]) -> bool:
+    """Whether `count` backends come to wait on a lock (pg_stat_activity says so: the signal),
+    before the writers end."""
+    with engine.connect() as watcher:
+        for _ in range(5_000):
+            waiting = watcher.execute(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    " AND datname = current_database()"
+                )
+            ).scalar()
+            watcher.rollback()
+            if waiting == count:
+                return True
+            if not any(writer.is_alive() for writer in writers):
+                return False
+    return False
+
+
+def test_two_edits_trading_words_wait_for_each_other_and_never_deadlock(
+    postgres: Database, postgres_url: str
+) -> None:
+    """X goes "bbb ttt" -> "aaa ttt" while Y goes "aaa" -> "bbb", both queued behind a third
+    writer holding "aaa": each edit takes its words in one sorted pass, so both wait for "aaa"
+    and then finish (taking the old words, then the new, in two passes, they deadlocked)."""
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    drafts = [
+        PaperDraft(title="bbb ttt", abstract="", origin="t:x"),
+        PaperDraft(title="aaa", abstract="", origin="t:y"),
+    ]
+    importing.import_drafts(uow=postgres, drafts=drafts, now=now, workspace=ONE)
+    engine = create_engine(postgres_url)
+    failures: list[str] = []
+    try:
+        with engine.connect() as conn:
+            ids = {str(t): int(i) for t, i in conn.execute(text("SELECT title, id FROM papers"))}
+
+        def edit(paper_id: int, title: str) -> None:
+            """Retitle one paper in a transaction of its own."""
+            try:
+                with engine.begin() as conn:
+                    conn.execute(text("SET LOCAL lock_timeout = '30s'"))
+                    conn.execute(
+                        text("UPDATE papers SET title = :t WHERE id = :id"),
+                        {"t": title, "id": paper_id},
+                    )
+            except Exception as exc:  # a deadlock or a timeout: the test's failure
+                failures.append(str(exc).splitlines()[0])
+
+        with engine.connect() as holder:
+            holder.execute(text("SELECT 1 FROM paper_words WHERE word = 'aaa' FOR UPDATE"))
+            writers = [
+                threading.Thread(target=edit, args=(ids["bbb ttt"], "aaa ttt")),
+                threading.Thread(target=edit, args=(ids["aaa"], "bbb")),
+            ]
+            for writer in writers:
+                writer.start()
+            assert _waiting_on_locks(engine=engine, count=2, writers=writers), failures
+            holder.commit()
+        for writer in writers:
+            writer.join(60)
+    finally:
+        engine.dispose()
+    assert failures == []
+    assert _kept(postgres) == _read(postgres)
+
+
+def test_words_sort_by_code_point_whatever_the_databases_collation(postgres: Database) -> None:
+    """The reader asks for a first letter's range: under a linguistic collation "{" sorts before
+    "z" and "élan" outside ["é", "ê"), so the column is COLLATE "C"."""
+    with postgres.engine.connect() as conn:
+        collation = conn.execute(
+            text(
+                "SELECT collation_name FROM information_schema.columns"
+                " WHERE table_name = 'paper_words' AND column_name = 'word'"
+            )
+        ).scalar()
+    assert collation == "C"
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    draft = PaperDraft(title="Zebra élan", abstract="", origin="t:z")
+    importing.import_drafts(uow=postgres, drafts=[draft], now=now, workspace=ONE)
+    with postgres(write=False) as store:
+        near = dict(store.words_near(words=["zebar", "élam"], workspace=ONE))
+    assert near == {"zebra": 1, "élan": 1}
