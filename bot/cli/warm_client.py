@@ -18,6 +18,8 @@ from bot.cli import warm_wire as wire
 from bot.cli.pipes import reader_gone
 from bot.config import warm_place
 
+INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C (128 + SIGINT)
+
 
 def answered(*, argv: list[str]) -> int | None:
     """Print a running bot's answer to `paperclub search ARGV` and return its exit status, or
@@ -30,7 +32,11 @@ def answered(*, argv: list[str]) -> int | None:
         return None
     question = wire.request(argv=argv, cwd=os.getcwd(), env=warm_place.environment())
     for path in wire.sockets(place=place):
-        reply = _ask(path=path, question=question)
+        try:
+            reply = _ask(path=path, question=question)
+        except KeyboardInterrupt:  # as the command says it when it searches itself
+            print("paperclub: interrupted", file=sys.stderr)
+            return INTERRUPTED
         if reply is None:
             continue
         code, stdout, stderr = reply

@@ -10,16 +10,10 @@ they can open, and the peer's uid checked), and nothing listens on the network f
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
 import json
 import logging
 import os
-import secrets
-import socket
-import socketserver
-import struct
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -29,6 +23,7 @@ from sqlalchemy.engine import make_url
 from bot.cli import warm_wire as wire
 from bot.cli.archive import CliError
 from bot.cli.search import add_arguments, show_search
+from bot.cli.warm_socket import Listening, listen
 from bot.config import warm_place
 from bot.config.settings import ConfigError, Settings, load_settings
 from bot.db.database import Database
@@ -36,6 +31,9 @@ from bot.semantic.lazy import semantic_extra_for
 from bot.services.embedding import SemanticExtra
 
 log = logging.getLogger("paperclub")
+
+# The most hits a running bot builds for one command; above it the command searches itself.
+LIMIT = 1000
 
 
 def beside_the_bot(
@@ -54,9 +52,7 @@ class WarmSearch:
     def __init__(self, *, settings: Settings, database: Database, semantic_extra: SemanticExtra):
         """Keep what a search needs; nothing listens before `start`."""
         self.settings, self.database, self.semantic_extra = settings, database, semantic_extra
-        self.path = ""
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
+        self.listening: Listening | None = None
 
     def start(self) -> None:
         """Listen, when the user's socket folder is (or can be made) private; otherwise the
@@ -74,31 +70,16 @@ class WarmSearch:
                 place,
             )
             return
-        _remove_dead(place=place)
-        path = os.path.join(place, f"{os.getpid()}-{secrets.token_hex(3)}{wire.SUFFIX}")
         try:
-            server = _Server(path, _Handler, owner=self)
-        except OSError as exc:  # a path too long for a socket address, a full disk
+            self.listening = listen(place=place, answer=lambda data: self.answer(data=data))
+        except OSError as exc:
             log.warning("paperclub search will not be answered warm: %s", exc)
-            return
-        os.chmod(path, 0o600)
-        self.path, self._server = path, server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.5}, name="warm-search"
-        )
-        self._thread.start()
 
     def close(self) -> None:
-        """Stop listening, after the searches in flight, and remove the socket."""
-        server, self._server = self._server, None
-        if server is None:
-            return
-        server.shutdown()
-        server.server_close()
-        if self._thread is not None:
-            self._thread.join()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)
+        """Stop listening and remove the socket."""
+        listening, self.listening = self.listening, None
+        if listening is not None:
+            listening.close()
 
     def answer(self, *, data: bytes) -> bytes:
         """The answer to one request: the search's output, or a decline (the client then
@@ -116,6 +97,9 @@ class WarmSearch:
         mine = _absolute(url=self.settings.database_url, cwd=os.getcwd())
         if _absolute(url=theirs.database_url, cwd=body["cwd"]) != mine:
             return wire.declined(why="another database")
+        if warm_place.libpq(environ=body["env"]) != warm_place.libpq():
+            # PGHOST, PGPORT, PGDATABASE...: the same URL may name another server's database.
+            return wire.declined(why="another database")
         if theirs.semantic and self.semantic_extra.index is None:
             return wire.declined(why="they search by meaning too; this bot does not")
         extra = self.semantic_extra if theirs.semantic else semantic_extra_for(enabled=False)
@@ -123,6 +107,8 @@ class WarmSearch:
             args = _parser().parse_args(body["argv"])
         except _Unreadable:
             return wire.declined(why="options this bot cannot read")
+        if args.limit > LIMIT:  # the page is built in memory: a huge one stays in its process
+            return wire.declined(why=f"more than {LIMIT} hits asked")
         out = io.StringIO()
         try:
             code = show_search(args=args, database=self.database, semantic_extra=extra, stream=out)
@@ -132,42 +118,6 @@ class WarmSearch:
             log.exception("a warm paperclub search failed")
             return wire.declined(why="the search failed here")
         return wire.answer(code=code, stdout=out.getvalue(), stderr="")
-
-
-class _Server(socketserver.ThreadingUnixStreamServer):
-    """The socket, knowing the WarmSearch it answers for."""
-
-    daemon_threads = True  # a client that never finishes its request is cut at the timeout
-
-    def __init__(self, path: str, handler: type[_Handler], *, owner: WarmSearch) -> None:
-        """Bind and listen on `path`."""
-        self.owner = owner
-        super().__init__(path, handler)
-
-
-class _Handler(socketserver.BaseRequestHandler):
-    """One connection: the peer must be this user; the request is read to its end (the client
-    shuts its side), answered, and the connection closed."""
-
-    server: _Server
-
-    def handle(self) -> None:
-        """Read, answer, close."""
-        conn: socket.socket = self.request
-        if not _same_user(conn=conn):
-            return
-        conn.settimeout(wire.ANSWER_SECONDS)
-        chunks, size = [], 0
-        try:
-            while chunk := conn.recv(1 << 16):
-                size += len(chunk)
-                if size > wire.REQUEST_LIMIT:
-                    conn.sendall(wire.declined(why="request too large"))
-                    return
-                chunks.append(chunk)
-            conn.sendall(self.server.owner.answer(data=b"".join(chunks)))
-        except OSError:  # the client gave up or went away: nothing to tell it
-            return
 
 
 class _Unreadable(Exception):
@@ -185,7 +135,11 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> _Parser:
     """A parser of the arguments after `search`, as the CLI's (add_arguments is shared)."""
-    parser = _Parser(prog="paperclub search", add_help=False, exit_on_error=False)
+    # No abbreviations: "--her" is --here to the command's own parser, so a bot that took it
+    # for something else would answer what the command was told not to ask it.
+    parser = _Parser(
+        prog="paperclub search", add_help=False, exit_on_error=False, allow_abbrev=False
+    )
     add_arguments(parser=parser, workspace_help="")
     return parser
 
@@ -213,29 +167,3 @@ def _absolute(*, url: str, cwd: str) -> str:
     if parsed.get_backend_name() == "sqlite" and name and name != ":memory:":
         parsed = parsed.set(database=os.path.realpath(os.path.join(cwd, name)))
     return parsed.render_as_string(hide_password=False)
-
-
-def _same_user(*, conn: socket.socket) -> bool:
-    """Whether the peer runs as this user (Linux's SO_PEERCRED; where it is missing, the
-    folder's and the socket's modes are the guard)."""
-    option = getattr(socket, "SO_PEERCRED", None)
-    if option is None:
-        return True
-    pid_uid_gid = conn.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i"))
-    _pid, uid, _gid = struct.unpack("3i", pid_uid_gid)
-    return bool(uid == os.getuid())
-
-
-def _remove_dead(*, place: str) -> None:
-    """Remove the sockets of bots that are gone (killed, so never cleaned up): a connection to
-    them is refused. A live one is left alone, another bot on another database perhaps."""
-    for path in wire.sockets(place=place):
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            probe.settimeout(1.0)
-            try:
-                probe.connect(path)
-            except (ConnectionRefusedError, FileNotFoundError):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(path)
-            except OSError:
-                continue

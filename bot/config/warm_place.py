@@ -5,6 +5,7 @@ tells it of its environment: read here, as every setting is, with the standard l
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 
 def folder() -> str:
@@ -23,3 +24,11 @@ def environment() -> dict[str, str]:
     """The command's environment, whole: the bot reads the command's settings from it (and
     from the .env of the command's folder) as the command itself would."""
     return dict(os.environ)
+
+
+def libpq(*, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The variables PostgreSQL's client library fills a URL's gaps from (PGHOST, PGPORT,
+    PGDATABASE, PGUSER, PGSERVICE, PGOPTIONS...) in `environ` (default: this process's): one
+    URL names another database where they differ."""
+    source = os.environ if environ is None else environ
+    return {name: value for name, value in source.items() if name.startswith("PG")}

@@ -90,6 +90,10 @@ def test_a_users_mistake_is_served_as_the_command_says_it(
         (["x"], {"PAPERCLUB_DATABASE_URL": "not-a-url"}, "their settings do not read"),
         (["x"], {"PAPERCLUB_SEMANTIC": "auto"}, "they search by meaning too; this bot does not"),
         (["--nope", "x"], {}, "options this bot cannot read"),
+        (["--her", "x"], {}, "options this bot cannot read"),  # --here, to the command
+        (["--he", "x"], {}, "options this bot cannot read"),  # ambiguous, to the command
+        (["--limit", "1001", "x"], {}, "more than 1000 hits asked"),
+        (["x"], {"PGPORT": "5433"}, "another database"),
         ([], {}, "options this bot cannot read"),
     ],
 )
