@@ -21,7 +21,8 @@ As ours, a query of several words ranks the papers with every word first, then t
 papers (every phrase and some of the words: the MATCH string ours builds with words=SOME),
 each part by its own score, the total counting both: the statement runs once per part, every
 snippet highlighting the related match, and the pages are joined (the every-word page, then
-the related page without the papers already in it). When no paper has every word it runs
+the related page without the papers already in it); when the every-word part fills the page,
+the related papers are only counted (COUNT), as ours does. When no paper has every word it runs
 again with any of them (the MATCH string ours builds with any_term). What it skips that ours
 does: reading the scope (one small statement), SQLAlchemy's session, building the statements,
 and rendering the page.
@@ -80,6 +81,14 @@ STATEMENT = (
     "ORDER BY score DESC, top.id"
 )
 
+# The papers matching :q by their text or a comment, none scored (the related papers' count
+# when the page holds only papers with every word, as ours counts them).
+COUNT = (
+    "SELECT count(*) FROM (SELECT rowid FROM papers_fts WHERE papers_fts MATCH :q UNION "
+    "SELECT posts.paper_id FROM comments_fts JOIN comments ON comments.id = comments_fts.rowid "
+    "JOIN posts ON posts.id = comments.post_id WHERE comments_fts MATCH :q)"
+)
+
 
 def bare(
     *,
@@ -99,6 +108,9 @@ def bare(
         return _page(db=db, match=any_match, highlight=any_match, limit=limit)
     if not rows or some_match is None:
         return rows
+    if rows[0]["total"] >= limit:  # the page is all every-word papers: count the related
+        total = db.execute(COUNT, {"q": some_match}).fetchone()[0]
+        return [{**dict(row), "total": total} for row in rows]
     related = _page(db=db, match=some_match, highlight=some_match, limit=limit)
     seen = {row["id"] for row in rows}
     total = related[0]["total"] if related else rows[0]["total"]

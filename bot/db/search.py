@@ -119,6 +119,11 @@ class Searcher:
             size=int(parts[4][0]["id"] or 0),
         )
 
+    def count(self, *, words: Words) -> int:
+        """How many papers match asking for `words` (by text or comment), none of them scored."""
+        q = build.match(scope=self.scope, query=self.query, words=words)
+        return int(self.execute(build.count(scope=self.scope, query=self.query, q=q))[0]["id"])
+
     def hits(self, *, page: list[Scored], ranking: Ranking) -> tuple[SearchHit, ...]:
         """Papers, latest posts, votes, comment counts and snippets for the page alone,
         highlighted as `ranking` matched."""
@@ -191,6 +196,8 @@ def ranking(*, run: Searcher, depth: int) -> Ranking:
         return run.rank(depth=depth, words=ANY) if relax else strict
     if not several:
         return strict
+    if strict.total >= depth:  # the pages asked for lie among those with every word
+        return replace(strict, total=run.count(words=SOME), words=SOME)
     some = run.rank(depth=depth, words=SOME)
     # `some` holds the best `depth` of a superset of `strict`: past strict's papers, at least
     # the best `depth` - strict.total related ones, so every page up to `depth` is exact.

@@ -193,6 +193,20 @@ def rank(*, scope: Scope, query: SearchQuery, depth: int, q: Sql) -> Sql:
     )
 
 
+def count(*, scope: Scope, query: SearchQuery, q: Sql) -> Sql:
+    """How many papers the match `q` finds by their text or a comment, none of them scored (in
+    `id`, as the rank statement's counts)."""
+    on_comments = filters(scope=scope, query=query, pid="posts.paper_id") + visible(
+        scope=scope, column="comments.channel_id"
+    )
+    return scope.statement(
+        template=scope.sql["count"],
+        q=q,
+        filters=filters(scope=scope, query=query, pid=scope.sql["pid"]),
+        comments=on_comments,
+    )
+
+
 def papers(*, scope: Scope, ids: Sequence[int]) -> Sql:
     """The papers with these ids, every column of search_rows.paper_of."""
     return scope.statement(template=PAPERS, bound={"ids": list(ids)})

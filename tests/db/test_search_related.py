@@ -88,6 +88,12 @@ def test_related_papers_keep_phrases_exclusions_and_filters(any_database: Databa
     assert sorted(_keys(page, ids)) == ["both", "phrase", "thread", "weak"] and page.total == 4
     page = find(any_database, "gossip averaging is:posted", limit=10)
     assert _keys(page, ids) == ["thread"] and page.total == 1
+    # A first page within the papers with every word only counts the related ones, alike.
+    for text in (
+        "gossip averaging -epidemics -smooths",
+        '"decentralized training" gossip averaging',
+    ):
+        assert find(any_database, text, limit=1).total == find(any_database, text, limit=10).total
 
 
 def test_no_paper_with_every_word_is_still_relaxed(any_database: Database) -> None:
