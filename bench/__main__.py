@@ -113,23 +113,28 @@ def hybrid_rows(*, size: int) -> list[Row]:
 
 
 def relevance_rows(*, result: dict[str, Any]) -> list[Row]:
-    """Per kind of judged query: MRR and recall@5 with the extra (hybrid) against bm25 alone."""
+    """Per kind of judged query (and all): the hybrid's MRR against the bare vectors', and
+    keyword search's nDCG@10 against bare bm25's (the issue's bars, bench/relevance.py)."""
     rows: list[Row] = []
     table = result.get("table", {})
-    for kind in relevance.KINDS:
-        if kind not in table.get("bm25", {}):
+    pairs = (
+        ("mrr", "MRR", "hybrid", "bare vectors"),
+        ("ndcg@10", "nDCG@10", "keyword", "bare bm25"),
+    )
+    for kind in (*relevance.KINDS, relevance.ALL):
+        if kind not in table.get("hybrid", {}):
             continue
-        for key, label in (("mrr", "MRR"), ("recall@5", "recall@5")):
-            ours, theirs = table["hybrid"][kind][key], table["bm25"][kind][key]
+        for key, label, engine, baseline in pairs:
+            ours, theirs = table[engine][kind][key], table[baseline][kind][key]
             if not theirs:  # no ratio to a zero: the relevance table below still shows both
-                print(f"relevance {label}, {kind}: bm25 scores 0, no row", file=sys.stderr)
+                print(f"relevance {label}, {kind}: {baseline} scores 0, no row", file=sys.stderr)
                 continue
             rows.append(
                 figure(
-                    name=f"relevance {label}, {kind} queries",
+                    name=f"relevance {label}, {kind} queries, {engine}",
                     unit=label,
                     ours=[ours],
-                    baseline="bm25",
+                    baseline=baseline,
                     theirs=[theirs],
                 )
             )
@@ -225,7 +230,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name} done in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     print(table(rows=rows))
     if judged_set:
-        print(f"\nrelevance: {judged_set['papers']} papers, {judged_set['queries']} judged queries")
+        print(
+            f"\nrelevance: {judged_set['papers']} papers, {judged_set['comments']} comments, "
+            f"{judged_set['queries']} judged queries"
+        )
         print(relevance.render(result=judged_set))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(rows, indent=2) + "\n")

@@ -13,7 +13,8 @@ Ours searches as a channel does (with a viewer, so the privacy rule is applied) 
 its page of five. The bare query (bench/search_bare.py says exactly what it does) is one plain
 sqlite3 statement doing the same work: papers and comments matched and scored as ours does,
 the total, the five best with their post, votes, comment count and the same snippet() calls
-(and, as ours, again with any word when no paper has them all); it returns the same page. It
+(and, as ours, run again for the related papers of a query of several words, or with any
+word when no paper has them all); it returns the same page. It
 and the LIKE scan run on the very connection ours uses, inside the same read transaction: the
 same pragmas (64 MB page cache), the same warm cache, no reconnects.
 
@@ -47,7 +48,7 @@ from bot.db.author_index import fold_names
 from bot.db.database import Database
 from bot.db.migrate import upgrade_url
 from bot.domain import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, ChannelKey, SearchPage
-from bot.search_query import fts5_match, parse_query
+from bot.search_query import SOME, fts5_match, fts5_words, parse_query, related_words
 from bot.semantic.encoder import DIMENSIONS, SemanticUnavailable, load_encoder
 from bot.services import search as service
 from bot.services.embedding import NO_SEMANTIC, SemanticExtra
@@ -263,8 +264,10 @@ def measure(*, size: int, repeat: int = 11, like_repeat: int = 3) -> dict[str, A
         for text in QUERIES:
             query = parse_query(text=text)
             expression = fts5_match(query=query)
-            # As ours: any of the words when no paper has them all, for a query of several.
+            # As ours: related papers after those with every word; any of the words when no
+            # paper has them all, for a query of several.
             relaxed = fts5_match(query=query, any_term=True) if len(query.positives) > 1 else None
+            some = fts5_words(query=query, words=SOME) if related_words(query=query) else None
             words = [f"%{word}%" for word in query.positives]
             like = " AND ".join(["(title LIKE ? OR abstract LIKE ?)"] * len(words))
             args = [w for word in words for w in (word, word)]
@@ -278,10 +281,12 @@ def measure(*, size: int, repeat: int = 11, like_repeat: int = 3) -> dict[str, A
                 return render(page=page)
 
             def bare(
-                expression: str | None = expression, relaxed: str | None = relaxed
+                expression: str | None = expression,
+                relaxed: str | None = relaxed,
+                some: str | None = some,
             ) -> list[Any]:
-                """The bare query: the same page, one plain statement."""
-                return bare_page(db=bare_db, match=expression, any_match=relaxed)
+                """The bare query: the same page, one plain statement a part."""
+                return bare_page(db=bare_db, match=expression, any_match=relaxed, some_match=some)
 
             def scan(like: str = like, args: list[str] = args) -> list[Any]:
                 """A LIKE scan: the total and the first five."""

@@ -1,5 +1,6 @@
-"""The bare baseline of bench/search.py: one hand-written SQLite statement that builds the same
-page our search does, with none of our code in between (no stores, no statement builder).
+"""The bare baseline of bench/search.py: one hand-written SQLite statement (run once a part of
+the ranking) that builds the same page our search does, with none of our code in between (no
+stores, no statement builder).
 
 Per query it does what bot/db/search.py does on SQLite for a channel of the synthetic archive
 (one workspace, public channels: ours adds no workspace or privacy condition there either):
@@ -16,9 +17,15 @@ Per query it does what bot/db/search.py does on SQLite for a channel of the synt
   abstract's), and, where the comment weighed more than the text, that comment's snippet()
   and author; the same marks, ellipsis and 16 tokens as ours.
 
-As ours, when no paper has every word of a query of several, it runs again with any of them
-(the MATCH string ours builds with any_term). What it skips that ours does: reading the scope
-(one small statement), SQLAlchemy's session, building the statements, and rendering the page.
+As ours, a query of several words ranks the papers with every word first, then the related
+papers (every phrase and some of the words: the MATCH string ours builds with words=SOME),
+each part by its own score, the total counting both: the statement runs once per part, every
+snippet highlighting the related match, and the pages are joined (the every-word page, then
+the related page without the papers already in it); when the every-word part fills the page,
+the related papers are only counted (COUNT), as ours does. When no paper has every word it runs
+again with any of them (the MATCH string ours builds with any_term). What it skips that ours
+does: reading the scope (one small statement), SQLAlchemy's session, building the statements,
+and rendering the page.
 
 It is written plainly, not tuned as ours is: it joins every paper that matches to the comment
 scores and keeps them all for the count, where ours combines only the best by text with the
@@ -50,10 +57,10 @@ STATEMENT = (
     "UNION ALL SELECT pid, 0.0, s, cid FROM c WHERE pid NOT IN (SELECT id FROM m)), "
     "top AS MATERIALIZED (SELECT id, ts, cs, cid FROM found ORDER BY ts + cs DESC, id LIMIT :k), "
     f"ps AS MATERIALIZED (SELECT rowid AS id, {_SNIP.format('papers_fts', 2)} AS a, "
-    f"{_SNIP.format('papers_fts', 0)} AS t FROM papers_fts WHERE papers_fts MATCH :q "
+    f"{_SNIP.format('papers_fts', 0)} AS t FROM papers_fts WHERE papers_fts MATCH :h "
     "AND rowid IN (SELECT id FROM top)), "
     f"cs AS MATERIALIZED (SELECT rowid AS id, {_SNIP.format('comments_fts', 0)} AS snippet "
-    "FROM comments_fts WHERE comments_fts MATCH :q "
+    "FROM comments_fts WHERE comments_fts MATCH :h "
     "AND rowid IN (SELECT cid FROM top WHERE cs > ts)) "
     "SELECT top.id AS id, top.ts + top.cs AS score, (SELECT count(*) FROM found) AS total, "
     "p.title, p.abstract, p.authors, p.url, p.arxiv_id, p.doi, p.source, p.added_by, "
@@ -74,21 +81,48 @@ STATEMENT = (
     "ORDER BY score DESC, top.id"
 )
 
+# The papers matching :q by their text or a comment, none scored (the related papers' count
+# when the page holds only papers with every word, as ours counts them).
+COUNT = (
+    "SELECT count(*) FROM (SELECT rowid FROM papers_fts WHERE papers_fts MATCH :q UNION "
+    "SELECT posts.paper_id FROM comments_fts JOIN comments ON comments.id = comments_fts.rowid "
+    "JOIN posts ON posts.id = comments.post_id WHERE comments_fts MATCH :q)"
+)
+
 
 def bare(
-    *, db: sqlite3.Connection, match: str | None, any_match: str | None, limit: int = LIMIT
+    *,
+    db: sqlite3.Connection,
+    match: str | None,
+    any_match: str | None,
+    some_match: str | None = None,
+    limit: int = LIMIT,
 ) -> list[Any]:
-    """The page's rows for the FTS5 MATCH string `match`, or for `any_match` (any of the words,
-    None for a query of one) when no paper matches them all; each row carries the total."""
-    rows = _page(db=db, match=match, limit=limit)
+    """The page's rows for the FTS5 MATCH string `match`, then the related papers of
+    `some_match` (None when the query has no related papers), or for `any_match` (any of the
+    words, None for a query of one) when no paper matches them all; each row carries the
+    total."""
+    highlight = some_match or match
+    rows = _page(db=db, match=match, highlight=highlight, limit=limit)
     if not rows and any_match is not None:
-        rows = _page(db=db, match=any_match, limit=limit)
-    return rows
+        return _page(db=db, match=any_match, highlight=any_match, limit=limit)
+    if not rows or some_match is None:
+        return rows
+    if rows[0]["total"] >= limit:  # the page is all every-word papers: count the related
+        total = db.execute(COUNT, {"q": some_match}).fetchone()[0]
+        return [{**dict(row), "total": total} for row in rows]
+    related = _page(db=db, match=some_match, highlight=some_match, limit=limit)
+    seen = {row["id"] for row in rows}
+    total = related[0]["total"] if related else rows[0]["total"]
+    joined = [*rows, *(row for row in related if row["id"] not in seen)][:limit]
+    return [{**dict(row), "total": total} for row in joined]
 
 
-def _page(*, db: sqlite3.Connection, match: str | None, limit: int) -> list[Any]:
+def _page(
+    *, db: sqlite3.Connection, match: str | None, highlight: str | None, limit: int
+) -> list[Any]:
     """One run of the statement, its rows read by column name (as ours reads its own)."""
-    params = {"q": match, "k": limit, "o": HIGHLIGHT_OPEN, "c": HIGHLIGHT_CLOSE}
+    params = {"q": match, "h": highlight, "k": limit, "o": HIGHLIGHT_OPEN, "c": HIGHLIGHT_CLOSE}
     cursor = db.cursor()
     cursor.row_factory = sqlite3.Row
     return cursor.execute(STATEMENT, params).fetchall()

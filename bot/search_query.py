@@ -17,6 +17,7 @@ from datetime import date
 from typing import Literal
 
 from bot.domain import PaperStatus
+from bot.domain.stopwords import STOPWORDS
 
 MAX_TEXT = 2000
 MAX_TERMS = 32
@@ -25,6 +26,7 @@ _TOKEN = re.compile(
     r'(?P<neg>-?)(?:(?P<key>author|after|before|in|is|presenter|session):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))',
     re.IGNORECASE,
 )
+_WORD = re.compile(r"[^\W_]+")  # a run of letters and digits: both tokenizers split elsewhere
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 _BARE_KEY = re.compile(r"(author|after|before|in|is|presenter|session):", re.IGNORECASE)
 # A mention as a platform writes it (Slack's <@U0123|name>, Discord's <@123> or <@!123>).
@@ -207,16 +209,49 @@ def quote_fts(*, text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
+# Which words a match asks for: every word and phrase; every phrase and some of the words (the
+# related papers that follow those with every word); any word or phrase (no paper has every
+# word: the relaxed search).
+Words = Literal["every", "some", "any"]
+EVERY: Words = "every"
+SOME: Words = "some"
+ANY: Words = "any"
+
+
 def fts5_match(*, query: SearchQuery, any_term: bool = False) -> str | None:
     """The FTS5 MATCH expression (all words, or any with any_term); None for filters only."""
+    return fts5_words(query=query, words=ANY if any_term else EVERY)
+
+
+def fts5_words(*, query: SearchQuery, words: Words) -> str | None:
+    """The FTS5 MATCH expression asking for `words`; None for filters only."""
     if not query.has_text:
         return None
     # Juxtaposition, not AND: FTS5 drops a string that tokenizes to nothing instead of
     # failing the whole match on it.
-    joiner = " OR " if any_term else " "
-    positive = "(" + joiner.join(quote_fts(text=item) for item in query.positives) + ")"
+    quoted = [quote_fts(text=item) for item in query.positives]
+    phrases = quoted[len(query.terms) :]
+    related = [quote_fts(text=word) for word in related_words(query=query)]
+    if words == ANY:
+        positive = "(" + " OR ".join(related + phrases if related else quoted) + ")"
+    elif words == SOME and related:
+        # Every phrase with one of the words, OR'ed: FTS5 juxtaposes strings, not groups.
+        positive = "(" + " OR ".join(" ".join([*phrases, word]) for word in related) + ")"
+    else:
+        positive = "(" + " ".join(quoted) + ")"
     excluded = fts5_excluded(query=query)
     return f"{positive} NOT ({excluded})" if excluded else positive
+
+
+def related_words(*, query: SearchQuery) -> tuple[str, ...]:
+    """The words of which a related paper has some: the bare words split where the tokenizers
+    split them (`retrieval-augmented` is two), without the stop words unless nothing else is
+    left; none when the query has a single word (its related papers would be its matches)."""
+    pieces = [piece for term in query.terms for piece in (_WORD.findall(term) or [term])]
+    if len(pieces) < 2:
+        return ()
+    kept = [piece for piece in pieces if piece.lower() not in STOPWORDS]
+    return tuple(dict.fromkeys(kept or pieces))
 
 
 def fts5_excluded(*, query: SearchQuery) -> str | None:

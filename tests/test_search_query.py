@@ -12,14 +12,19 @@ from hypothesis import strategies as st
 
 from bot.domain import PaperStatus
 from bot.search_query import (
+    ANY,
+    EVERY,
     MAX_TERMS,
+    SOME,
     SearchQuery,
     TsTerm,
     fts5_authors,
     fts5_excluded,
     fts5_match,
+    fts5_words,
     parse_query,
     quote_fts,
+    related_words,
     tsquery_terms,
 )
 
@@ -120,8 +125,30 @@ def test_fts5_expression_quotes_every_token() -> None:
     assert fts5_match(query=query) == (
         '("NEAR(a" "b)" "OR" "title:x" "c*" "^d" "AND NOT") NOT ("OR")'
     )
-    assert fts5_match(query=parse_query(text="a b"), any_term=True) == '("a" OR "b")'
+    assert fts5_match(query=parse_query(text="gpu b"), any_term=True) == '("gpu" OR "b")'
     assert quote_fts(text='say "hi"') == '"say ""hi"""'
+
+
+def test_related_papers_match_every_phrase_and_some_words() -> None:
+    """Hyphenated words count as their parts; stop words relate nothing unless alone."""
+    query = parse_query(text='retrieval-augmented generation of "long context" -survey')
+    assert related_words(query=query) == ("retrieval", "augmented", "generation")
+    assert fts5_words(query=query, words=EVERY) == (
+        '("retrieval-augmented" "generation" "of" "long context") NOT ("survey")'
+    )
+    assert fts5_words(query=query, words=SOME) == (
+        '("long context" "retrieval" OR "long context" "augmented" OR "long context" '
+        '"generation") NOT ("survey")'
+    )
+    assert fts5_words(query=query, words=ANY) == (
+        '("retrieval" OR "augmented" OR "generation" OR "long context") NOT ("survey")'
+    )
+    assert related_words(query=parse_query(text="of the")) == ("of", "the")
+    # One word (or one with phrases): its related papers would be its own matches.
+    for text in ("diffusion", '"ring all-reduce" gpu', "author:x gpu"):
+        query = parse_query(text=text)
+        assert related_words(query=query) == ()
+        assert fts5_words(query=query, words=SOME) == fts5_words(query=query, words=EVERY)
 
 
 def test_filters_only_has_no_match_expression() -> None:
@@ -234,6 +261,7 @@ def test_any_text_parses_into_an_expression_fts5_accepts(
     for expression in (
         fts5_match(query=query),
         fts5_match(query=query, any_term=True),
+        fts5_words(query=query, words=SOME),
         fts5_excluded(query=query),
         fts5_authors(query=query),
     ):

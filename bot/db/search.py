@@ -4,8 +4,9 @@ Score = text match (-bm25(papers_fts, 10.0, 5.0, 1.0); PostgreSQL: ts_rank weigh
 + the best live matching comment's bm25, so matching in both ranks above either alone. Never
 negative, so the best N sums lie among the best N by text plus the papers with a matching
 comment: only those are combined; posts, votes and snippets are read for the page alone.
-Every word must match; when no paper has them all, any of them (`ranking`, the one relaxed
-step keyword and hybrid search share).
+Papers with every word come first; related papers, with every phrase and some of the words,
+follow in their own order and count in the total; when no paper has every word, any word or
+phrase is enough (`ranking`, the steps keyword and hybrid search share).
 
 The statements are values built by search_statements; `Execute` is the one place they run.
 """
@@ -28,7 +29,7 @@ from bot.db.search_sql import WALK_PER_HIT
 from bot.db.unit import UnitBound
 from bot.domain import HIGHLIGHT_OPEN as OPEN
 from bot.domain import ChannelKey, SearchHit, SearchPage, WorkspaceKey
-from bot.search_query import SearchQuery
+from bot.search_query import ANY, EVERY, SOME, SearchQuery, Words, related_words
 
 
 class Execute:
@@ -61,18 +62,18 @@ class Execute:
 
 @dataclass(frozen=True)
 class Ranking:
-    """Candidates best first, how many papers match, whether any word was enough, and the
+    """Candidates best first, how many papers match, which words the match asked for, and the
     archive's largest paper id (the snippets' plan depends on it)."""
 
     ranked: list[Scored]
     total: int
-    any_term: bool = False
+    words: Words = EVERY
     size: int = 0
 
     @property
     def relaxed(self) -> bool:
         """No paper had every word, and some had one of them."""
-        return self.any_term and self.total > 0
+        return self.words == ANY and self.total > 0
 
 
 class Searcher:
@@ -90,28 +91,38 @@ class Searcher:
         ranked = [Scored(paper_id=row["id"], text_score=0.0) for row in self.execute(page)]
         return Ranking(ranked=ranked, total=int(total))
 
-    def rank(self, *, depth: int, any_term: bool) -> Ranking:
-        """Candidates best first (at least the best `depth`) and how many papers match."""
-        q = build.match(scope=self.scope, query=self.query, any_term=any_term)
+    def rank(self, *, depth: int, words: Words) -> Ranking:
+        """Candidates best first (at least the best `depth`) and how many papers match, asking
+        for `words`; marked as having every word only when `words` asked for every one."""
+        q = build.match(scope=self.scope, query=self.query, words=words)
         statement = build.rank(scope=self.scope, query=self.query, depth=depth, q=q)
         parts: dict[int, list[Any]] = {part: [] for part in range(5)}
         for row in self.execute(statement):
             parts[row["part"]].append(row)
-        found = {row["id"]: Scored(row["id"], float(row["s"])) for row in parts[0]}
+        every = words == EVERY
+        found = {
+            row["id"]: Scored(row["id"], float(row["s"]), 0.0, None, every) for row in parts[0]
+        }
         # A paper found through a comment may also match by text, below the best `depth`.
         both = {row["id"]: float(row["s"]) for row in parts[1]}
         by_comment = parts[2]
         for row in by_comment:
             paper_id = row["id"]
-            found[paper_id] = Scored(paper_id, both.get(paper_id, 0.0), float(row["s"]), row["cid"])
+            text_score = both.get(paper_id, 0.0)
+            found[paper_id] = Scored(paper_id, text_score, float(row["s"]), row["cid"], every)
         ranked = sorted(found.values(), key=lambda h: (-h.text_score - h.comment_score, h.paper_id))
         matched = int(parts[3][0]["id"])
         return Ranking(
             ranked=ranked,
             total=matched + len(by_comment) - len(both),
-            any_term=any_term,
+            words=words,
             size=int(parts[4][0]["id"] or 0),
         )
+
+    def count(self, *, words: Words) -> int:
+        """How many papers match asking for `words` (by text or comment), none of them scored."""
+        q = build.match(scope=self.scope, query=self.query, words=words)
+        return int(self.execute(build.count(scope=self.scope, query=self.query, q=q))[0]["id"])
 
     def hits(self, *, page: list[Scored], ranking: Ranking) -> tuple[SearchHit, ...]:
         """Papers, latest posts, votes, comment counts and snippets for the page alone,
@@ -127,7 +138,7 @@ class Searcher:
         snippets: dict[int, str] = {}
         comments: dict[int, Any] = {}
         if query.has_text:
-            q = build.match(scope=scope, query=query, any_term=ranking.any_term)
+            q = build.match(scope=scope, query=query, words=ranking.words)
             # A rowid seek costs ~0.1 ms; walking the matches of a small archive costs less.
             walk = ranking.size <= WALK_PER_HIT * len(ids)
             for row in self.execute(build.snippets(scope=scope, q=q, ids=ids, walk=walk)):
@@ -176,11 +187,23 @@ def open_search(
 
 
 def ranking(*, run: Searcher, depth: int) -> Ranking:
-    """Keyword candidates, all words first, any of them when no paper has them all."""
-    strict = run.rank(depth=depth, any_term=False)
-    if strict.total == 0 and len(run.query.positives) > 1:
-        return run.rank(depth=depth, any_term=True)
-    return strict
+    """Keyword candidates: those with every word first, then the related papers (every phrase,
+    some of the words), each part best first; any word or phrase when no paper has them all."""
+    strict = run.rank(depth=depth, words=EVERY)
+    several = related_words(query=run.query)  # none for one word: nothing to relax
+    if strict.total == 0:
+        relax = several or len(run.query.positives) > 1
+        return run.rank(depth=depth, words=ANY) if relax else strict
+    if not several:
+        return strict
+    if strict.total >= depth:  # the pages asked for lie among those with every word
+        return replace(strict, total=run.count(words=SOME), words=SOME)
+    some = run.rank(depth=depth, words=SOME)
+    # `some` holds the best `depth` of a superset of `strict`: past strict's papers, at least
+    # the best `depth` - strict.total related ones, so every page up to `depth` is exact.
+    seen = {hit.paper_id for hit in strict.ranked}
+    related = [hit for hit in some.ranked if hit.paper_id not in seen]
+    return replace(some, ranked=strict.ranked + related)
 
 
 def search(

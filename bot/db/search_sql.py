@@ -38,6 +38,22 @@ _RANK = (
     "UNION ALL SELECT 2, pid, s, cid FROM c UNION ALL SELECT 3, count(*), NULL, NULL FROM {m} "
     "UNION ALL SELECT 4, max(id), NULL, NULL FROM papers"
 )
+# How many papers match {q} by their text or a comment `c`, without scoring any: the count of
+# the related papers when every page asked for lies among those with every word ({pid} is the
+# text match's id column and {text} its FROM and WHERE, filled in below).
+_COUNT = " SELECT count(*) AS id FROM (SELECT {pid} AS id FROM {text} UNION SELECT pid FROM c) u"
+_SQLITE_COMMENTS = (
+    "WITH cm AS MATERIALIZED (SELECT posts.paper_id AS pid, -bm25(comments_fts) AS s, "
+    "comments.id AS cid FROM comments_fts JOIN comments ON comments.id = comments_fts.rowid "
+    "JOIN posts ON posts.id = comments.post_id WHERE comments_fts MATCH {q}{comment_filters}), "
+    "c AS MATERIALIZED (SELECT pid, max(s) AS s, cid FROM cm GROUP BY pid)"
+)
+_PG_COMMENTS = (
+    "WITH c AS MATERIALIZED (SELECT DISTINCT ON (posts.paper_id) posts.paper_id AS pid, "
+    f"ts_rank({_PG_COMMENT}, {{q}}) AS s, comments.id AS cid FROM comments JOIN posts "
+    f"ON posts.id = comments.post_id WHERE NOT comments.deleted AND {_PG_COMMENT} @@ {{q}}"
+    "{comment_filters} ORDER BY posts.paper_id, s DESC)"
+)
 # One dialect's statements: {q} is the match expression, {filters} extra conditions.
 SQLITE = dict(
     pid="papers_fts.rowid",
@@ -47,10 +63,11 @@ SQLITE = dict(
     # MATERIALIZED: FTS5 refuses bm25() in an aggregate; max() then keeps its row's cid.
     matches=f"SELECT papers_fts.rowid AS id, {_BM25} AS s FROM papers_fts "
     "WHERE papers_fts MATCH {q}{filters}",
-    rank="WITH cm AS MATERIALIZED (SELECT posts.paper_id AS pid, -bm25(comments_fts) AS s, "
-    "comments.id AS cid FROM comments_fts JOIN comments ON comments.id = comments_fts.rowid "
-    "JOIN posts ON posts.id = comments.post_id WHERE comments_fts MATCH {q}{comment_filters}), "
-    f"c AS MATERIALIZED (SELECT pid, max(s) AS s, cid FROM cm GROUP BY pid){{kept}} {_RANK}",
+    rank=_SQLITE_COMMENTS + "{kept} " + _RANK,
+    count=_SQLITE_COMMENTS
+    + _COUNT.replace("{pid}", "papers_fts.rowid").replace(
+        "{text}", "papers_fts WHERE papers_fts MATCH {q}{filters}"
+    ),
     snippets=f"SELECT papers_fts.rowid AS id, {_SNIP.format('papers_fts', 2)} AS abstract, "
     f"{_SNIP.format('papers_fts', 0)} AS title FROM papers_fts WHERE papers_fts MATCH {{q}} "
     f"AND {{plus}}papers_fts.rowid {IN_IDS}",
@@ -63,11 +80,11 @@ POSTGRES = dict(
     pid="papers.id",
     ids="= ANY(:ids)",
     excluded=f" AND NOT ({PG_VECTOR} @@ {{x}})",
-    rank="WITH c AS MATERIALIZED (SELECT DISTINCT ON (posts.paper_id) posts.paper_id AS pid, "
-    f"ts_rank({_PG_COMMENT}, {{q}}) AS s, comments.id AS cid FROM comments JOIN posts "
-    f"ON posts.id = comments.post_id WHERE NOT comments.deleted AND {_PG_COMMENT} @@ {{q}}"
-    "{comment_filters} ORDER BY posts.paper_id, s DESC)"
-    "{kept} " + _RANK,
+    rank=_PG_COMMENTS + "{kept} " + _RANK,
+    count=_PG_COMMENTS
+    + _COUNT.replace("{pid}", "papers.id").replace(
+        "{text}", f"papers WHERE {PG_VECTOR} @@ {{q}}{{filters}}"
+    ),
     matches=f"SELECT papers.id AS id, {_PG_RANK} AS s FROM papers "
     f"WHERE {PG_VECTOR} @@ {{q}}{{filters}}",
     snippets=f"SELECT papers.id AS id, {_HEADLINE.format('papers.abstract')} AS abstract, "

@@ -26,11 +26,15 @@ from bot.db.search_sql import (
     SHOWN,
 )
 from bot.search_query import (
+    ANY,
+    EVERY,
     SearchQuery,
+    Words,
     fts5_authors,
     fts5_excluded,
-    fts5_match,
+    fts5_words,
     quote_fts,
+    related_words,
     tsquery_terms,
 )
 
@@ -42,27 +46,40 @@ def visible(*, scope: Scope, column: str) -> Sql:
     return Sql(text=SHOWN[scope.dialect].format(column=column) if scope.hidden else "")
 
 
-def tsquery(*, query: SearchQuery, any_term: bool, negated_only: bool = False) -> Sql:
-    """A tsquery of our function calls over bound words (tq0, tq1 ...)."""
-    positive: list[str] = []
+def tsquery(*, query: SearchQuery, words: Words, negated_only: bool = False) -> Sql:
+    """A tsquery of our function calls over bound words (tq0, tq1 ...) asking for `words`."""
+    terms: list[str] = []
+    phrases: list[str] = []
     negative: list[str] = []
     params: dict[str, Any] = {}
     for index, term in enumerate(tsquery_terms(query=query)):
         params[f"tq{index}"] = term.text
         call = f"{term.function}({CFG}, :tq{index})"
-        (negative if term.negated else positive).append(call)
+        if term.negated:
+            negative.append(call)
+        else:
+            (phrases if term.function == "phraseto_tsquery" else terms).append(call)
     if negated_only:
         return Sql(text="(" + " || ".join(negative) + ")", params=params)
-    body = "(" + (" || " if any_term else " && ").join(positive) + ")"
+    related = related_words(query=query) if words != EVERY else ()
+    params.update({f"tw{index}": word for index, word in enumerate(related)})
+    some = [f"plainto_tsquery({CFG}, :tw{index})" for index in range(len(related))]
+    if words == ANY:
+        body = "(" + " || ".join(some + phrases if some else terms + phrases) + ")"
+    elif some:
+        body = "(" + " && ".join([*phrases, "(" + " || ".join(some) + ")"]) + ")"
+    else:
+        body = "(" + " && ".join(terms + phrases) + ")"
     text = "(" + " && ".join([body, *(f"!!{call}" for call in negative)]) + ")"
     return Sql(text=text, params=params)
 
 
-def match(*, scope: Scope, query: SearchQuery, any_term: bool) -> Sql:
-    """The text match: a bound FTS5 expression (:q), or a tsquery of bound words."""
+def match(*, scope: Scope, query: SearchQuery, words: Words) -> Sql:
+    """The text match asking for `words`: a bound FTS5 expression (:q), or a tsquery of bound
+    words."""
     if scope.pg:
-        return tsquery(query=query, any_term=any_term)
-    return Sql(text=":q", params={"q": fts5_match(query=query, any_term=any_term)})
+        return tsquery(query=query, words=words)
+    return Sql(text=":q", params={"q": fts5_words(query=query, words=words)})
 
 
 def post_conditions(*, scope: Scope, query: SearchQuery) -> Sql:
@@ -137,7 +154,7 @@ def excluded(*, scope: Scope, query: SearchQuery) -> Sql:
     """The condition that a paper has none of the query's -words (none without any)."""
     if not query.excluded:
         return Sql()
-    words = tsquery(query=query, any_term=True, negated_only=True) if scope.pg else Sql()
+    words = tsquery(query=query, words=ANY, negated_only=True) if scope.pg else Sql()
     condition = Sql(text=scope.sql["excluded"].format(x=words.text), params=words.params)
     return Sql(params={"f_excluded": fts5_excluded(query=query)}) + condition
 
@@ -173,6 +190,20 @@ def rank(*, scope: Scope, query: SearchQuery, depth: int, q: Sql) -> Sql:
         filters=filters(scope=scope, query=query, pid=scope.sql["pid"]),
         comments=on_comments,
         bound={"k": depth},
+    )
+
+
+def count(*, scope: Scope, query: SearchQuery, q: Sql) -> Sql:
+    """How many papers the match `q` finds by their text or a comment, none of them scored (in
+    `id`, as the rank statement's counts)."""
+    on_comments = filters(scope=scope, query=query, pid="posts.paper_id") + visible(
+        scope=scope, column="comments.channel_id"
+    )
+    return scope.statement(
+        template=scope.sql["count"],
+        q=q,
+        filters=filters(scope=scope, query=query, pid=scope.sql["pid"]),
+        comments=on_comments,
     )
 
 

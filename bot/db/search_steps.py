@@ -24,7 +24,8 @@ class SearchSteps:
         self.ranking = Ranking(ranked=[], total=0)
 
     def ranked(self, *, depth: int) -> tuple[list[Ranked], int, bool]:
-        """Keyword candidates, all words first, any of them when no paper has them all."""
+        """Keyword candidates, every word first, then the related papers with some; any of
+        them when no paper has them all."""
         self.ranking = ranking(run=self.run, depth=depth)
         return self.ranking.ranked, self.ranking.total, self.ranking.relaxed
 

@@ -50,12 +50,14 @@ class RelatedRead:
 
 @dataclass(frozen=True, slots=True)
 class Ranked:
-    """A search candidate: its keyword score, its best comment's score and that comment."""
+    """A search candidate: its keyword score, its best comment's score and that comment, and
+    whether it matched every word (False: a related paper, matching some of them)."""
 
     paper_id: int
     text_score: float
     comment_score: float = 0.0
     comment_id: int | None = None
+    every_word: bool = True
 
 
 @dataclass(frozen=True, slots=True)

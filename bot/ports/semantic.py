@@ -17,8 +17,9 @@ class SearchRun(Protocol):
     """One search in steps, so the core can fuse keyword and vector rankings."""
 
     def ranked(self, *, depth: int) -> tuple[list[Ranked], int, bool]:
-        """Keyword candidates best first (at least `depth`), how many match, and whether no
-        paper had every word so any of them counted (relaxed)."""
+        """Keyword candidates (at least `depth`): those with every word best first, then the
+        related ones with some (Ranked.every_word False); how many match either way; and
+        whether no paper had every word so any of them counted (relaxed)."""
         ...
 
     def admitted(self, *, ids: Sequence[int]) -> set[int]:

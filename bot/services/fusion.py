@@ -10,8 +10,9 @@ from bot.domain.semantic import Fused, Neighbour, Ranked
 
 K = 60  # the usual constant: ranks far down either list still count, a little
 KEYWORD_WEIGHT = 1.0
-# When no paper had every word, the keyword list is an any-word fallback: it only adds recall.
-RELAXED_KEYWORD_WEIGHT = 0.0
+# A keyword candidate lacking some of the words (a related paper after those with every word,
+# or any of them when no paper had every word) is a weaker signal: its place counts this much.
+RELATED_KEYWORD_WEIGHT = 0.0
 VECTOR_WEIGHT = 1.0
 
 
@@ -25,13 +26,14 @@ def fuse(
     *,
     keyword: Sequence[Ranked],
     vectors: Sequence[Neighbour],
-    keyword_weight: float = KEYWORD_WEIGHT,
+    related_weight: float = RELATED_KEYWORD_WEIGHT,
 ) -> list[Fused]:
-    """Both lists as one, best first (`keyword_weight`: how much the keyword list counts)."""
+    """Both lists as one, best first (`related_weight`: how much the place of a keyword
+    candidate lacking some of the words counts, against KEYWORD_WEIGHT for one with all)."""
     near = {hit.paper_id: (rank, hit) for rank, hit in enumerate(vectors, start=1)}
     fused: list[Fused] = []
     for rank, hit in enumerate(keyword, start=1):
-        score = keyword_weight / (K + rank)
+        score = (KEYWORD_WEIGHT if hit.every_word else related_weight) / (K + rank)
         place = near.pop(hit.paper_id, None)
         if place is None:
             fused.append(Fused(ranked=hit, score=score, keyword_rank=rank))

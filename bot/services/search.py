@@ -17,7 +17,7 @@ from bot.ports import SearchStore, Semantic, SemanticStore, UnitOfWork, Workspac
 from bot.search_query import SearchQuery, parse_query
 from bot.services import search_names, workspaces
 from bot.services.embedding import SemanticExtra
-from bot.services.fusion import KEYWORD_WEIGHT, RELAXED_KEYWORD_WEIGHT, fuse
+from bot.services.fusion import KEYWORD_WEIGHT, RELATED_KEYWORD_WEIGHT, fuse
 from bot.services.telemetry import Telemetry
 from bot.wording import archive
 from bot.wording import semantic as words
@@ -226,11 +226,10 @@ def _hybrid(
         total, found = len(keyword), {hit.paper_id for hit in keyword}
     near = [n for n in near if n.paper_id in found or n.paper_id in admitted]
     extra = sum(1 for n in near if n.paper_id not in found)
-    # No paper had every word: the any-word ranking is a weak signal, so meaning orders the
-    # hits and keyword-only ones follow (on the judged set this lifts paraphrase MRR from
-    # 0.35 to 0.55, as high as vectors alone, and changes no keyword query).
-    weight = RELAXED_KEYWORD_WEIGHT if relaxed and near else KEYWORD_WEIGHT
-    fused = fuse(keyword=keyword, vectors=near, keyword_weight=weight)[offset : offset + limit]
+    # A candidate lacking some words (related, or any word when no paper had every one) is a
+    # weak keyword signal, so meaning orders those; without neighbours, keyword order stands.
+    weight = RELATED_KEYWORD_WEIGHT if near else KEYWORD_WEIGHT
+    fused = fuse(keyword=keyword, vectors=near, related_weight=weight)[offset : offset + limit]
     hits = run.hits(page=[item.ranked for item in fused])
     hits = tuple(
         dataclasses.replace(hit, score=item.score) for hit, item in zip(hits, fused, strict=True)

@@ -51,19 +51,21 @@ def test_its_row_is_judged_against_twice_bm25_alone(
 
 
 def test_relevance_rows_are_references_where_higher_is_better() -> None:
-    scores = {"mrr": 0.5, "recall@5": 0.4, "queries": 3}
+    scores = {"mrr": 0.5, "recall@5": 0.4, "ndcg@10": 0.8, "queries": 3}
     table = {
-        "bm25": {"keyword": scores, "author": {**scores, "mrr": 0.0}},
+        "keyword": {"keyword": {**scores, "ndcg@10": 0.6}, "author": scores},
         "hybrid": {"keyword": {**scores, "mrr": 0.75}, "author": scores},
+        "bare bm25": {"keyword": scores, "author": {**scores, "ndcg@10": 0.0}},
+        "bare vectors": {"keyword": scores, "author": scores},
     }
     rows = [judged(row=row) for row in relevance_rows(result={"table": table})]
-    # bm25's zero MRR has no ratio: that row is left to relevance's own table
-    assert [row["name"] for row in rows] == [
-        "relevance MRR, keyword queries",
-        "relevance recall@5, keyword queries",
-        "relevance recall@5, author queries",
+    # bare bm25's zero nDCG has no ratio: that row is left to relevance's own table
+    assert [(row["name"], row["baseline"]) for row in rows] == [
+        ("relevance MRR, keyword queries, hybrid", "bare vectors"),
+        ("relevance nDCG@10, keyword queries, keyword", "bare bm25"),
+        ("relevance MRR, author queries, hybrid", "bare vectors"),
     ]
-    assert rows[0]["ratio"] == pytest.approx(1.5)
+    assert [row["ratio"] for row in rows] == [pytest.approx(1.5), pytest.approx(0.75), 1.0]
     assert {(row["better"], row["target"], row["passed"]) for row in rows} == {
         ("higher", "—", None)
     }

@@ -15,7 +15,7 @@ import pytest
 from bench import search
 from bench.search_bare import bare
 from bot.db.database import Database
-from bot.search_query import fts5_match, parse_query
+from bot.search_query import SOME, fts5_match, fts5_words, parse_query, related_words
 
 SIZE = 2_000  # built in ~2 s, with ~100 posts and their comments
 
@@ -44,7 +44,8 @@ def pages(*, archive: Path, text: str) -> tuple[Any, list[Any]]:
             db = store.session.connection().connection.driver_connection
             assert isinstance(db, sqlite3.Connection)
             relaxed = fts5_match(query=query, any_term=True) if len(query.positives) > 1 else None
-            rows = bare(db=db, match=fts5_match(query=query), any_match=relaxed)
+            some = fts5_words(query=query, words=SOME) if related_words(query=query) else None
+            rows = bare(db=db, match=fts5_match(query=query), any_match=relaxed, some_match=some)
     finally:
         database.dispose()
     return ours, rows

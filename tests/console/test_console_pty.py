@@ -73,8 +73,10 @@ def test_console_session(tmp_path: Path) -> None:
     bot.expect("Next in the queue")
     bot.expect("you> ")
     bot.sendline("/paperclub search pipeline bubbles")
-    bot.expect("1–1 of 1")
+    # Today's paper, by its thread's every word; then the related pipeline paper, by one.
+    bot.expect("1–2 of 2")
     bot.expect("you: Pipeline bubbles are the real story here")
+    bot.expect("pipeline parallelism")
     bot.expect("you> ")
     bot.sendeof()
     bot.expect("Bye")
