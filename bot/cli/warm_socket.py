@@ -88,43 +88,44 @@ class _Handler(socketserver.BaseRequestHandler):
     server: _Server
 
     def handle(self) -> None:
-        """Read, answer, close."""
+        """Read, answer, close. The request is read whole even to decline it: closed with
+        unread bytes, a Unix socket resets, and the client would lose the answer."""
         conn: socket.socket = self.request
         if not _same_user(conn=conn):
             return
-        if not self.server.slots.acquire(blocking=False):
-            with contextlib.suppress(OSError):
-                conn.sendall(wire.declined(why="busy"))
-            return
         try:
             request = _read(conn=conn)
-            if request is not None:
-                conn.sendall(self.server.answer(request))
-        except OSError:  # the client gave up or went away: nothing to tell it
+            if request is None:
+                conn.sendall(wire.declined(why="request too large"))
+            elif not self.server.slots.acquire(blocking=False):
+                conn.sendall(wire.declined(why="busy"))
+            else:
+                try:
+                    conn.sendall(self.server.answer(request))
+                finally:
+                    self.server.slots.release()
+        except (OSError, TimeoutError):  # the client gave up, went away or dawdled
             return
-        finally:
-            self.server.slots.release()
 
 
 def _read(*, conn: socket.socket) -> bytes | None:
-    """The whole request, or None: too large (declined), or not finished in ANSWER_SECONDS
-    (a client trickling bytes must not hold a thread)."""
+    """The whole request, or None when it is over REQUEST_LIMIT (read to its end all the
+    same); TimeoutError when it is not finished in ANSWER_SECONDS in all (a client trickling
+    bytes must not hold a thread)."""
     deadline = time.monotonic() + wire.ANSWER_SECONDS
     chunks: list[bytes] = []
     size = 0
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            return None
+            raise TimeoutError("the request took too long")
         conn.settimeout(left)
         chunk = conn.recv(1 << 16)
         if not chunk:
-            return b"".join(chunks)
+            return b"".join(chunks) if size <= wire.REQUEST_LIMIT else None
         size += len(chunk)
-        if size > wire.REQUEST_LIMIT:
-            conn.sendall(wire.declined(why="request too large"))
-            return None
-        chunks.append(chunk)
+        if size <= wire.REQUEST_LIMIT:
+            chunks.append(chunk)
 
 
 def _same_user(*, conn: socket.socket) -> bool:
