@@ -68,6 +68,20 @@ class SearchResult:
     # and a corrected query that finds more, offered as "Did you mean" (search_spelled.py).
     typed: str = ""
     suggestion: str = ""
+    # Papers the keywords matched (every word, or related ones), when the page also holds
+    # papers found by meaning alone (hybrid); None when the page's total is the keywords'.
+    keyword_total: int | None = None
+
+    @property
+    def by_keywords(self) -> int:
+        """How many papers the keywords matched."""
+        return self.page.total if self.keyword_total is None else self.keyword_total
+
+    @property
+    def every_word(self) -> bool:
+        """Whether some paper had every word (else the page stands on some words, or on
+        meaning alone): search_spelled.py then tries the spelling."""
+        return self.by_keywords > 0 and not self.page.relaxed
 
     @property
     def next_offset(self) -> int | None:
@@ -243,6 +257,7 @@ def _hybrid(
         engine=engine,
         why=why,
         explained=tuple(fused),
+        keyword_total=total,
     )
 
 

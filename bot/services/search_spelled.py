@@ -1,7 +1,8 @@
-"""Search that forgives a misspelling: when a query finds nothing, its unknown words are
-corrected from the archive's own words and the corrected query runs instead; when it finds
-little, the corrected query is offered ("Did you mean") if it finds more. Every edge (the
-command table, `paperclub search`, the buttons) searches through here."""
+"""Search that forgives a misspelling: when a query's keywords match nothing (its page empty,
+or found by meaning alone), its unknown words are corrected from the archive's own words and
+the corrected query runs instead; when it finds little, or no paper with every word, the
+corrected query is offered ("Did you mean") if it finds more or finds every word. Every edge
+(the command table, `paperclub search`, the buttons) searches through here."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from bot.services.search import (
 )
 from bot.services.telemetry import Telemetry
 
-FEW = 3  # fewer hits than this on a first page: a corrected query that finds more is offered
+# Fewer hits than this on a first page, or none with every word: the spelling is tried.
+FEW = 3
 
 
 def forgiving_search(
@@ -76,9 +78,12 @@ def _corrected(
     offset: int,
     run: Callable[[str], SearchResult],
 ) -> SearchResult:
-    """The typed query's result, or the corrected one's, or the typed one's offering it."""
+    """The typed query's result; or the corrected one's when the typed one matched nothing by
+    keywords (its page empty, or found by meaning alone) and the corrected one does; or the
+    typed one's offering the corrected one when that finds more, or finds every word where
+    the typed one did not (one word misspelt: the others found papers with some words)."""
     result = run(text)
-    if offset > 0 or result.page.total >= FEW:
+    if offset > 0 or (result.page.total >= FEW and result.every_word):
         return result
     query = parse_query(text=text)
     words = spelling.correctable(query=query)
@@ -91,8 +96,8 @@ def _corrected(
     if respelled is None:
         return result
     corrected = run(respelled.text)
-    if corrected.page.total <= result.page.total:
-        return result
-    if result.page.total == 0:
-        return dataclasses.replace(corrected, typed=text)
-    return dataclasses.replace(result, suggestion=respelled.text)
+    if not result.by_keywords and (corrected.by_keywords or not result.page.total):
+        return result if not corrected.page.total else dataclasses.replace(corrected, typed=text)
+    if corrected.page.total > result.page.total or (corrected.every_word and not result.every_word):
+        return dataclasses.replace(result, suggestion=respelled.text)
+    return result

@@ -17,6 +17,7 @@ from bot.semantic.encoder import Encoder
 from bot.semantic.lazy import LazySemantic
 from bot.services import search
 from bot.services.embedding import NO_SEMANTIC, SemanticExtra
+from bot.services.search_spelled import forgiving_search
 from bot.services.telemetry import Telemetry
 from bot.wording import semantic as words
 from tests.semantic.conftest import NOW, add_papers, corpus, embed_all
@@ -303,3 +304,22 @@ def test_the_floor_adapts_only_when_keywords_fail() -> None:
     assert search.floor_for(best=0.22, keywords_hold=False) == pytest.approx(0.14)
     assert search.floor_for(best=0.15, keywords_hold=False) == search.LOWEST
     assert search.floor_for(best=0.9, keywords_hold=False) == search.FLOOR
+
+
+def test_a_fully_misspelt_query_is_corrected_before_meaning_answers_alone(
+    embedded: Database, semantic: LazySemantic
+) -> None:
+    """Meaning fills the misspelt query's page, but no paper matched its keywords: the spelling
+    is tried, and the corrected query, whose words the papers have, answers instead, saying
+    what was typed (the page found by meaning alone ranked the right paper lower)."""
+    result = forgiving_search(
+        uow=embedded,
+        text="protien structre",
+        viewer=None,
+        semantic_extra=SemanticExtra(index=semantic),
+        telemetry=Telemetry(),
+        workspace=LOCAL,
+    )
+    assert (result.typed, result.text) == ("protien structre", "protein structure")
+    assert result.every_word and words.BY_MEANING not in result.notes
+    assert result.page.hits[0].paper.title in PROTEIN_TITLES

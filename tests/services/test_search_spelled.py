@@ -117,3 +117,13 @@ def test_a_corrected_search_is_counted_once_in_the_metrics(sample: Database) -> 
     )
     assert found.typed  # corrected: two queries ran
     assert _searches_counted(platform=C1.platform) == before + 1
+
+
+def test_one_misspelt_word_among_words_that_found_papers_is_offered(sample: Database) -> None:
+    """ "training" alone finds many papers (related ones, with some of the words), so the page is
+    full; but no paper has every word, so the spelling is tried, and the corrected query, which
+    has papers with every word, is offered."""
+    found = find(sample, "training pipline")
+    assert found.page.total >= 3 and found.page.relaxed and not found.typed
+    assert found.suggestion == "training pipeline"
+    assert find(sample, "training pipeline").every_word
