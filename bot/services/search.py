@@ -135,7 +135,11 @@ def search(
         )
         if forgiven is not None:  # the page's place in either ranking no longer tells its order
             notes = (*result.notes, forgiven.note)
-            result = dataclasses.replace(result, page=forgiven.page, notes=notes, explained=())
+            # The names matched too: the page is no longer one found by meaning alone (else a
+            # misspelt name would be "corrected" into another word: search_spelled.py).
+            result = dataclasses.replace(
+                result, page=forgiven.page, notes=notes, explained=(), keyword_total=None
+            )
     telemetry.search(
         platform=viewer.platform if viewer else OPERATOR, seconds=time.perf_counter() - started
     )

@@ -323,3 +323,38 @@ def test_a_fully_misspelt_query_is_corrected_before_meaning_answers_alone(
     assert (result.typed, result.text) == ("protien structre", "protein structure")
     assert result.every_word and words.BY_MEANING not in result.notes
     assert result.page.hits[0].paper.title in PROTEIN_TITLES
+
+
+def test_a_misspelt_name_is_not_corrected_into_a_word_of_the_papers(
+    semantic: LazySemantic, tmp_path: Path
+) -> None:
+    """ "Marsch" is one letter from the author Marsh and one from the word "march": the name
+    matched, so the page is hers and the spelling is left alone (counted as found by meaning
+    alone, the page was "corrected" into the march papers)."""
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    upgrade_url(url=url)
+    database = Database(url=url)
+    try:
+        papers = [
+            {
+                "title": "Tidal mixing in shallow seas",
+                "abstract": "Currents.",
+                "authors": ["Ada Marsh"],
+            },
+            {"title": "The march of glaciers", "abstract": "Ice moves.", "authors": ["Bo Lund"]},
+            {"title": "Glaciers in march", "abstract": "Spring ice.", "authors": ["Cy Dahl"]},
+        ]
+        add_papers(database, papers, workspace=LOCAL)
+        embed_all(database, semantic)
+        result = forgiving_search(
+            uow=database,
+            text="Marsch",
+            viewer=None,
+            semantic_extra=SemanticExtra(index=semantic),
+            telemetry=Telemetry(),
+            workspace=LOCAL,
+        )
+    finally:
+        database.dispose()
+    assert not result.typed
+    assert result.page.hits[0].paper.title == "Tidal mixing in shallow seas"
