@@ -50,7 +50,8 @@ def listen(*, place: str, answer: Answer) -> Listening:
     path too long for a socket address, a full disk)."""
     _remove_dead(place=place)
     name = f"{os.getpid()}-{secrets.token_hex(3)}"
-    binding = os.path.join(place, f".{name}.binding")
+    binding = os.path.join(place, f".{name}.b")  # no longer than the socket's own name: an
+    # address holds 107 bytes, and a runtime folder may be deep
     path = os.path.join(place, f"{name}{wire.SUFFIX}")
     server = _Server(binding, _Handler, answer=answer)
     try:

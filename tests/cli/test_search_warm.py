@@ -7,12 +7,15 @@ process, as before."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,19 +49,29 @@ def _env(*, folder: Path, sockets: Path) -> dict[str, str]:
     }
 
 
-def _placed(*, folder: Path) -> Place:
-    """A folder with an imported reading list and an empty private socket folder."""
-    sockets = folder / "run"
-    sockets.mkdir(mode=0o700)
+def _placed(*, folder: Path, sockets: Path) -> Place:
+    """A folder with an imported reading list, and an empty private socket folder."""
     found = Place(folder=folder, sockets=sockets, env=_env(folder=folder, sockets=sockets))
     _command(place=found, args=["import", str(SAMPLE)])
     return found
 
 
+@contextlib.contextmanager
+def _short_folder() -> Iterator[Path]:
+    """A private folder with a short path: a socket's address holds 107 bytes, and pytest's
+    own folders (pytest-of-root/pytest-N/popen-gwN/test_a_long_name0/) come near it."""
+    folder = Path(tempfile.mkdtemp(prefix="pc-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture
-def place(tmp_path: Path) -> Place:
+def place(tmp_path: Path) -> Iterator[Place]:
     """A test's own folder, database and socket folder."""
-    return _placed(folder=tmp_path)
+    with _short_folder() as sockets:
+        yield _placed(folder=tmp_path, sockets=sockets)
 
 
 def _command(
@@ -111,13 +124,14 @@ def _started(*, place: Place, besides: frozenset[Path] = frozenset()) -> subproc
 def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Place]:
     """A folder whose console bot runs for the module's tests that only read (a bot takes
     seconds to start), stopped as a supervisor does."""
-    shared = _placed(folder=tmp_path_factory.mktemp("running"))
-    process = _started(place=shared)
-    try:
-        yield shared
-    finally:
-        rest = stop_and_reap(process)
-        assert process.returncode == 0, rest
+    with _short_folder() as sockets:
+        shared = _placed(folder=tmp_path_factory.mktemp("running"), sockets=sockets)
+        process = _started(place=shared)
+        try:
+            yield shared
+        finally:
+            rest = stop_and_reap(process)
+            assert process.returncode == 0, rest
 
 
 def _imported(*, stderr: str) -> set[str]:
