@@ -40,6 +40,7 @@ class SearchSteps:
         `grams` (every word of those lengths when `least` < 1)."""
         return words_near(
             session=self.run.execute.session,
+            scope=self.run.scope,
             grams=grams,
             shortest=shortest,
             longest=longest,
@@ -47,8 +48,9 @@ class SearchSteps:
         )
 
     def author_names(self, *, words: Sequence[Collection[str]]) -> list[tuple[int, str]]:
-        """(id, name) of the names holding a word of each set, and of those not folded yet."""
-        return names_holding(session=self.run.execute.session, words=words)
+        """(id, name) of the workspace's names holding a word of each set, and of its names
+        not folded yet."""
+        return names_holding(session=self.run.execute.session, scope=self.run.scope, words=words)
 
     def papers_named(self, *, names: Sequence[int], limit: int) -> list[int]:
         """The workspace's papers naming one of `names` (hidden ones too), newest first."""

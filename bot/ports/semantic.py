@@ -39,8 +39,9 @@ class SearchRun(Protocol):
         ...
 
     def author_names(self, *, words: Sequence[Collection[str]]) -> list[tuple[int, str]]:
-        """(id, name as written) of every name holding a word of each set of `words`, and of
-        every name whose words are not indexed yet (the caller judges those itself)."""
+        """(id, name as written) of every name a paper of the workspace names holding a word
+        of each set of `words`, and of each such name whose words are not indexed yet (the
+        caller judges those itself); names of other workspaces' papers are not read."""
         ...
 
     def papers_named(self, *, names: Sequence[int], limit: int) -> list[int]:

@@ -58,41 +58,67 @@ SQLITE_DROP = [
     "DROP TRIGGER IF EXISTS papers_authors_ai",
 ]
 # PostgreSQL: an array's strings, as SQLite's json_each keeps its text values (a JSON null,
-# a scalar or a number names nobody). "<row>" is NEW in the trigger, papers in the backfill.
+# a scalar or a number names nobody). "<row>" is the rows' table: `added` (an INSERT's new
+# rows) or NEW in the triggers, papers in the backfill.
+#
+# New names go in sorted, and an INSERT's go in once for all its rows (a statement trigger
+# reading its transition table), not paper by paper: author_names is shared by every
+# workspace, and a writer adding a name another uncommitted writer added waits for it. Two
+# imports adding X then Y and Y then X would each wait for the other (a deadlock); taking
+# every name of the statement in one order, neither holds a name the other needs while it
+# waits. An import writes its batch in one statement (importing.py: 1,000 papers, as
+# SQLAlchemy's insertmanyvalues page) and each transaction adds names once before folding;
+# only an authors' UPDATE goes row by row (the enrichment's, one paper a transaction).
 _PG_AUTHORS = (
     "json_array_elements(CASE WHEN json_typeof(<row>.authors::json) = 'array' "
     "THEN <row>.authors::json ELSE '[]'::json END) AS e(a)"
 )
 _PG_NAMES = (
-    f"INSERT INTO author_names (name) SELECT DISTINCT a #>> '{{}}' FROM {_PG_AUTHORS} "
+    f"INSERT INTO author_names (name) SELECT DISTINCT a #>> '{{}}' FROM <rows>{_PG_AUTHORS} "
     f"WHERE json_typeof(a) = 'string' AND length(a #>> '{{}}') <= {MAX_NAME} "
-    "ON CONFLICT (name) DO NOTHING"
+    "ORDER BY 1 ON CONFLICT (name) DO NOTHING"
 )
 _PG_LINKS = (
     f"INSERT INTO paper_authors (name_id, paper_id) SELECT DISTINCT n.id, <row>.id "
-    f"FROM {_PG_AUTHORS} JOIN author_names AS n ON n.name = a #>> '{{}}' "
+    f"FROM <rows>{_PG_AUTHORS} JOIN author_names AS n ON n.name = a #>> '{{}}' "
     "WHERE json_typeof(a) = 'string' ON CONFLICT DO NOTHING"
 )
+
+
+def _pg(*, statement: str, row: str, table: bool) -> str:
+    """`statement` over the rows of `row`: a table read with the elements (`table`), or a
+    trigger's record (NEW)."""
+    return statement.replace("<rows>", f"{row}, " if table else "").replace("<row>", row)
+
+
 PG_CREATE = [
+    f"""CREATE FUNCTION papers_authors_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        {_pg(statement=_PG_NAMES, row="added", table=True)};
+        {_pg(statement=_PG_LINKS, row="added", table=True)};
+        RETURN NULL;
+    END $$""",
+    "CREATE TRIGGER papers_authors_added AFTER INSERT ON papers REFERENCING NEW TABLE AS added "
+    "FOR EACH STATEMENT EXECUTE FUNCTION papers_authors_added()",
     f"""CREATE FUNCTION papers_authors_sync() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-        IF TG_OP <> 'INSERT' THEN
-            DELETE FROM paper_authors WHERE paper_id = OLD.id;
-        END IF;
-        IF TG_OP <> 'DELETE' THEN
-            {_PG_NAMES.replace("<row>", "NEW")};
-            {_PG_LINKS.replace("<row>", "NEW")};
+        DELETE FROM paper_authors WHERE paper_id = OLD.id;
+        IF TG_OP = 'UPDATE' THEN
+            {_pg(statement=_PG_NAMES, row="NEW", table=False)};
+            {_pg(statement=_PG_LINKS, row="NEW", table=False)};
         END IF;
         RETURN NULL;
     END $$""",
-    "CREATE TRIGGER papers_authors_sync AFTER INSERT OR DELETE OR UPDATE OF authors ON papers "
+    "CREATE TRIGGER papers_authors_sync AFTER DELETE OR UPDATE OF authors ON papers "
     "FOR EACH ROW EXECUTE FUNCTION papers_authors_sync()",
-    _PG_NAMES.replace("<row>", "papers").replace("FROM json_", "FROM papers, json_", 1),
-    _PG_LINKS.replace("<row>", "papers").replace("FROM json_", "FROM papers, json_", 1),
+    _pg(statement=_PG_NAMES, row="papers", table=True),
+    _pg(statement=_PG_LINKS, row="papers", table=True),
 ]
 PG_DROP = [
     "DROP TRIGGER IF EXISTS papers_authors_sync ON papers",
     "DROP FUNCTION IF EXISTS papers_authors_sync()",
+    "DROP TRIGGER IF EXISTS papers_authors_added ON papers",
+    "DROP FUNCTION IF EXISTS papers_authors_added()",
 ]
 
 
