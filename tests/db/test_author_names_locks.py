@@ -9,7 +9,9 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import Connection, Engine, create_engine, text
+from sqlalchemy import Engine, create_engine, text
+
+from tests.lock_waits import waiting_on_locks
 
 pytestmark = pytest.mark.postgres
 
@@ -20,10 +22,6 @@ PAPERS = (
 )
 ROW = "(1, 'T', '{authors}', 'a', '{fingerprint}', 's', '2026-01-05 08:00:00', 1, 'queued', false)"
 X, Y = '["Xavier Alpha"]', '["Yolanda Beta"]'
-WAITING = (
-    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-    "AND datname = current_database()"
-)
 
 
 def _papers(*rows: tuple[str, str]) -> str:
@@ -41,18 +39,6 @@ def engine(postgres_url: str) -> Iterator[Engine]:
         connection.execute(text("INSERT INTO workspaces (id, platform, team) VALUES (1, 's', 'T')"))
     yield made
     made.dispose()
-
-
-def _wait_for_locks(*, watcher: Connection, count: int, threads: list[threading.Thread]) -> bool:
-    """Whether `count` backends came to wait on a lock (the signal), polled until then or
-    until one of the started `threads` ended (it failed)."""
-    for _ in range(5_000):
-        if watcher.execute(text(WAITING)).scalar() == count:
-            return True
-        watcher.rollback()
-        if not all(thread.is_alive() for thread in threads):
-            return False
-    return False
 
 
 def test_two_imports_adding_names_in_opposite_orders_both_go_in(engine: Engine) -> None:
@@ -74,9 +60,9 @@ def test_two_imports_adding_names_in_opposite_orders_both_go_in(engine: Engine) 
         second = threading.Thread(target=write, args=(_papers((Y, "q1"), (X, "q2")),))
         threads = [first, second]
         first.start()
-        assert _wait_for_locks(watcher=watcher, count=1, threads=[first]), errors
+        assert waiting_on_locks(watcher=watcher, count=1, threads=[first]), errors
         second.start()
-        assert _wait_for_locks(watcher=watcher, count=2, threads=threads), errors
+        assert waiting_on_locks(watcher=watcher, count=2, threads=threads), errors
         holder.rollback()  # both go on: X then Y for one, Y then X for the other if by row
         for thread in threads:
             thread.join(WAIT)

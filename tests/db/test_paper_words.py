@@ -10,11 +10,12 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import create_engine, text
 
 from bot.db.database import Database
 from bot.domain import PaperDraft, WorkspaceKey
 from bot.services import importing
+from tests.lock_waits import waiting_on_locks
 
 pytestmark = pytest.mark.postgres
 
@@ -119,25 +120,6 @@ def test_did_you_mean_reads_the_asking_workspaces_words(postgres: Database) -> N
         assert store.words_near(words=["proces"], workspace=TWO) == ()
 
 
-def _waiting_on_locks(*, engine: Engine, count: int, writers: list[threading.Thread]) -> bool:
-    """Whether `count` backends come to wait on a lock (pg_stat_activity says so: the signal),
-    before the writers end."""
-    with engine.connect() as watcher:
-        for _ in range(5_000):
-            waiting = watcher.execute(
-                text(
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                    " AND datname = current_database()"
-                )
-            ).scalar()
-            watcher.rollback()
-            if waiting == count:
-                return True
-            if not any(writer.is_alive() for writer in writers):
-                return False
-    return False
-
-
 def test_two_edits_trading_words_wait_for_each_other_and_never_deadlock(
     postgres: Database, postgres_url: str
 ) -> None:
@@ -176,7 +158,8 @@ def test_two_edits_trading_words_wait_for_each_other_and_never_deadlock(
             ]
             for writer in writers:
                 writer.start()
-            assert _waiting_on_locks(engine=engine, count=2, writers=writers), failures
+            with engine.connect() as watcher:
+                assert waiting_on_locks(watcher=watcher, count=2, threads=writers), failures
             holder.commit()
         for writer in writers:
             writer.join(60)

@@ -17,6 +17,7 @@ from bot.services.embedding import NO_SEMANTIC
 from bot.services.reply import ClickAnswer
 from bot.sources.candidates import Candidate
 from bot.wording import suggestions as words
+from tests.lock_waits import waiting_on_locks
 from tests.services.conftest import key
 
 NOW = datetime(2024, 9, 2, 9, 30, tzinfo=UTC)
@@ -64,19 +65,7 @@ def test_a_promote_that_loses_to_a_hide_queues_nothing(postgres_url: str) -> Non
             clicker = threading.Thread(target=promote)
             clicker.start()
             with engine.connect() as watcher:  # the promote waits on that row lock: a signal
-                blocked = False
-                for _ in range(2_000):
-                    blocked = bool(
-                        watcher.execute(
-                            text(
-                                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type"
-                                " = 'Lock' AND datname = current_database()"
-                            )
-                        ).scalar()
-                    )
-                    if blocked or not clicker.is_alive():
-                        break
-                    watcher.rollback()
+                blocked = waiting_on_locks(watcher=watcher, count=1, threads=[clicker])
             assert blocked, "the promote never waited for the hide's lock"
             other.commit()
             clicker.join(WAIT)
