@@ -50,8 +50,12 @@ class WarmSearch:
     thread of its own (a thread per request: searches only read)."""
 
     def __init__(self, *, settings: Settings, database: Database, semantic_extra: SemanticExtra):
-        """Keep what a search needs; nothing listens before `start`."""
-        self.settings, self.database, self.semantic_extra = settings, database, semantic_extra
+        """Keep what a search needs, and what names the bot's own database (its URL made
+        absolute, and the PG* variables that fill a PostgreSQL URL's gaps), read once; nothing
+        listens before `start`."""
+        self.database, self.semantic_extra = database, semantic_extra
+        self.mine = _absolute(url=settings.database_url, cwd=os.getcwd())
+        self.libpq = warm_place.libpq()
         self.listening: Listening | None = None
 
     def start(self) -> None:
@@ -94,10 +98,9 @@ class WarmSearch:
             theirs = load_settings(environ=body["env"], cwd=Path(body["cwd"]))
         except ConfigError:
             return wire.declined(why="their settings do not read")
-        mine = _absolute(url=self.settings.database_url, cwd=os.getcwd())
-        if _absolute(url=theirs.database_url, cwd=body["cwd"]) != mine:
+        if _absolute(url=theirs.database_url, cwd=body["cwd"]) != self.mine:
             return wire.declined(why="another database")
-        if warm_place.libpq(environ=body["env"]) != warm_place.libpq():
+        if warm_place.libpq(environ=body["env"]) != self.libpq:
             # PGHOST, PGPORT, PGDATABASE...: the same URL may name another server's database.
             return wire.declined(why="another database")
         if theirs.semantic and self.semantic_extra.index is None:
