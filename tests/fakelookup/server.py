@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
+
+from tests.loopback_http import LoopbackServer
 
 from . import answers
 from .answers import Answer
@@ -39,27 +40,8 @@ class _Fault:
     malformed: bool = False
 
 
-class _Server(ThreadingHTTPServer):
-    # Handler threads are joined by server_close(): leaving the fake leaves no thread behind.
-    daemon_threads = False  # daemon threads are not tracked, so server_close() could not join them
-    block_on_close = True
-    # socketserver's backlog of 5 drops SYNs under a burst of parallel calls; the kernel
-    # retries them only after a second.
-    request_queue_size = 64
-
-    def __init__(self, *, fake: FakeScholar) -> None:
-        """Bind a free loopback port."""
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.fake = fake
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """Quiet about clients that hang up (a timed-out client does it on purpose)."""
-        if not isinstance(sys.exc_info()[1], OSError):
-            super().handle_error(request, client_address)
-
-
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    server: LoopbackServer[FakeScholar]
     # A client that connects and never sends must not hold server_close() for long.
     timeout = 5
 
@@ -104,7 +86,7 @@ class FakeScholar:
         self._stalls: dict[str, deque[float]] = {service: deque() for service in SERVICES}
         # Set on exit so stalled answers end at once instead of holding shutdown hostage.
         self._stopping = threading.Event()
-        self._server: _Server | None = None
+        self._server: LoopbackServer[FakeScholar] | None = None
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> FakeScholar:
@@ -112,7 +94,7 @@ class FakeScholar:
         if self._server is not None:
             raise RuntimeError("FakeScholar is already running")
         self._stopping.clear()
-        self._server = _Server(fake=self)
+        self._server = LoopbackServer(fake=self, handler=_Handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.05},

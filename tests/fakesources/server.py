@@ -7,15 +7,16 @@ spacing the real service asks for, and writes the answer (slowly, when told to).
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 from typing import Any, NamedTuple, Self
 from urllib.parse import urlsplit
+
+from tests.loopback_http import LoopbackServer
 
 REASONS = {
     200: "OK",
@@ -78,24 +79,8 @@ def text_answer(*, status: int, text: str, kind: str = "text/plain; charset=utf-
     return Answer(status, text.encode("utf-8"), {"Content-Type": kind})
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = False  # joined by server_close(): leaving the fake leaves no thread behind
-    block_on_close = True
-    request_queue_size = 64  # socketserver's 5 drops SYNs under a burst of parallel calls
-
-    def __init__(self, *, fake: SourceServer) -> None:
-        """Bind a free loopback port."""
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.fake = fake
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """Quiet about clients that hang up (a client that times out does it on purpose)."""
-        if not isinstance(sys.exc_info()[1], OSError):
-            super().handle_error(request, client_address)
-
-
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    server: LoopbackServer[SourceServer]
     timeout = 5  # a client that connects and never sends must not hold server_close() long
     protocol_version = "HTTP/1.0"  # one request a connection, closed after the body
 
@@ -129,7 +114,7 @@ class SourceServer:
         self.max_in_flight = 0
         self._counted = threading.local()  # whether this handler thread's request counted off
         self._stopping = threading.Event()
-        self._server: _Server | None = None
+        self._server: LoopbackServer[SourceServer] | None = None
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> Self:
@@ -137,7 +122,7 @@ class SourceServer:
         if self._server is not None:
             raise RuntimeError(f"{type(self).__name__} is already running")
         self._stopping.clear()
-        self._server = _Server(fake=self)
+        self._server = LoopbackServer(fake=self, handler=_Handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.05},

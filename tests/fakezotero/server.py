@@ -4,13 +4,14 @@ after the write was stored). FakeZotero (api.py) says what each request gets."""
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 from typing import Any, NamedTuple, Self
+
+from tests.loopback_http import LoopbackServer
 
 REASONS = {
     200: "OK",
@@ -69,23 +70,8 @@ class _Fault:
     drop: bool = False
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = False
-    block_on_close = True
-    request_queue_size = 64
-
-    def __init__(self, *, fake: ZoteroServer) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.fake = fake
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """Quiet about clients that hang up."""
-        if not isinstance(sys.exc_info()[1], OSError):
-            super().handle_error(request, client_address)
-
-
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    server: LoopbackServer[ZoteroServer]
     timeout = 5
     protocol_version = "HTTP/1.0"
 
@@ -107,12 +93,12 @@ class ZoteroServer:
         self._lock = threading.Lock()
         self._log: list[Request] = []
         self._faults: deque[_Fault] = deque()
-        self._server: _Server | None = None
+        self._server: LoopbackServer[ZoteroServer] | None = None
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> Self:
         """Start serving on a free loopback port."""
-        self._server = _Server(fake=self)
+        self._server = LoopbackServer(fake=self, handler=_Handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )
