@@ -3,11 +3,16 @@ reminder and poll fault tests both run to show each message goes once."""
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from datetime import datetime
+from pathlib import Path
 
 from bot.db.database import Database
 from bot.services.session_notices import SessionSender, send_due_notices
+from tests.fakeslack import FakeSlack
+from tests.faults.support import BotProcess, Processes, bot_env, wait_until
 from tests.services.memory_chat import MemoryChat
 
 
@@ -40,3 +45,33 @@ def sweep_in_pairs(*, url: str, chat: MemoryChat, now: datetime, rounds: int = 3
         for database in databases:
             database.dispose()
     return sent
+
+
+START_DEADLINE = 20.0  # seconds for a replica to start and lead
+CAUGHT_UP = "caught up:"
+LEADING = "leading: this replica runs the scheduler"
+
+
+def leader_killed_at_random(
+    *, fake: FakeSlack, url: str, processes: Processes, folder: Path, rng: random.Random
+) -> tuple[list[BotProcess], BotProcess]:
+    """Two replicas on the PostgreSQL `url` against `fake`; the leader killed with -9 at a
+    random instant within a second of leading (the instant itself is what is tested); the
+    standby's takeover and its first sweep awaited, then it stopped cleanly. Both replicas,
+    and the standby."""
+    env = bot_env(
+        fake, folder / "unused.db", extra={"PAPERCLUB_CHANNEL": "", "PAPERCLUB_DATABASE_URL": url}
+    )
+    pair = [processes.start(env=env, cwd=folder, name=f"replica-{s}") for s in "ab"]
+    wait_until(
+        lambda: any(LEADING in p.stderr() for p in pair), timeout=START_DEADLINE, what="a lead"
+    )
+    (leader,) = [p for p in pair if LEADING in p.stderr()]
+    (standby,) = [p for p in pair if p is not leader]
+    time.sleep(rng.uniform(0.0, 1.0))
+    leader.kill9()
+    wait_until(lambda: LEADING in standby.stderr(), timeout=15, what="the takeover")
+    wait_until(lambda: CAUGHT_UP in standby.stderr(), timeout=15, what="its sweep")
+    standby.check_running()
+    assert standby.terminate() == 0, standby.stderr()[-3000:]
+    return pair, standby

@@ -32,7 +32,12 @@ from bot.domain import ChannelKey
 from bot.meetings.meeting import Meeting, OneOff
 from bot.meetings.reminders import Before
 from tests.fakeslack import FakeSlack
-from tests.faults.sessions_support import sweep_in_pairs
+from tests.faults.sessions_support import (
+    CAUGHT_UP,
+    START_DEADLINE,
+    leader_killed_at_random,
+    sweep_in_pairs,
+)
 from tests.faults.support import (
     Processes,
     bot_env,
@@ -47,9 +52,6 @@ from tests.services.memory_chat import MemoryChat
 
 KEY = ChannelKey(platform="slack", workspace="T0001", channel="C0001")
 HALF_HOUR = (Before(minutes=30),)
-START_DEADLINE = 20.0
-CAUGHT_UP = "caught up:"
-LEADING = "leading: this replica runs the scheduler"
 
 
 def _minute_after(at: datetime) -> datetime:
@@ -190,23 +192,9 @@ def test_two_replicas_send_each_reminder_once_when_the_leader_is_killed(
     _add_one_off(url=postgres_url, at=start + timedelta(minutes=5))
     with FakeSlack(ts_base=int(time.time())) as fake:
         fake.add_channel("C0001", "club")
-        env = bot_env(
-            fake,
-            tmp_path / "unused.db",
-            extra={"PAPERCLUB_CHANNEL": "", "PAPERCLUB_DATABASE_URL": postgres_url},
+        pair, standby = leader_killed_at_random(
+            fake=fake, url=postgres_url, processes=processes, folder=tmp_path, rng=rng
         )
-        pair = [processes.start(env=env, cwd=tmp_path, name=f"replica-{s}") for s in "ab"]
-        wait_until(
-            lambda: any(LEADING in p.stderr() for p in pair), timeout=START_DEADLINE, what="a lead"
-        )
-        (leader,) = [p for p in pair if LEADING in p.stderr()]
-        (standby,) = [p for p in pair if p is not leader]
-        time.sleep(rng.uniform(0.0, 1.0))  # the random instant itself is what is tested
-        leader.kill9()
-        wait_until(lambda: LEADING in standby.stderr(), timeout=15, what="the takeover")
-        wait_until(lambda: CAUGHT_UP in standby.stderr(), timeout=15, what="its sweep")
-        standby.check_running()
-        assert standby.terminate() == 0, standby.stderr()[-3000:]
         shown = _reminders(fake)
         logs = "\n\n".join(f"== {p.name}\n{p.stderr()[-3000:]}" for p in pair)
         assert len(shown) == 2, logs

@@ -31,8 +31,11 @@ from bot.services import importing
 from bot.services.meeting_sessions import bring_up_to_date
 from bot.wording.polls import RESULTS
 from tests.fakeslack import FakeSlack
-from tests.faults.sessions_support import sweep_in_pairs
-from tests.faults.support import Processes, bot_env, seed_for, wait_until
+from tests.faults.sessions_support import (
+    leader_killed_at_random,
+    sweep_in_pairs,
+)
+from tests.faults.support import Processes, seed_for
 from tests.services.memory_chat import MemoryChat
 
 KEY = ChannelKey(platform="slack", workspace="T0001", channel="C0001")
@@ -41,9 +44,6 @@ KEY = ChannelKey(platform="slack", workspace="T0001", channel="C0001")
 # test opens them itself, as an earlier sweep would have).
 SETTINGS = PollSettings(opens=Before(minutes=40), closes=Before(minutes=30))
 TITLES = ("Sparse attention", "Retrieval heads", "Mixture of experts", "Grokking")
-START_DEADLINE = 20.0
-CAUGHT_UP = "caught up:"
-LEADING = "leading: this replica runs the scheduler"
 
 
 def _set_polls(*, url: str, now: datetime) -> None:
@@ -126,23 +126,9 @@ def test_two_replicas_close_each_poll_once_when_the_leader_is_killed(
     _set_polls(url=postgres_url, now=datetime.now(UTC))
     with FakeSlack(ts_base=int(time.time())) as fake:
         fake.add_channel("C0001", "club")
-        env = bot_env(
-            fake,
-            tmp_path / "unused.db",
-            extra={"PAPERCLUB_CHANNEL": "", "PAPERCLUB_DATABASE_URL": postgres_url},
+        pair, standby = leader_killed_at_random(
+            fake=fake, url=postgres_url, processes=processes, folder=tmp_path, rng=rng
         )
-        pair = [processes.start(env=env, cwd=tmp_path, name=f"replica-{s}") for s in "ab"]
-        wait_until(
-            lambda: any(LEADING in p.stderr() for p in pair), timeout=START_DEADLINE, what="a lead"
-        )
-        (leader,) = [p for p in pair if LEADING in p.stderr()]
-        (standby,) = [p for p in pair if p is not leader]
-        time.sleep(rng.uniform(0.0, 1.0))  # the random instant itself is what is tested
-        leader.kill9()
-        wait_until(lambda: LEADING in standby.stderr(), timeout=15, what="the takeover")
-        wait_until(lambda: CAUGHT_UP in standby.stderr(), timeout=15, what="its sweep")
-        standby.check_running()
-        assert standby.terminate() == 0, standby.stderr()[-3000:]
         shown = _results(fake)
         logs = "\n\n".join(f"== {p.name}\n{p.stderr()[-3000:]}" for p in pair)
         assert len(shown) == 2, logs
