@@ -13,7 +13,6 @@ from bot.slack import ids
 from bot.wording.polls import RESULTS, VOTE
 from bot.wording.presenters import ACCEPT
 from tests.fakeslack import block_actions_payload
-from tests.hostile.discord_view import payload_view, pings
 from tests.hostile.slack_view import blocks_view, payload_pings, shows
 from tests.sessions.club_console import ConsoleClub
 from tests.sessions.club_support import HandedOn
@@ -36,8 +35,60 @@ def _slack_buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [e for b in blocks if b["type"] == "actions" for e in b["elements"]]
 
 
+class ButtonClub(HandedOn):
+    """What Slack's and Discord's clubs do alike, over buttons each finds (`_with`) and clicks
+    (`_click`) its own way; each says who is there (`people`) and what they were sent
+    (`directs`)."""
+
+    room: SlackMeeting | DiscordMeeting
+
+    @property
+    def people(self) -> tuple[str, str, str]:
+        raise NotImplementedError
+
+    def _with(self, action: str) -> list[str]:
+        """The channel's messages carrying an `action` button, oldest first."""
+        raise NotImplementedError
+
+    def _click(self, *, message_id: str, action: str, label: str | None, user: str) -> str:
+        """`user` clicks the `action` button (labelled `label`) of a message; the answer."""
+        raise NotImplementedError
+
+    def directs(self, *, user: str) -> list[str] | None:
+        raise NotImplementedError
+
+    def say(self, text: str, *, user: str) -> str:
+        return self.room.command(text, as_user=user)
+
+    def polls(self) -> list[str]:
+        return self._with(VOTE)
+
+    def results(self) -> list[str]:
+        return self._with(RESULTS)
+
+    def shown(self, *, message_id: str, result: bool = False) -> str:
+        return self.room.shown(message_id=message_id)
+
+    def vote(self, *, message_id: str, numbers: tuple[int, ...], user: str) -> str:
+        """A click on each paper's button, in order; the last click's answer."""
+        said = ""
+        for number in numbers:
+            said = self._click(message_id=message_id, action=VOTE, label=str(number), user=user)
+        return said
+
+    def see_votes(self, *, message_id: str, user: str) -> str:
+        return self._click(message_id=message_id, action=RESULTS, label=None, user=user)
+
+    def accept_swap(self, *, user: str) -> str:
+        [asked] = self._with(ACCEPT)[-1:]
+        return self._click(message_id=asked, action=ACCEPT, label=None, user=user)
+
+    def all_directs(self) -> list[str]:
+        return [d for user in self.people for d in self.directs(user=user) or []]
+
+
 @dataclass
-class SlackClub(HandedOn):
+class SlackClub(ButtonClub):
     """Slack: the admin, the member and a third person of the workspace."""
 
     room: SlackMeeting
@@ -45,9 +96,6 @@ class SlackClub(HandedOn):
     @property
     def people(self) -> tuple[str, str, str]:
         return (self.room.admin, self.room.member, SLACK_THIRD)
-
-    def say(self, text: str, *, user: str) -> str:
-        return self.room.command(text, as_user=user)
 
     def _with(self, action: str) -> list[str]:
         return [
@@ -58,15 +106,6 @@ class SlackClub(HandedOn):
                 for e in _slack_buttons(m)
             )
         ]
-
-    def polls(self) -> list[str]:
-        return self._with(VOTE)
-
-    def results(self) -> list[str]:
-        return self._with(RESULTS)
-
-    def shown(self, *, message_id: str, result: bool = False) -> str:
-        return self.room.shown(message_id=message_id)
 
     def _click(self, *, message_id: str, action: str, label: str | None, user: str) -> str:
         fake = self.room.base.fake
@@ -88,25 +127,8 @@ class SlackClub(HandedOn):
         fake.wait_ack(fake.push("interactive", payload))
         return shown_mrkdwn(fake.wait_response(url, timeout=WAIT))
 
-    def vote(self, *, message_id: str, numbers: tuple[int, ...], user: str) -> str:
-        """A click on each paper's button, in order; the last click's answer."""
-        said = ""
-        for number in numbers:
-            said = self._click(message_id=message_id, action=VOTE, label=str(number), user=user)
-        return said
-
-    def see_votes(self, *, message_id: str, user: str) -> str:
-        return self._click(message_id=message_id, action=RESULTS, label=None, user=user)
-
-    def accept_swap(self, *, user: str) -> str:
-        [asked] = self._with(ACCEPT)[-1:]
-        return self._click(message_id=asked, action=ACCEPT, label=None, user=user)
-
     def directs(self, *, user: str) -> list[str] | None:
         return [shown_mrkdwn(m) for m in self.room.base.fake.directs(user)]
-
-    def all_directs(self) -> list[str]:
-        return [d for user in self.people for d in self.directs(user=user) or []]
 
     def harmful(self, *, message_id: str, typed: str, result: bool = False) -> list[str]:
         payload = self.room.base.fake.message(CHANNEL, message_id)
@@ -117,7 +139,7 @@ class SlackClub(HandedOn):
 
 
 @dataclass
-class DiscordClub(HandedOn):
+class DiscordClub(ButtonClub):
     """Discord: bob (the owner, admin), alice and cy, a member added for the scenario."""
 
     room: DiscordMeeting
@@ -126,9 +148,6 @@ class DiscordClub(HandedOn):
     @property
     def people(self) -> tuple[str, str, str]:
         return (self.room.admin, self.room.member, self.third)
-
-    def say(self, text: str, *, user: str) -> str:
-        return self.room.command(text, as_user=user)
 
     def _with(self, action: str) -> list[str]:
         fake = self.room.base.harness.fake
@@ -141,15 +160,6 @@ class DiscordClub(HandedOn):
                 for c in row["components"]
             )
         ]
-
-    def polls(self) -> list[str]:
-        return self._with(VOTE)
-
-    def results(self) -> list[str]:
-        return self._with(RESULTS)
-
-    def shown(self, *, message_id: str, result: bool = False) -> str:
-        return self.room.shown(message_id=message_id)
 
     def _click(self, *, message_id: str, action: str, label: str | None, user: str) -> str:
         fake = self.room.base.harness.fake
@@ -169,30 +179,13 @@ class DiscordClub(HandedOn):
         [followup] = fake.interaction(record.id).followup_ids
         return discord_text(fake.message(followup))
 
-    def vote(self, *, message_id: str, numbers: tuple[int, ...], user: str) -> str:
-        said = ""
-        for number in numbers:
-            said = self._click(message_id=message_id, action=VOTE, label=str(number), user=user)
-        return said
-
-    def see_votes(self, *, message_id: str, user: str) -> str:
-        return self._click(message_id=message_id, action=RESULTS, label=None, user=user)
-
-    def accept_swap(self, *, user: str) -> str:
-        [asked] = self._with(ACCEPT)[-1:]
-        return self._click(message_id=asked, action=ACCEPT, label=None, user=user)
-
     def directs(self, *, user: str) -> list[str] | None:
         fake = self.room.base.harness.fake
         channel = fake.state.directs.channel_of(user_id=user)
         return [] if channel is None else [discord_text(m) for m in fake.messages(channel)]
 
-    def all_directs(self) -> list[str]:
-        return [d for user in self.people for d in self.directs(user=user) or []]
-
     def harmful(self, *, message_id: str, typed: str, result: bool = False) -> list[str]:
-        seen = payload_view(payload=self.room.base.harness.fake.message(message_id))
-        return pings(view=seen) + ([] if shows(typed=typed, visible=seen.text) else [typed])
+        return self.room.harmful(message_id=message_id, typed=typed)
 
 
 @contextmanager
