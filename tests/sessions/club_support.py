@@ -19,6 +19,7 @@ from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.runtime.wiring import Wiring
 from tests.sessions.rooms import ConsoleMeeting, DiscordMeeting, SlackMeeting
+from tests.sessions.scenario_support import RunningBot
 from tests.slack.conftest import FakeClock
 
 
@@ -111,20 +112,8 @@ class HandedOn:
         return self.room.redraws()
 
 
-class ClubRoom(Protocol):
+class ClubRoom(RunningBot, Protocol):
     """One platform's bot with three people in its channel, as the scenario drives it."""
-
-    @property
-    def wiring(self) -> Wiring: ...
-
-    @property
-    def clock(self) -> FakeClock: ...
-
-    @property
-    def database(self) -> Database: ...
-
-    @property
-    def key(self) -> ChannelKey: ...
 
     def redraws(self) -> bool:
         """Whether a click redraws the poll in place (a terminal does not)."""

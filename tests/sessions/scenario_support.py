@@ -71,9 +71,8 @@ MOVED_START = _utc(3, 29, 16)
 RSVP_AT = _utc(3, 28, 18)  # an hour after the moved session's day-ahead reminder
 
 
-class MeetingRoom(Protocol):
-    """One platform's bot as the scenario drives it: its wiring, clock and archive, an admin
-    and a member in the channel, and what the platform holds."""
+class RunningBot(Protocol):
+    """One platform's bot as a scenario drives it: its wiring, clock, archive and channel."""
 
     @property
     def wiring(self) -> Wiring: ...
@@ -86,6 +85,11 @@ class MeetingRoom(Protocol):
 
     @property
     def key(self) -> ChannelKey: ...
+
+
+class MeetingRoom(RunningBot, Protocol):
+    """One platform's bot as the scenario drives it: an admin and a member in the channel,
+    and what the platform holds."""
 
     @property
     def admin(self) -> str:
