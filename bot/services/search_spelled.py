@@ -40,11 +40,11 @@ def forgiving_search(
     limit: int = PAGE_SIZE,
     workspace: WorkspaceKey | None = None,
 ) -> SearchResult:
-    """services.search.search, then, on a first page with fewer than FEW hits, the query with
-    its unknown words corrected: its results when the typed one found nothing (`typed` says
-    what was typed), else offered as `suggestion` when it finds more. A correction that finds
-    nothing the viewer may see is never shown: the vocabulary spans the whole archive. The
-    whole is told to `telemetry` as one search, however many queries it ran."""
+    """services.search.search, then, on a first page with fewer than FEW hits or none with
+    every word, the query with its unknown words corrected (`_corrected` says when it answers
+    instead, `typed` then saying what was typed, and when it is offered as `suggestion`). A
+    correction that finds nothing the viewer may see is never shown: the vocabulary spans the
+    whole archive. The whole is told to `telemetry` as one search, however many it ran."""
     started = time.perf_counter()
 
     def run(query_text: str) -> SearchResult:
