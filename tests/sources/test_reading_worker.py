@@ -45,7 +45,7 @@ def test_it_reads_only_while_leading_and_tells_a_failure_once(database: Database
         )
         worker.start()
         try:
-            assert worker.wait_rounds(count=3, timeout=WAIT)
+            assert worker.thread.wait_rounds(count=3, timeout=WAIT)
             assert feeds.requests == []  # another replica leads: nothing read here
             leading[0] = True
             done = worker.rounds
