@@ -63,15 +63,27 @@ PLATFORMS = {
     "discord": ("discord", "yarl", "aiohttp"),  # yarl: the URL type of discord.py's gateway
 }
 # Slack's OAuth stores are slack_sdk's SQLAlchemy stores on the archive's database, their tokens
-# sealed with Fernet: that one subfolder may also use SQLAlchemy, cryptography and our engine.
-LANE_EXTRAS = {"slack/oauth": ("sqlalchemy", "cryptography", "bot.db.engine")}
+# sealed with Fernet (bot/sealing.py): that one subfolder may also use SQLAlchemy, our engine and
+# the sealing.
+LANE_EXTRAS = {"slack/oauth": ("sqlalchemy", "bot.sealing", "bot.db.engine")}
 SHARED_LIBRARIES: tuple[str, ...] = ()  # neutral third-party libraries every edge may use
 # Every top-level module and package of bot/, lowest layer first: a module imports only from its
 # own layer or a lower one (config from the edges up). A new package must be placed here.
 LAYERS: tuple[tuple[str, ...], ...] = (
     CORE,
     ("config",),
-    ("db", "web", "enrich", "semantic", "lookup", "outbound", "data", "zotero", *PLATFORMS),
+    (
+        "db",
+        "web",
+        "enrich",
+        "semantic",
+        "lookup",
+        "outbound",
+        "data",
+        "zotero",
+        "sealing",
+        *PLATFORMS,
+    ),
     ("runtime",),
     ("cli",),
     ("__main__",),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.config.settings import ConfigError, load_settings
-from bot.slack.oauth.crypto import new_key
+from bot.sealing import new_key
 
 KEY, OLD = new_key(), new_key()
 BASE = {

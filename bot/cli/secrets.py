@@ -23,7 +23,7 @@ def add_parser(*, sub: Any) -> None:
 
 def cmd_secrets(*, args: argparse.Namespace, settings: Settings) -> int:
     """Run the chosen action (the crypto library is loaded only here)."""
-    from bot.slack.oauth.crypto import new_key
+    from bot.sealing import new_key
 
     if args.secrets_command == "new-key":
         print(new_key())
@@ -34,7 +34,7 @@ def cmd_secrets(*, args: argparse.Namespace, settings: Settings) -> int:
 def _rotate(*, as_json: bool, settings: Settings) -> int:
     """Re-seal every token; progress on stderr, the outcome on stdout. Keys are never shown."""
     from bot.cli.archive import CliError, open_database
-    from bot.slack.oauth.crypto import TokenCipher, UnreadableToken
+    from bot.sealing import TokenCipher, UnreadableToken
     from bot.slack.oauth.rotate import rotate_tokens
 
     oauth = settings.slack_distribution

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import time
 from pathlib import Path
@@ -25,12 +25,19 @@ from bot.config.slack import (
     SLACK_VARIABLES,
     Distribution,
     SlackConfigError,
+    secret_keys,
     slack_settings,
 )
 from bot.config.sources import SOURCES_VARIABLES, SourcesSettings, sources_settings
 from bot.config.values import ConfigError as ConfigError
 from bot.config.values import contact, database_url, http_url, listen_host, reactions
 from bot.config.web import WEB_VARIABLES, WebSettings, web_settings
+from bot.config.zotero import (
+    DEFAULT_SYNC_SECONDS,
+    DEFAULT_ZOTERO_API,
+    ZOTERO_VARIABLES,
+    zotero_settings,
+)
 from bot.schedule_text import ScheduleTextError, parse_days, parse_hhmm
 
 DEFAULT_ARXIV_API = "https://export.arxiv.org/api/query"
@@ -43,6 +50,7 @@ VARIABLES: dict[str, str] = {
     **SOURCES_VARIABLES,
     **DISCORD_VARIABLES,
     **SEMANTIC_VARIABLES,
+    **ZOTERO_VARIABLES,
     "PAPERCLUB_DATABASE_URL": "SQLAlchemy URL (default: SQLite file paperclub.db here).",
     "PAPERCLUB_CHANNEL": "Channel id that follows the reading list from the start.",
     "PAPERCLUB_POST_TIME": "Local time of the daily post, HH:MM (default 09:00).",
@@ -95,6 +103,11 @@ class Settings:
     down_reactions: frozenset[str] = frozenset({"-1", "thumbsdown"})
     web: WebSettings = field(default_factory=WebSettings)
     sources: SourcesSettings = field(default_factory=SourcesSettings)
+    # PAPERCLUB_SECRET_KEY, newest first: seals stored secrets (installed workspaces' tokens,
+    # Zotero keys); empty: nothing can be sealed, so Zotero cannot be connected.
+    secret_keys: tuple[str, ...] = field(default=(), repr=False)
+    zotero_api: str = DEFAULT_ZOTERO_API
+    zotero_sync_seconds: float = DEFAULT_SYNC_SECONDS
     # The semantic extra, when installed: load_settings turns it on unless PAPERCLUB_SEMANTIC=off;
     # off for settings made in code (tests), which ask for it where they test it.
     semantic: bool = False
@@ -108,8 +121,9 @@ class Settings:
         """Every secret value set, for the log redaction (tokens have shapes; these may not)."""
         values = (self.slack_bot_token, self.slack_app_token, self.slack_signing_secret)
         oauth = self.slack_distribution
-        sealed = (oauth.client_secret, *oauth.secret_keys) if oauth else ()
-        return tuple(v for v in (*values, *sealed, self.discord_token) if v)
+        sealed = (oauth.client_secret,) if oauth else ()
+        keys = self.secret_keys
+        return tuple(v for v in (*values, *sealed, *keys, self.discord_token) if v)
 
     @property
     def slack_configured(self) -> bool:
@@ -217,6 +231,7 @@ def _validate(*, values: Mapping[str, str], cwd: Path) -> Settings:
             ("PAPERCLUB_CROSSREF_API_URL", DEFAULT_CROSSREF_API),
         )
     }
+    zotero_api, zotero_sync = zotero_settings(get=get, error=ConfigError)
     timeout_text = get("PAPERCLUB_LOOKUP_TIMEOUT") or "3"
     try:
         timeout = float(timeout_text)
@@ -235,6 +250,9 @@ def _validate(*, values: Mapping[str, str], cwd: Path) -> Settings:
         web=web_settings(get=get, error=ConfigError),
         sources=sources_settings(get=get, error=ConfigError),
         semantic=semantic_enabled(get=get, error=ConfigError),
+        secret_keys=_secret_keys(get=get),
+        zotero_api=zotero_api,
+        zotero_sync_seconds=zotero_sync,
         discord_token=discord["DISCORD_TOKEN"],
         discord_api_url=discord["DISCORD_API_URL"] or DEFAULT_DISCORD_API_URL,
         discord_gateway_url=discord["DISCORD_GATEWAY_URL"] or DEFAULT_DISCORD_GATEWAY_URL,
@@ -249,3 +267,12 @@ def _validate(*, values: Mapping[str, str], cwd: Path) -> Settings:
         http_host=host,
         log_level=level,
     )
+
+
+def _secret_keys(*, get: Callable[[str], str | None]) -> tuple[str, ...]:
+    """PAPERCLUB_SECRET_KEY's keys, checked (slack_settings checked them already when Slack is
+    distributed; here for every other use)."""
+    try:
+        return secret_keys(text=get("PAPERCLUB_SECRET_KEY"))
+    except SlackConfigError as exc:
+        raise ConfigError(str(exc)) from None

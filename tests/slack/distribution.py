@@ -20,7 +20,7 @@ from bot.runtime.wiring import Wiring
 from bot.services import posting
 from bot.slack import ids
 from bot.slack import plugin as slack_plugin
-from bot.slack.oauth.crypto import new_key
+from bot.sealing import new_key
 from bot.web.server import HttpService
 from tests.fakeslack import (
     FakeSlack,

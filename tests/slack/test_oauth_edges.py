@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.runtime.logs import redact
-from bot.slack.oauth.crypto import PREFIX
+from bot.sealing import PREFIX
 from tests.fakeslack import event_body, event_envelope_payload, url_verification_payload
 from tests.slack.distribution import CLIENT_SECRET, NINE, TEAMS, Deployment, deployed, posts
 

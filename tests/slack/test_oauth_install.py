@@ -11,7 +11,7 @@ import pytest
 
 from bot.services import posting
 from bot.slack import ids
-from bot.slack.oauth.crypto import PREFIX
+from bot.sealing import PREFIX
 from tests.fakeslack import (
     block_actions_payload,
     event_body,

@@ -10,7 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
-from bot.slack.oauth.crypto import new_key
+from bot.sealing import new_key
 from tests.conftest import ROOT
 from tests.fakeslack import FakeSlack, command_body, signed_request, slash_command_payload
 from tests.processes import stop_and_reap

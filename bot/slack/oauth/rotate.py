@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine, MetaData, Table, func, select
 
-from bot.slack.oauth.crypto import TokenCipher
+from bot.sealing import TokenCipher
 from bot.slack.oauth.store import BOT_TOKENS, TOKENS, SealedInstallationStore
 
 Progress = Callable[[int, int], None]  # (rows done, rows in all)

@@ -16,7 +16,7 @@ from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 from sqlalchemy import MetaData, String, Table, and_
 
 from bot.db.engine import make_engine
-from bot.slack.oauth.crypto import TokenCipher
+from bot.sealing import TokenCipher
 
 log = logging.getLogger(__name__)
 

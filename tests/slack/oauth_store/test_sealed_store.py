@@ -12,7 +12,7 @@ import pytest
 from slack_sdk.oauth.installation_store.models.installation import Installation
 from sqlalchemy import Engine, create_engine, text
 
-from bot.slack.oauth.crypto import PREFIX, TokenCipher, UnreadableToken, new_key
+from bot.sealing import PREFIX, TokenCipher, UnreadableToken, new_key
 from bot.slack.oauth.rotate import rotate_tokens
 from bot.slack.oauth.store import SealedInstallationStore
 

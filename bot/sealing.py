@@ -1,5 +1,6 @@
-"""Tokens at rest: Fernet (AES-128-CBC + HMAC-SHA256) under the newest key, any listed key
-opening what it sealed, so keys rotate without a moment when a token cannot be read."""
+"""Secrets at rest (installed Slack workspaces' tokens, Zotero API keys): Fernet (AES-128-CBC +
+HMAC-SHA256) under the newest key of PAPERCLUB_SECRET_KEY, any listed key opening what it
+sealed, so keys rotate without a moment when a secret cannot be read."""
 
 from __future__ import annotations
 
