@@ -8,11 +8,9 @@ answer, and the sync, not the command, is the one that comes back later.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import urlsplit
 
 from bot.config.settings import Settings
 from bot.ports.zotero import LibraryKind
@@ -27,7 +25,7 @@ from bot.zotero.session import ZoteroSession
 COMMAND_WAIT_S = 10.0  # longest Retry-After or Backoff a command sleeps through
 COMMAND_TRIES = 2
 
-# Makes the session of one API key (the runtime's, on ZOTERO_API_BASE).
+# Makes the session of one API key (on PAPERCLUB_ZOTERO_API_URL).
 SessionFor = Callable[[str], ZoteroSession]
 
 
@@ -133,23 +131,10 @@ class Desk:
         return opened
 
 
-def _private(*, base: str) -> bool:
-    """Whether the API base is on this machine or a private network: the operator pointed
-    ZOTERO_API_BASE there (a local mirror, the tests' fake), so the address check lets it be."""
-    host = urlsplit(base).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_private
-
-
 def sessions(*, settings: Settings) -> SessionFor:
-    """A session per key on ZOTERO_API_BASE, naming PAPERCLUB_CONTACT."""
-    base = settings.zotero_api
-    private = _private(base=base)
+    """A session per key on PAPERCLUB_ZOTERO_API_URL, naming PAPERCLUB_CONTACT; a loopback or
+    private address only with PAPERCLUB_SOURCES_PRIVATE (the tests' fake)."""
+    base, private = settings.zotero_api, settings.sources.allow_private
 
     def session_for(api_key: str) -> ZoteroSession:
         return ZoteroSession(
