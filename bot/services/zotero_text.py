@@ -85,11 +85,9 @@ def read_connect(*, words: list[str]) -> ConnectText:
         raise ConnectTextError("the second word is not a Zotero API key (24 letters and digits)")
     rest = words[2:]
     into: SourceInto | None = None
-    if len(rest) >= 2 and rest[-2].lower() == "into":
-        chosen = rest[-1].lower()
-        if chosen not in SOURCE_INTO:
-            raise ConnectTextError("into is followed by queue or tray")
-        into = "queue" if chosen == "queue" else "tray"
+    # A last "into queue|tray" says where; other words after "into" are the collection's name.
+    if len(rest) >= 2 and rest[-2].lower() == "into" and rest[-1].lower() in SOURCE_INTO:
+        into = "queue" if rest[-1].lower() == "queue" else "tray"
         rest = rest[:-2]
     collection = in_url
     if rest:
