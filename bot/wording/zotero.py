@@ -227,7 +227,14 @@ def paused(*, link: ZoteroLink, already: bool) -> Message:
     """Syncing with Zotero paused."""
     head = "Zotero was already paused" if already else "Paused syncing with Zotero"
     return message(
-        line(head, " for this channel (", *_library(link=link), "); ", Code("resume"), " goes on.")
+        line(
+            head,
+            " for this channel (",
+            *_library(link=link),
+            "); ",
+            Code("/paperclub watch zotero resume"),
+            " goes on.",
+        )
     )
 
 
