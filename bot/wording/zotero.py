@@ -214,6 +214,7 @@ def status(*, link: ZoteroLink | None, ready: bool) -> Message:
     return message(
         line("This channel is connected to ", *_library(link=link), "."),
         Listing(items=tuple(items), ordered=False),
+        *(() if ready else NO_SECRET.blocks),
     )
 
 

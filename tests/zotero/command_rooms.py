@@ -46,15 +46,18 @@ from tests.wired import build_slack_bot
 WAIT = 10.0
 MONDAY = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)
 PLATFORMS = ("console", "slack", "discord")
+EPHEMERAL = 1 << 6  # Discord's message flag: only the person who asked sees it
 
 
 @dataclass(frozen=True)
 class Said:
-    """An answer: the words a person reads, and the payload as the platform got it."""
+    """An answer: the words a person reads, the payload as the platform got it, and whether
+    only the person who typed the command sees it (a terminal is one person's)."""
 
     text: str
     payload: dict[str, Any]
     platform: str
+    private: bool = True
 
     def harmful(self, *, typed: str) -> list[str]:
         """What pings in it, and `typed` when it cannot be read there as typed."""
@@ -158,7 +161,10 @@ def slack_room(*, url: str, zotero_url: str, secret: str | None) -> Iterator[Roo
             )
             fake.wait_ack(fake.push("slash_commands", dict(payload)))
             answer = fake.wait_response(response, timeout=WAIT)
-            return Said(text=shown_mrkdwn(answer), payload=answer, platform="slack")
+            private = answer.get("response_type") == "ephemeral"
+            return Said(
+                text=shown_mrkdwn(answer), payload=answer, platform="slack", private=private
+            )
 
         try:
             with socket_mode_app(bot.app, fake):
@@ -193,8 +199,15 @@ def discord_room(*, url: str, zotero_url: str, secret: str | None) -> Iterator[R
                     assert entry is not None, sub
                     options = {entry.arguments[0].name: rest} if rest else None
                     user = fake.alice_id if member else fake.bob_id
-                    message = harness.command(sub, options, user=user)
-                    return Said(text=discord_text(message), payload=message, platform="discord")
+                    record = fake.slash("paperclub", sub, options, user=user)
+                    flags = int(fake.wait_callback(record.id)["data"].get("flags") or 0)
+                    message = harness.answer(record.id)
+                    return Said(
+                        text=discord_text(message),
+                        payload=message,
+                        platform="discord",
+                        private=bool(flags & EPHEMERAL),
+                    )
 
                 yield Room(platform="discord", database=database, key=harness.key, say_as=say)
         finally:

@@ -1,6 +1,7 @@
 """`/paperclub watch zotero` guarded: members see the link and change nothing; collection names
-written to hurt a chat stay words; without PAPERCLUB_SECRET_KEY nothing is asked of Zotero and
-the answer says how to make one; connecting the same library again keeps its place."""
+written to hurt a chat stay words; without PAPERCLUB_SECRET_KEY nothing is asked of Zotero, the
+answer says how to make one, and a link kept from before can still be paused and disconnected;
+connecting the same library again keeps its place."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.ports.zotero import ZoteroLink
 from bot.sealing import new_key
 from tests.fakezotero import FakeZotero
 from tests.zotero.command_rooms import (
@@ -96,6 +98,20 @@ def test_without_a_secret_nothing_is_asked_and_the_answer_says_how(
         assert GOOD not in said
         assert "paperclub secrets new-key" in bare.say("watch zotero").text
         assert "paperclub secrets new-key" in bare.say("watch zotero test").text
+        assert bare.link() is None
+        kept = ZoteroLink(
+            channel=bare.key,
+            library_kind="groups",
+            library_id=GROUP,
+            sealed_key="fernet:sealed-when-the-secret-was-set",
+            connected_by="someone",
+            connected_at=MONDAY,
+        )
+        bare.save(kept)  # connected before the secret was dropped
+        status = bare.say("watch zotero").text
+        assert f"groups/{GROUP}" in status and "paperclub secrets new-key" in status
+        assert "Paused" in bare.say("watch zotero pause").text
+        assert "Disconnected" in bare.say("watch zotero disconnect").text
         assert bare.link() is None
     assert zotero.requests == []
 

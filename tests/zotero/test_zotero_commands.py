@@ -45,7 +45,7 @@ def room(request: pytest.FixtureRequest, zotero: FakeZotero, sqlite_url: str) ->
 
 def _hear_everything_we_log(caplog: pytest.LogCaptureFixture) -> None:
     """The bot's own loggers at DEBUG, the rest at INFO, the bot's default level (at DEBUG,
-    discord.py and Bolt log whole payloads, the typed command included)."""
+    discord.py and the Slack SDK may log whole payloads, typed commands included)."""
     caplog.set_level(logging.INFO)
     for ours in ("paperclub", "bot"):
         caplog.set_level(logging.DEBUG, logger=ours)
@@ -83,6 +83,7 @@ def test_a_key_that_may_write_is_kept_sealed_and_never_shown(
     assert "not yet" in status.text  # no sync has run
     for answer in (said, status):
         assert GOOD not in answer.text and GOOD not in str(answer.payload)
+        assert answer.private
     assert GOOD not in caplog.text
 
 
