@@ -53,7 +53,8 @@ def _library(*, access: KeyAccess, wanted: LibraryWanted) -> LibraryRef:
 
 def _found(*, collections: list[dict[str, Any]], wanted: str) -> tuple[str, str]:
     """The key and name of the collection keyed or named `wanted` (the oldest of a name)."""
-    by_key = [c for c in collections if is_object_key(value=wanted) and c.get("key") == wanted]
+    key = wanted.strip().upper()  # keys are upper case; a key typed in lower case is one too
+    by_key = [c for c in collections if is_object_key(value=key) and c.get("key") == key]
     named = by_key or [
         c
         for c in collections

@@ -72,6 +72,7 @@ def test_a_key_that_writes_the_library_is_taken_with_its_collection(desk: Desk) 
         library_kind="groups", library_id=GROUP, source=READING, source_name="Reading  List"
     )
     assert desk.check(api_key=GROUP_KEY, library=group, collection=READING) == by_name
+    assert desk.check(api_key=GROUP_KEY, library=group, collection=READING.lower()) == by_name
     mine = desk.check(api_key=KEY, library=LibraryWanted(kind="users", id=USER), collection=None)
     assert mine == KeyChecked(library_kind="users", library_id=USER)
 
