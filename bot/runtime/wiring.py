@@ -31,6 +31,7 @@ from bot.services.post_card import redraw
 from bot.services.posting import Poster
 from bot.services.sweep import Sweep
 from bot.web.signin import signer as web_signer
+from bot.zotero.desk import make_desk
 
 log = logging.getLogger("paperclub")
 
@@ -94,6 +95,7 @@ class Wiring:
             requests=database.requests,  # people's writes give up within Slack's 3 s
             wants_reconcile=self.workers.reconciling.want,
             wake_reconcile=self.workers.reconciling.wake,
+            zotero=make_desk(settings=settings),  # /paperclub watch zotero
         )
         self.platforms: dict[str, Platform] = {}
         self.posters: dict[str, Poster] = {}

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.domain import ChannelKey, Schedule
 from bot.ports import Chat, Clock, PaperLookup, SeenRequests, Store, UnitOfWork
+from bot.ports.zotero_desk import ZoteroDesk
 from bot.services import admin
 from bot.services.embedding import SemanticExtra
 from bot.services.posting import Poster
@@ -59,6 +60,8 @@ class Club:
     wants_reconcile: Callable[[str], None] = lambda _platform: None
     # Wakes it for an ask already in the archive (an admin's, for one channel).
     wake_reconcile: Callable[[], None] = lambda: None
+    # Checks and seals Zotero keys (`/paperclub watch zotero`); None: no PAPERCLUB_SECRET_KEY.
+    zotero: ZoteroDesk | None = None
 
     def poster(self, *, chat: Chat, platform: str) -> Poster:
         """The posting service's inputs for one Chat of this process."""
@@ -106,6 +109,7 @@ class Club:
             inline_redraw=inline_redraw,
             wants_reconcile=self.wants_reconcile,
             wake_reconcile=self.wake_reconcile,
+            zotero=self.zotero,
         )
 
     def follow(self, *, channel: ChannelKey, private: bool) -> None:

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from bot.domain import ChannelKey, Schedule
 from bot.ports import Chat, PaperLookup, Store, UnitOfWork
+from bot.ports.zotero_desk import ZoteroDesk
 from bot.services.embedding import SemanticExtra
 from bot.services.posting import Poster
 from bot.services.telemetry import Telemetry
@@ -34,3 +35,6 @@ class Invocation:
     semantic_extra: SemanticExtra
     # Sign-in links to the web archive (`/paperclub web`); None: sign-in is off.
     signer: Signer | None = None
+    # Checks and seals Zotero keys (`/paperclub watch zotero`); None: PAPERCLUB_SECRET_KEY is
+    # unset, so no key could be kept.
+    zotero: ZoteroDesk | None = None

@@ -17,6 +17,7 @@ from typing import TypeVar
 from bot.domain import ChannelKey, Schedule
 from bot.messages import Message
 from bot.ports import ArchiveUnavailable, Chat, Clock, PaperLookup, Store, UnitOfWork
+from bot.ports.zotero_desk import ZoteroDesk
 from bot.services import commands, comments, event_ids, home, post_card, posting, voting
 from bot.services.clicks import Clicks
 from bot.services.embedding import SemanticExtra
@@ -56,6 +57,8 @@ class Room:
     wants_reconcile: Callable[[str], None] = lambda _platform: None
     # Wakes the reconciler for an ask already written (an admin's, for one channel).
     wake_reconcile: Callable[[], None] = lambda: None
+    # Checks and seals Zotero keys; None without PAPERCLUB_SECRET_KEY.
+    zotero: ZoteroDesk | None = None
 
     def reconcile_soon(self) -> None:
         """This Chat may have missed events (a new gateway session rather than a resume, a
@@ -80,6 +83,7 @@ class Room:
             telemetry=self.telemetry,
             semantic_extra=self.semantic_extra,
             signer=self.signer,
+            zotero=self.zotero,
         )
 
     def _done(self, reply: Reply) -> Reply:

@@ -1,9 +1,11 @@
 """/paperclub watch: what a channel watches for new papers. Anyone lists; admins add and
-remove (the same command answers both, so it checks the admin itself)."""
+remove (the same command answers both, so it checks the admin itself). `watch zotero ...` is
+the channel's Zotero link (bot/services/zotero_commands.py): Discord's /paperclub group is
+full, and `watch`'s option is free text."""
 
 from __future__ import annotations
 
-from bot.services import admin
+from bot.services import admin, zotero_commands
 from bot.services.invocation import Invocation
 from bot.services.reply import Reply
 from bot.sources.watch_text import WatchTextError, read_watch
@@ -11,8 +13,10 @@ from bot.wording import sources as words
 
 
 def command(*, call: Invocation, args: list[str]) -> Reply:
-    """`watch`, `watch list`, `watch add <what>`, `watch remove <number>`."""
+    """`watch`, `watch list`, `watch add <what>`, `watch remove <number>`, `watch zotero ...`."""
     verb = args[0].lower() if args else "list"
+    if verb == "zotero":
+        return zotero_commands.command(call=call, args=args[1:])
     if verb == "list":
         with call.uow(write=False) as store:
             return Reply(message=words.listed(watches=store.watches(channel=call.channel)))

@@ -20,12 +20,25 @@ HELP = runs(
     Code("watch add crossref <ISSN>"),
     ", ",
     Code("watch remove 3"),
+    "); ",
+    Code("/paperclub watch zotero"),
+    ": this channel's Zotero library (admins: ",
+    Code("watch zotero connect groups/123 <API key>"),
+    ", ",
+    Code("test"),
+    ", ",
+    Code("pause"),
+    ", ",
+    Code("resume"),
+    ", ",
+    Code("disconnect"),
     ")",
 )
-ABOUT = "What this channel watches for new papers (admins add and remove)"
+ABOUT = "What this channel watches for new papers, and its Zotero library (admins change them)"
+# Discord cuts an option's description at 100 characters.
 WHAT = (
-    "list | add arxiv <categories> | add arxiv keywords: <words> | add feed <url>"
-    " | add crossref <ISSN> | remove <number>"
+    "list | add arxiv <categories> | add feed <url> | add crossref <ISSN> | remove <number>"
+    " | zotero ..."
 )
 ADD_EXAMPLE = "arxiv cs.LG cs.CL keywords: speculative decoding, pipeline authors: Ada Lovelace"
 
@@ -41,6 +54,11 @@ USAGE = message(
             runs(Code("/paperclub watch add feed https://example.org/feed.xml keywords: sleep")),
             runs(Code("/paperclub watch add crossref 0028-0836 keywords: protein")),
             runs(Code("/paperclub watch remove 3"), " (the number ", Code("watch"), " lists)"),
+            runs(
+                Code("/paperclub watch zotero"),
+                " (anyone: the channel's Zotero link; admins connect, test, pause, resume and"
+                " disconnect it)",
+            ),
         ),
         ordered=False,
     ),
