@@ -128,3 +128,21 @@ def test_every_credential_shape_is_redacted(line: str, secret: str) -> None:
 def test_words_that_only_look_like_fields_pass_unchanged() -> None:
     text = "error_code=42 postcode=1010 tokens=3 unicode=yes Bearers of news"
     assert _filtered(text) == text
+
+
+def test_a_zotero_key_typed_in_a_command_is_redacted_in_every_form() -> None:
+    key = "P9NiFoyLeZu2bZNvvuQPDWsd"
+    for line in (
+        f"text: watch zotero connect groups/123 {key} from Reading",  # plain
+        f'{{"text": "watch ZOTERO connect https://www.zotero.org/groups/123/x {key}"}}',  # JSON
+        f"text=watch+zotero+connect+groups%2F123+{key}&user_id=U1",  # Slack's form body
+        f"'value': 'zotero  connect users/9 {key}'",  # Discord's options, two spaces
+        f"Zotero-API-Key: {key}",  # the header the bot sends it in
+    ):
+        shown = redact(text=line)
+        assert key not in shown and "[secret]" in shown, line
+
+
+def test_other_zotero_words_pass_unchanged() -> None:
+    line = "watch zotero connect groups/123 from Reading list into queue"
+    assert redact(text=line) == line

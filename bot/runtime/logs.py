@@ -33,6 +33,12 @@ _RESPONSE_URL = re.compile(r"""(response_url["']?\s*[:=]\s*["']?)[^"'&\s,}]+""")
 _FIELDS = r"code|(?:[a-z]+_)?token|client_secret"
 _FORM_FIELD = re.compile(rf"(?<![A-Za-z0-9_])((?:{_FIELDS})=)[^&\s\"'#,]+")
 _JSON_FIELD = re.compile(rf"""(["'](?:{_FIELDS})["']\s*:\s*["'])[^"']+""")
+# A Zotero API key as typed in `/paperclub watch zotero connect <library> <key>`: a platform's
+# payload logged at DEBUG holds the command's text, plain, JSON or form-encoded ("+", "%20").
+# And the header the bot sends it in, should a library ever log one.
+_GAP = r"(?:\s|\+|%20)+"
+_TYPED_KEY = re.compile(rf"(?i)(zotero{_GAP}connect{_GAP}[^\s+\"']+{_GAP})[A-Za-z0-9]{{16,64}}")
+_ZOTERO_HEADER = re.compile(r"(?i)(zotero-api-key[\"']?\s*[:=,]\s*[\"']?)[A-Za-z0-9]+")
 
 
 def redact(*, text: str, secrets: Iterable[str] = ()) -> str:
@@ -46,6 +52,8 @@ def redact(*, text: str, secrets: Iterable[str] = ()) -> str:
     text = _HOOK.sub("[response_url]", text)
     text = _RESPONSE_URL.sub(r"\1[response_url]", text)
     text = _FORM_FIELD.sub(r"\1[secret]", text)
+    text = _TYPED_KEY.sub(r"\1[secret]", text)
+    text = _ZOTERO_HEADER.sub(r"\1[secret]", text)
     return _JSON_FIELD.sub(r"\1[secret]", text)
 
 
