@@ -15,6 +15,7 @@ from bot.db.schema_presenters import SwapRow  # noqa: F401  (registers the prese
 from bot.db.schema_session_memory import SessionRatingRow  # noqa: F401  (ratings, links)
 from bot.db.schema_sources import WatchRow  # noqa: F401  (registers the sources tables)
 from bot.db.schema_upkeep import ReconcileRow  # noqa: F401  (registers the upkeep tables)
+from bot.db.schema_zotero import ZoteroLinkRow  # noqa: F401  (registers the Zotero tables)
 
 config = context.config
 target_metadata = Base.metadata

@@ -6,25 +6,24 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 
-from sqlalchemy import ColumnElement, and_, case, func, or_, select
+from sqlalchemy import ColumnElement, and_, func, or_, select
 
 from bot.db.author_index import fold_names
-from bot.db.convert import channel_key, to_paper
+from bot.db.convert import to_paper
 from bot.db.engine import upsert_insert
 from bot.db.lists import SqlLists
-from bot.db.schema import Base, ChannelRow, CommentRow, PaperRow, PostRow, VoteRow
+from bot.db.post_views import views_of_posts
+from bot.db.schema import Base, PaperRow, PostRow
 from bot.db.unit import UnitBound
-from bot.db.workspaces import in_workspace, visible_to
+from bot.db.workspaces import in_workspace
 from bot.domain import (
     Channel,
     ChannelKey,
-    CommentView,
     NewPaper,
     Paper,
     PaperRecord,
     PaperStatus,
     PostView,
-    VoteCount,
     WorkspaceKey,
 )
 
@@ -193,51 +192,9 @@ class SqlPapers(UnitBound):
         self, *, paper_ids: list[int], viewer: ChannelKey | None
     ) -> dict[int, list[PostView]]:
         """Posts of these papers with vote counts and live comments, keyed by paper id."""
-        up = func.coalesce(func.sum(case((VoteRow.value > 0, 1), else_=0)), 0)
-        down = func.coalesce(func.sum(case((VoteRow.value < 0, 1), else_=0)), 0)
-        votes = {
-            post_id: VoteCount(up=int(u), down=int(d))
-            for post_id, u, d in self.session.execute(
-                select(VoteRow.post_id, up, down)
-                .join(PostRow, PostRow.id == VoteRow.post_id)
-                .where(PostRow.paper_id.in_(paper_ids))
-                .group_by(VoteRow.post_id)
-            )
-        }
-        comments: dict[int, list[CommentView]] = defaultdict(list)
-        for comment in self.session.scalars(
-            select(CommentRow)
-            .join(PostRow, PostRow.id == CommentRow.post_id)
-            .where(PostRow.paper_id.in_(paper_ids), CommentRow.deleted.is_(False))
-            .order_by(CommentRow.message_id)
-        ):
-            comments[comment.post_id].append(
-                CommentView(
-                    user=comment.user_id,
-                    message_id=comment.message_id,
-                    text=comment.text,
-                    edited=comment.edited_at is not None,
-                )
-            )
         result: dict[int, list[PostView]] = defaultdict(list)
-        query = (
-            select(PostRow, ChannelRow)
-            .join(ChannelRow, ChannelRow.id == PostRow.channel_id)
-            .where(PostRow.paper_id.in_(paper_ids))
-            .order_by(PostRow.local_date)
-        )
-        if viewer is not None:
-            query = query.where(visible_to(viewer=viewer))
-        for post, channel in self.session.execute(query):
-            result[post.paper_id].append(
-                PostView(
-                    channel=channel_key(row=channel),
-                    date=post.local_date,
-                    message_id=post.message_id,
-                    permalink=post.permalink,
-                    votes=votes.get(post.id, VoteCount()),
-                    comments=tuple(comments.get(post.id, ())),
-                    private=channel.private,
-                )
-            )
+        for post, view in views_of_posts(
+            session=self.session, posts=PostRow.paper_id.in_(paper_ids), viewer=viewer
+        ):
+            result[post.paper_id].append(view)
         return result

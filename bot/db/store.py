@@ -45,6 +45,7 @@ from bot.db.trays import SqlTrays
 from bot.db.unit import Offer, Unit
 from bot.db.watches import SqlWatches
 from bot.db.workspaces import SqlWorkspaces
+from bot.db.zotero import SqlZotero
 
 
 class SqlStore:
@@ -256,3 +257,13 @@ class SqlStore:
     session_links = Offer(SqlSessionMemory, SqlSessionMemory.session_links)
     # The club's record of its sessions, read at once (ports.SessionHistoryStore).
     session_history = Offer(SqlSessionHistory, SqlSessionHistory.session_history)
+    # Zotero: each channel's link to a library, its posted papers, their copies there
+    # (ports.ZoteroStore).
+    zotero_link = Offer(SqlZotero, SqlZotero.zotero_link)
+    zotero_links = Offer(SqlZotero, SqlZotero.zotero_links)
+    save_zotero_link = Offer(SqlZotero, SqlZotero.save_zotero_link)
+    remove_zotero_link = Offer(SqlZotero, SqlZotero.remove_zotero_link)
+    posted_papers = Offer(SqlZotero, SqlZotero.posted_papers)
+    zotero_copies = Offer(SqlZotero, SqlZotero.zotero_copies)
+    plan_zotero_copies = Offer(SqlZotero, SqlZotero.plan_zotero_copies)
+    save_zotero_copy = Offer(SqlZotero, SqlZotero.save_zotero_copy)

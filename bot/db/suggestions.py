@@ -71,7 +71,7 @@ class SqlSuggestions(UnitBound):
         self,
         *,
         channel: ChannelKey,
-        watch_id: int,
+        watch_id: int | None,
         candidates: Sequence[Candidate],
         now: datetime,
     ) -> int:
@@ -117,7 +117,7 @@ class SqlSuggestions(UnitBound):
         self,
         *,
         channel_id: int,
-        watch_id: int,
+        watch_id: int | None,
         candidate: Candidate,
         keys: Sequence[str],
         now: datetime,

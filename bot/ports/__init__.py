@@ -29,6 +29,7 @@ from bot.ports.session_memory import SessionMemoryStore
 from bot.ports.sources import SourcesStore
 from bot.ports.store import ArchiveUnavailable, Store, UnitOfWork
 from bot.ports.workspaces import WorkspacesStore
+from bot.ports.zotero import ZoteroStore
 
 __all__ = [
     "ActivityStore",
@@ -65,5 +66,6 @@ __all__ = [
     "UnitOfWork",
     "WorkspacesStore",
     "WsgiApp",
+    "ZoteroStore",
     "wait_for_stop",
 ]

@@ -154,14 +154,15 @@ class SourcesStore(Protocol):
         self,
         *,
         channel: ChannelKey,
-        watch_id: int,
+        watch_id: int | None,
         candidates: Sequence[Candidate],
         now: datetime,
     ) -> int:
         """Keep the candidates the channel does not know yet, as waiting suggestions: known
         is any key (candidate_keys) of a suggestion of the channel in any state, or of a paper
         of its workspace (known_keys, papers_by_title). A candidate sharing a key with one
-        kept earlier in the same call is a duplicate too. How many were kept."""
+        kept earlier in the same call is a duplicate too. `watch_id`: the watch that found
+        them, None for a source that is no watch (a Zotero collection). How many were kept."""
         ...
 
     def suggestions(

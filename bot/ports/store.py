@@ -2,7 +2,7 @@
 
 Each role is its own port (bot/ports/workspaces, papers, posts, activity, search, enrichment,
 archive_pages, semantic, reconcile, sources, meetings, polls, presenters, session_memory,
-session_history); a service may ask for just the roles it uses. `Store` offers them all.
+session_history, zotero); a service may ask for just the roles it uses. `Store` offers them all.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bot.ports.session_history import SessionHistoryStore
 from bot.ports.session_memory import SessionMemoryStore
 from bot.ports.sources import SourcesStore
 from bot.ports.workspaces import WorkspacesStore
+from bot.ports.zotero import ZoteroStore
 
 
 class ArchiveUnavailable(Exception):
@@ -57,6 +58,7 @@ class Store(
     PresentersStore,
     SessionMemoryStore,
     SessionHistoryStore,
+    ZoteroStore,
     Protocol,
 ):
     """Persistence inside one unit of work (one transaction): every role port at once."""

@@ -54,7 +54,7 @@ class ZoteroLink:
 
     @property
     def library(self) -> str:
-        """"groups/123" or "users/456": the library as the API's paths and the copies name it."""
+        """The library as the API's paths and the copies name it: "groups/123", "users/456"."""
         return f"{self.library_kind}/{self.library_id}"
 
 

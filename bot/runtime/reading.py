@@ -12,13 +12,13 @@ bot/services/sources_read.py).
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Protocol
 
 from bot.ports import ArchiveUnavailable, Chat, ChatError, Clock, UnitOfWork
 from bot.ports.fetching import Fetcher
+from bot.runtime.polling import PollingThread
 from bot.services import sources_read
 from bot.sources.watch_text import SourceBases
 from bot.wording import sources as words
@@ -57,30 +57,13 @@ class SourcesWorker:
         self.uow, self.fetcher, self.bases, self.clock = uow, fetcher, bases, clock
         self.platforms, self.leading, self.poll = platforms, leading, poll
         self.warm = warm
-        self.rounds = 0  # finished passes, for tests that wait for one
-        self.passed = threading.Condition()
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="sources", daemon=True)
+        self.thread = PollingThread(
+            name="sources", what="reading the watches", step=self._pass, poll=poll
+        )
 
     def start(self) -> None:
         """Run: a first look at once (a cycle a stopped process left unread), then every poll."""
-        self._thread.start()
-
-    def _loop(self) -> None:
-        """Read what is due, wait; until closed."""
-        while not self._stop.is_set():
-            self._wake.clear()
-            try:
-                self._pass()
-            except ArchiveUnavailable:
-                log.warning("reading the watches waits: the archive is unavailable")
-            except Exception:
-                log.exception("reading the watches failed; trying again later")
-            with self.passed:
-                self.rounds += 1
-                self.passed.notify_all()
-            self._wake.wait(self.poll)
+        self.thread.start()
 
     def _pass(self) -> None:
         """One round of reads, on the leader, for the platforms running here."""
@@ -126,14 +109,6 @@ class SourcesWorker:
             except Exception:
                 log.exception("the suggestions' taste model for %s could not learn", platform)
 
-    def wait_rounds(self, *, count: int, timeout: float) -> bool:
-        """Wait until `count` passes have finished (for tests and the CLI); whether they did."""
-        with self.passed:
-            return self.passed.wait_for(lambda: self.rounds >= count, timeout=timeout)
-
     def close(self) -> None:
         """Stop after the request in flight."""
-        self._stop.set()
-        self._wake.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=40)
+        self.thread.close(timeout=40)

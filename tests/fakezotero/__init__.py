@@ -11,7 +11,7 @@ from __future__ import annotations
 from .api import TOKEN_LIFE_S, FakeZotero, Grant
 from .library import KEY_CHARS, Library, new_key
 from .listing import LIMIT_DEFAULT, LIMIT_MAX
-from .server import Answer, Request
+from .server import Answer, Hold, Request
 from .writes import WRITE_MAX
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "Answer",
     "FakeZotero",
     "Grant",
+    "Hold",
     "Library",
     "Request",
     "new_key",

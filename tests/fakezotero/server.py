@@ -60,6 +60,20 @@ def text(*, status: int, message: str) -> Answer:
     return Answer(status, message.encode("utf-8"), {"Content-Type": "text/plain"})
 
 
+HOLD_MAX_S = 60.0  # a held answer is sent after this, released or not (a test that forgot)
+
+
+@dataclass
+class Hold:
+    """A request to hold: `arrived` is set once it was processed and is held, `release` sends
+    its answer (to a client that may be gone)."""
+
+    method: str
+    skip: int
+    arrived: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+
+
 @dataclass(frozen=True)
 class _Fault:
     """A queued fault: answer instead (nothing processed), add a Backoff header to the real
@@ -93,6 +107,7 @@ class ZoteroServer:
         self._lock = threading.Lock()
         self._log: list[Request] = []
         self._faults: deque[_Fault] = deque()
+        self._holds: list[Hold] = []
         self._server: LoopbackServer[ZoteroServer] | None = None
         self._thread: threading.Thread | None = None
 
@@ -164,6 +179,26 @@ class ZoteroServer:
         with self._lock:
             self._faults.append(_Fault(drop=True))
 
+    def hold(self, *, method: str, skip: int = 0) -> Hold:
+        """Process the (skip+1)-th coming request of `method` (a write is stored), then keep its
+        answer until the test releases it: the moment to kill a client whose write is stored
+        but not yet answered."""
+        held = Hold(method=method.upper(), skip=skip)
+        with self._lock:
+            self._holds.append(held)
+        return held
+
+    def _held(self, *, method: str) -> Hold | None:
+        """The hold this request meets, counting it against the others of its method."""
+        with self._lock:
+            for held in self._holds:
+                if held.method == method and not held.arrived.is_set():
+                    if held.skip == 0:
+                        held.arrived.set()
+                        return held
+                    held.skip -= 1
+        return None
+
     def answer(
         self, *, method: str, path: str, query: str, headers: dict[str, str], body: bytes
     ) -> Answer:
@@ -190,6 +225,9 @@ class ZoteroServer:
         if fault.drop:
             handler.close_connection = True
             return
+        held = self._held(method=handler.command) if fault.answer is None else None
+        if held is not None:
+            held.release.wait(timeout=HOLD_MAX_S)
         handler.send_response(answer.status, REASONS.get(answer.status))
         handler.send_header("Zotero-API-Version", "3")
         for name, value in answer.headers.items():

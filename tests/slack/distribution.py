@@ -17,10 +17,10 @@ from bot.config.settings import Settings
 from bot.config.slack import Distribution
 from bot.db.database import Database
 from bot.runtime.wiring import Wiring
+from bot.sealing import new_key
 from bot.services import posting
 from bot.slack import ids
 from bot.slack import plugin as slack_plugin
-from bot.sealing import new_key
 from bot.web.server import HttpService
 from tests.fakeslack import (
     FakeSlack,

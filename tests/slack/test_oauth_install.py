@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.sealing import PREFIX
 from bot.services import posting
 from bot.slack import ids
-from bot.sealing import PREFIX
 from tests.fakeslack import (
     block_actions_payload,
     event_body,
