@@ -154,26 +154,34 @@ def name_things(world: World, *, channel: ChannelKey = C1, name: str = "general"
     """The names the platform gave: the channel's, and two people's."""
     with world.database() as store:
         workspace = channel.workspace_key
-        store.record_names(workspace=workspace, kind=CHANNEL, names={channel.channel: name}, now=NOW)
+        store.record_names(
+            workspace=workspace, kind=CHANNEL, names={channel.channel: name}, now=NOW
+        )
         people = {"U1": "Ada", "U2": "Grace"}
         store.record_names(workspace=workspace, kind=PERSON, names=people, now=NOW)
 
 
 def say(world: World, post: Post, *, n: int, text: str, user: str = "U1") -> None:
     """A reply in the post's thread (message id and event from `n`)."""
-    message = in_thread(post, user=user, message_id=f"9.{n:06d}", event=f"say-{post.id}-{n}")
+    message = in_thread(
+        post, user=user, message_id=f"9{post.id:04d}.{n:06d}", event=f"say-{post.id}-{n}"
+    )
     assert comments.reply(uow=world.database, message=message, text=text, telemetry=Telemetry())
 
 
 def edit(world: World, post: Post, *, n: int, text: str, user: str = "U1") -> None:
     """The reply `n` edited."""
-    message = in_thread(post, user=user, message_id=f"9.{n:06d}", event=f"edit-{post.id}-{n}")
+    message = in_thread(
+        post, user=user, message_id=f"9{post.id:04d}.{n:06d}", event=f"edit-{post.id}-{n}"
+    )
     assert comments.edit(uow=world.database, message=message, text=text, telemetry=Telemetry())
 
 
 def unsay(world: World, post: Post, *, n: int, user: str = "U1") -> None:
     """The reply `n` deleted."""
-    message = in_thread(post, user=user, message_id=f"9.{n:06d}", event=f"del-{post.id}-{n}")
+    message = in_thread(
+        post, user=user, message_id=f"9{post.id:04d}.{n:06d}", event=f"del-{post.id}-{n}"
+    )
     assert comments.delete(uow=world.database, message=message, telemetry=Telemetry())
 
 
