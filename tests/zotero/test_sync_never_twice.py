@@ -15,8 +15,9 @@ from bot.ports.zotero import ZoteroCopy
 from bot.zotero import new_object_key, new_write_token
 from bot.zotero.sync import SyncRound
 from tests.fakezotero import Request
+from tests.services.support import vote
 from tests.zotero.conftest import USER
-from tests.zotero.sync_support import C1, NOW, World, month_of_posts, opened_world
+from tests.zotero.sync_support import C1, NOW, World, month_of_posts, opened_world, tags_of
 
 COLLECTION = "CLLC2345"
 
@@ -59,6 +60,16 @@ def test_a_create_whose_answer_was_lost_is_replayed_and_found(world: World) -> N
     assert (lost.status, replay.status) == (0, 412)  # the replay's token was used: looked up
     assert lost.header("Zotero-Write-Token") == replay.header("Zotero-Write-Token")
     _once_each(world)
+    # The versions kept from the look-up are the library's: a rewrite re-reads and succeeds.
+    [first, *_] = sorted(_copies(world))
+    with world.database(write=False) as store:
+        post = store.post_by_id(post_id=first)
+    assert post is not None
+    vote(world.database, post, user="U3", value=1, event="after-replay", now=NOW)
+    assert world.sync(now=NOW + timedelta(minutes=5)).updated == 1
+    assert "👍 2" in tags_of(
+        world.library.get(kind="items", key=_copies(world)[first].item_key) or {}
+    )
 
 
 def test_a_pass_that_gave_up_after_a_lost_answer_is_finished_by_the_next(world: World) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from bot.db.database import Database
 from bot.domain import PaperDraft
+from bot.ingest.drafts import MAX_TITLE
 from bot.services import listing
 from bot.services.adding import queue_draft
 from tests.services.conftest import follow
@@ -180,3 +181,22 @@ def test_a_source_collection_deleted_in_zotero_is_reported(world: World) -> None
     assert round_.synced == 0 and len(round_.failures) == 1
     assert "source collection" in round_.failures[0].reason
     assert world.link().retry_at == NOW + timedelta(days=1)
+
+
+def test_a_hostile_item_is_a_plain_suggestion(world: World) -> None:
+    world.fake.seed(
+        kind="users", id=USER, objects="collections", data=[{"key": READING, "name": "Reading"}]
+    )
+    title = "<!channel> <@U1> @everyone <script>x</script> 🦘 " + "w" * 10_000
+    world.fake.seed(
+        kind="users",
+        id=USER,
+        objects="items",
+        data=[_item("HHHH2345", title, abstractNote="<b>bold</b> " * 2_000)],
+    )
+    world.connect(source=READING, into="tray")
+    assert world.sync().imported == 1
+    with world.database(write=False) as store:
+        [found] = store.suggestions(channel=C1, states=("waiting",), limit=10)
+    assert found.candidate.title.startswith("<!channel> <@U1> @everyone <script>x</script>")
+    assert len(found.candidate.title) <= MAX_TITLE
