@@ -40,6 +40,8 @@ PAGE = 100  # posts read from the archive at a time
 PAIRS = WRITE_MAX // 2  # posts (an item and its note each) in one create request
 _TAKEN = 412  # a create's object code when its token was used and it was not stored
 
+Pair = tuple[PostedPaper, ZoteroCopy, Contents]  # a post, its planned copy, what it should hold
+
 
 class Needs(ZoteroStore, NamesStore, Protocol):
     """The roles a destination write uses."""
@@ -85,9 +87,6 @@ def _plan(
         store.plan_zotero_copies(channel=link.channel, library=link.library, copies=planned)
     with uow(write=False) as store:
         return store.zotero_copies(channel=link.channel, library=link.library, post_ids=ids)
-
-
-Pair = tuple[PostedPaper, ZoteroCopy, Contents]
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,15 +201,13 @@ def _target(*, uow: UnitOfWork[Needs], client: ZoteroClient, link: ZoteroLink) -
         channels = store.names_in(workspace=workspace, kind=CHANNEL)
         people = store.names_in(workspace=workspace, kind=PERSON)
     label = channel_label(names=channels, channel_id=link.channel.channel)
-    if link.destination is None:
-        made = client.collection_key(name=collection_title(label=label))
+    collection = link.destination
+    if collection is None:
+        collection = client.collection_key(name=collection_title(label=label))
         with uow() as store:
-            link = replace(current(store=store, link=link), destination=made)
+            link = replace(current(store=store, link=link), destination=collection)
             store.save_zotero_link(link=link)
-    assert link.destination is not None
-    return _Target(
-        client=client, link=link, collection=link.destination, label=label, people=people
-    )
+    return _Target(client=client, link=link, collection=collection, label=label, people=people)
 
 
 def write_destination(
