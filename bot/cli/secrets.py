@@ -12,11 +12,14 @@ from bot.config.settings import Settings
 
 def add_parser(*, sub: Any) -> None:
     """`secrets new-key` and `secrets rotate [--json]` under the CLI's subcommands."""
-    secrets = sub.add_parser("secrets", help="encryption keys of stored Slack tokens")
+    secrets = sub.add_parser(
+        "secrets", help="encryption keys of stored secrets (Slack tokens, Zotero keys)"
+    )
     action = secrets.add_subparsers(dest="secrets_command", required=True, metavar="ACTION")
     action.add_parser("new-key", help="print a fresh key to put first in PAPERCLUB_SECRET_KEY")
     rotate = action.add_parser(
-        "rotate", help="re-encrypt every stored token with the first key of PAPERCLUB_SECRET_KEY"
+        "rotate",
+        help="re-encrypt stored tokens and Zotero keys with the first key of PAPERCLUB_SECRET_KEY",
     )
     rotate.add_argument("--json", action="store_true", help="print the outcome as JSON")
 
@@ -34,16 +37,18 @@ def cmd_secrets(*, args: argparse.Namespace, settings: Settings) -> int:
 def _rotate(*, as_json: bool, settings: Settings) -> int:
     """Re-seal every token; progress on stderr, the outcome on stdout. Keys are never shown."""
     from bot.cli.archive import CliError, open_database
+    from bot.db.zotero_keys import reseal_zotero_keys
     from bot.sealing import TokenCipher, UnreadableToken
-    from bot.slack.oauth.rotate import rotate_tokens
+    from bot.slack.oauth.rotate import Rotated, rotate_tokens
 
-    oauth = settings.slack_distribution
-    if oauth is None:
+    if not settings.secret_keys:
         raise CliError(
-            "secrets rotate: set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and PAPERCLUB_SECRET_KEY "
-            "(the new key first, then the old ones) as the bot runs with them"
+            "secrets rotate: set PAPERCLUB_SECRET_KEY (the new key first, then the old ones) as "
+            "the bot runs with it, and SLACK_CLIENT_ID and SLACK_CLIENT_SECRET when Slack is "
+            "distributed"
         )
-    cipher = TokenCipher(keys=oauth.secret_keys)
+    oauth = settings.slack_distribution
+    cipher = TokenCipher(keys=settings.secret_keys)
     database = open_database(settings=settings)
 
     def progress(done: int, total: int) -> None:
@@ -53,9 +58,14 @@ def _rotate(*, as_json: bool, settings: Settings) -> int:
             print(f"re-encrypted {done}/{total} rows", file=sys.stderr)
 
     try:
-        outcome = rotate_tokens(engine=database.engine, cipher=cipher, progress=progress)
+        zotero = reseal_zotero_keys(engine=database.engine, cipher=cipher)
+        outcome = (
+            rotate_tokens(engine=database.engine, cipher=cipher, progress=progress)
+            if oauth is not None
+            else Rotated(rows=0, tokens=0, unsealed=0)
+        )
     except UnreadableToken as exc:
-        raise CliError(f"secrets rotate: {exc}; nothing was changed") from None
+        raise CliError(f"secrets rotate: {exc}; nothing more was changed") from None
     finally:
         database.dispose()
     if as_json:
@@ -63,12 +73,14 @@ def _rotate(*, as_json: bool, settings: Settings) -> int:
             "rows": outcome.rows,
             "tokens": outcome.tokens,
             "unsealed": outcome.unsealed,
-            "keys": len(oauth.secret_keys),
+            "zotero_keys": zotero,
+            "keys": len(settings.secret_keys),
         }
         print(json.dumps(report))
     else:
         print(
-            f"Re-encrypted {outcome.tokens} token(s) in {outcome.rows} row(s) with the first "
-            f"key; {outcome.unsealed} had been stored unencrypted. Old keys can be dropped now."
+            f"Re-encrypted {outcome.tokens} token(s) in {outcome.rows} row(s) and {zotero} "
+            f"Zotero key(s) with the first key; {outcome.unsealed} token(s) had been stored "
+            "unencrypted. Old keys can be dropped now."
         )
     return 0

@@ -136,7 +136,7 @@ def test_the_cli_rotates_and_reports_as_json(sqlite_url: str, tmp_path: Path) ->
         "PAPERCLUB_SECRET_KEY": f"{NEW},{OLD}",
     }
     for args, expect in (
-        (["--json"], '{"rows": 2, "tokens": 5, "unsealed": 0, "keys": 2}'),
+        (["--json"], '{"rows": 2, "tokens": 5, "unsealed": 0, "zotero_keys": 0, "keys": 2}'),
         ([], ""),
     ):
         done = subprocess.run(
