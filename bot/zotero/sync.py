@@ -67,7 +67,11 @@ def _failing(
     except LinkChanged:
         return None
     log.warning("zotero %s: sync failed: %s", link.channel, state.last_error or error)
-    return LinkFailure(channel=link.channel, reason=state.last_error) if report else None
+    return (
+        LinkFailure(channel=link.channel, library=link.library, reason=state.last_error)
+        if report
+        else None
+    )
 
 
 def _pass(

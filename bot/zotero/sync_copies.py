@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from bot.zotero.note import discussion_html, discussion_note
 PAPER_CLUB_TAG = "Paper Club"
 COLLECTION_PREFIX = "Paper Club "  # the channel's collection: "Paper Club #general"
 _HALF = 16  # hex characters of each half of a digest
+_COUNT = re.compile(r"^(?:👍|👎) \d+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,28 @@ def written(*, copy: ZoteroCopy, contents: Contents, tags: bool, note: bool) -> 
     the half of what was not written stays, so a failed half is tried again."""
     tag_part = tag_half(tags=contents.tags) if tags else copy.digest[:_HALF]
     return tag_part + (note_half(note=contents.note) if note else copy.digest[_HALF:])
+
+
+def _ours(*, tag: str) -> bool:
+    """Whether a tag is one a sync writes and may outdate: Paper Club's own, or a vote count
+    ("👍 3"). The date and the channel are a post's for life, written again as they are."""
+    return tag == PAPER_CLUB_TAG or bool(_COUNT.match(tag))
+
+
+def merged_tags(
+    *, current: list[dict[str, Any]], ours: list[dict[str, str]]
+) -> list[dict[str, Any]]:
+    """The item's tags as stored (`current`, people's own among them) with ours written anew:
+    people's tags are kept, in their order, our outdated counts dropped, ours appended."""
+    mine = {tag["tag"] for tag in ours}
+    kept = [
+        tag
+        for tag in current
+        if isinstance(tag, dict)
+        and not _ours(tag=str(tag.get("tag", "")))
+        and tag.get("tag") not in mine
+    ]
+    return [*kept, *ours]
 
 
 def channel_label(*, names: Mapping[str, str], channel_id: str) -> str:

@@ -27,6 +27,7 @@ from bot.zotero.sync_copies import (
     channel_label,
     collection_title,
     contents,
+    merged_tags,
     new_objects,
     note_changed,
     tags_changed,
@@ -161,8 +162,16 @@ def _update(*, uow: UnitOfWork[Needs], to: _Target, copy: ZoteroCopy, held: Cont
     tags = note = gone = False
     try:
         if tags_changed(copy=copy, contents=held):
+            # Read first: a PATCH of `tags` replaces the whole list, and people may have added
+            # their own tags to the item since it was written.
+            found = to.client.item(key=copy.item_key)
+            if found is None:
+                raise WriteFailed(f"item {copy.item_key} no longer exists", status=404)
+            data = found.get("data") or {}
             item_version = to.client.update_item(
-                key=copy.item_key, changes={"tags": held.tags}, version=item_version
+                key=copy.item_key,
+                changes={"tags": merged_tags(current=list(data.get("tags") or []), ours=held.tags)},
+                version=int(found.get("version", item_version)),
             )
             tags = True
         if note_changed(copy=copy, contents=held):

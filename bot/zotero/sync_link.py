@@ -33,9 +33,11 @@ UNREADABLE = "the stored API key cannot be opened (PAPERCLUB_SECRET_KEY changed)
 
 @dataclass(frozen=True, slots=True)
 class LinkFailure:
-    """A link failing, owed a report to the channel's admins (the first of this run)."""
+    """A link failing, owed a report to the channel's admins (the first of this run): its
+    channel, its library ("groups/123") and why, in words for them."""
 
     channel: ChannelKey
+    library: str
     reason: str
 
 

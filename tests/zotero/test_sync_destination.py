@@ -79,12 +79,21 @@ def test_a_vote_an_edit_and_a_delete_each_rewrite_only_what_they_change(world: W
         assert result.failures == () and result.created == 0
         return world.writes()[before:]
 
-    # A new 👎 on the second post: its tags and its note's counts, nothing else.
+    # Someone tags the second post's item in Zotero; then a new 👎 on it: its tags and its
+    # note's counts are rewritten, nothing else, and the person's tag stays.
+    second_key = copies[posts[1].id].item_key
+    theirs = [{"tag": "to read"}, {"tag": "👍 7"}]  # a vote count is always ours: replaced
+    mine = world.library.get(kind="items", key=second_key)
+    assert mine is not None
+    world.library.replace(
+        kind="items", key=second_key, data={"tags": theirs + mine["tags"]}, patch=True
+    )
     vote(world.database, posts[1], user="U2", value=-1, event="late-down", now=NOW)
     done = rewritten_by("vote")
-    assert done == [prefix + copies[posts[1].id].item_key, prefix + copies[posts[1].id].note_key]
-    second = world.library.get(kind="items", key=copies[posts[1].id].item_key)
-    assert second is not None and "👎 1" in tags_of(second)
+    assert done == [prefix + second_key, prefix + copies[posts[1].id].note_key]
+    second = world.library.get(kind="items", key=second_key)
+    assert second is not None
+    assert tags_of(second) == ["to read", "Paper Club", "2026-01-06", "👍 1", "👎 1", "#general"]
     note = world.library.get(kind="items", key=copies[posts[1].id].note_key)
     assert note is not None and "👍 1 · 👎 1" in note["note"]
 

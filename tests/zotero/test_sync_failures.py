@@ -17,8 +17,10 @@ from bot.zotero.sync import sync_due
 from bot.zotero.sync_link import REVOKED, UNREADABLE, LinkFailure
 from tests.services.conftest import key
 from tests.services.support import vote
-from tests.zotero.conftest import KEY
+from tests.zotero.conftest import KEY, USER
 from tests.zotero.sync_support import C1, NOW, World, month_of_posts, opened_world
+
+LIBRARY = f"users/{USER}"
 
 
 @pytest.fixture
@@ -61,7 +63,7 @@ def test_a_revoked_key_is_reported_once_and_cleared_by_a_success(world: World) -
     world.connect()
     world.fake.revoke(key=KEY)
     first = world.sync()
-    assert first.failures == (LinkFailure(channel=C1, reason=REVOKED),)
+    assert first.failures == (LinkFailure(channel=C1, library=LIBRARY, reason=REVOKED),)
     link = world.link()
     assert (link.failures, link.reported, link.failing_since) == (1, True, NOW)
     assert link.retry_at == NOW + timedelta(days=1)
@@ -84,14 +86,14 @@ def test_a_revoked_key_is_reported_once_and_cleared_by_a_success(world: World) -
 
     world.fake.revoke(key=KEY)  # a new run of failures: reported again, once
     vote(world.database, posts[0], user="U3", value=1, event="new-run", now=NOW)  # to write
-    assert world.sync(now=NOW + timedelta(days=5)).failures == (LinkFailure(C1, REVOKED),)
+    assert world.sync(now=NOW + timedelta(days=5)).failures == (LinkFailure(C1, LIBRARY, REVOKED),)
 
 
 def test_a_key_no_secret_opens_is_reported(world: World) -> None:
     world.connect()
     world.cipher = TokenCipher(keys=[Fernet.generate_key().decode("ascii")])
     failed = world.sync()
-    assert failed.failures == (LinkFailure(channel=C1, reason=UNREADABLE),)
+    assert failed.failures == (LinkFailure(channel=C1, library=LIBRARY, reason=UNREADABLE),)
     assert world.fake.requests == []
 
 
