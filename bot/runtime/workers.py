@@ -1,5 +1,6 @@
 """The process's threads beside the scheduler, built from the settings and started and
-stopped together: enrichment, embedding, read-backs of missed events, reading the watches."""
+stopped together: enrichment, embedding, read-backs of missed events, reading the watches,
+syncing with Zotero."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from bot.ports import Chat, Clock
 from bot.runtime import parts
 from bot.runtime.reading import SourcesWorker
 from bot.runtime.reconciling import ReconcileWorker
+from bot.runtime.zotero_syncing import ZoteroWorker
+from bot.sealing import TokenCipher
 from bot.semantic.background import Embedder
 from bot.services.suggestion_taste import TasteScorers, taste_scorers
 from bot.services.telemetry import Telemetry
 from bot.sources.watch_text import SourceBases
+from bot.zotero.desk import sessions
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +34,8 @@ class Workers:
     reading: SourcesWorker
     # The suggestions' taste model: the sweep ranks with it, the reading thread warms it.
     tastes: TasteScorers
+    # None without PAPERCLUB_SECRET_KEY: no Zotero key can be kept, so none is synced.
+    zotero: ZoteroWorker | None = None
 
     def start(self) -> None:
         """Start them all (a start follows downtime: what was missed is read back, and a
@@ -38,9 +44,13 @@ class Workers:
         self.embedder.start()
         self.reconciling.start()
         self.reading.start()
+        if self.zotero is not None:
+            self.zotero.start()
 
     def close(self) -> None:
         """Stop them all, each after the step in flight."""
+        if self.zotero is not None:
+            self.zotero.close()
         self.reading.close()
         self.reconciling.close()
         self.enricher.close()
@@ -99,4 +109,29 @@ def build(
             warm=tastes,
         ),
         tastes=tastes,
+        zotero=_zotero(
+            settings=settings, database=database, clock=clock, chats=chats, leading=leading
+        ),
+    )
+
+
+def _zotero(
+    *,
+    settings: Settings,
+    database: Database,
+    clock: Clock,
+    chats: Callable[[], dict[str, Chat]],
+    leading: Callable[[], bool],
+) -> ZoteroWorker | None:
+    """The Zotero sync, when keys can be opened (PAPERCLUB_SECRET_KEY is set)."""
+    if not settings.secret_keys:
+        return None
+    return ZoteroWorker(
+        uow=database,
+        cipher=TokenCipher(keys=settings.secret_keys),
+        new_session=sessions(settings=settings),
+        clock=clock,
+        platforms=chats,
+        leading=leading,
+        poll=settings.zotero_sync_seconds,
     )
