@@ -96,6 +96,7 @@ class Wiring:
             wants_reconcile=self.workers.reconciling.want,
             wake_reconcile=self.workers.reconciling.wake,
             zotero=make_desk(settings=settings),  # /paperclub watch zotero
+            wake_zotero=self.workers.zotero.wake if self.workers.zotero else lambda: None,
         )
         self.platforms: dict[str, Platform] = {}
         self.posters: dict[str, Poster] = {}

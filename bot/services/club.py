@@ -62,6 +62,8 @@ class Club:
     wake_reconcile: Callable[[], None] = lambda: None
     # Checks and seals Zotero keys (`/paperclub watch zotero`); None: no PAPERCLUB_SECRET_KEY.
     zotero: ZoteroDesk | None = None
+    # Wakes the Zotero sync for a link just connected, tested or resumed.
+    wake_zotero: Callable[[], None] = lambda: None
 
     def poster(self, *, chat: Chat, platform: str) -> Poster:
         """The posting service's inputs for one Chat of this process."""
@@ -110,6 +112,7 @@ class Club:
             wants_reconcile=self.wants_reconcile,
             wake_reconcile=self.wake_reconcile,
             zotero=self.zotero,
+            wake_zotero=self.wake_zotero,
         )
 
     def follow(self, *, channel: ChannelKey, private: bool) -> None:

@@ -10,12 +10,14 @@ from bot.messages import Message, as_plain
 @dataclass(frozen=True, slots=True)
 class Reply:
     """A message for the person who asked; `reschedule` when the scheduler must be rebuilt;
-    `reconcile` when a read-back was asked for (the reconciler is woken); `summary`, a plain
-    one-line version for notifications where the message is long."""
+    `reconcile` when a read-back was asked for (the reconciler is woken); `sync` when a Zotero
+    link was connected, tested or resumed (the sync is woken: its first pass at once);
+    `summary`, a plain one-line version for notifications where the message is long."""
 
     message: Message
     reschedule: bool = False
     reconcile: bool = False
+    sync: bool = False
     summary: str | None = None
 
     @property

@@ -59,6 +59,8 @@ class Room:
     wake_reconcile: Callable[[], None] = lambda: None
     # Checks and seals Zotero keys; None without PAPERCLUB_SECRET_KEY.
     zotero: ZoteroDesk | None = None
+    # Wakes the Zotero sync (a link just connected, tested or resumed).
+    wake_zotero: Callable[[], None] = lambda: None
 
     def reconcile_soon(self) -> None:
         """This Chat may have missed events (a new gateway session rather than a resume, a
@@ -88,11 +90,14 @@ class Room:
 
     def _done(self, reply: Reply) -> Reply:
         """The reply, with the scheduler rebuilt when the command changed a schedule, and the
-        reconciler woken when the command asked for a read-back."""
+        reconciler woken when the command asked for a read-back, the Zotero sync when a link is
+        ready for it."""
         if reply.reschedule:
             self.reschedule()
         if reply.reconcile:
             self.wake_reconcile()
+        if reply.sync:
+            self.wake_zotero()
         return reply
 
     @staticmethod

@@ -101,7 +101,7 @@ def _connect(*, call: Invocation, desk: ZoteroDesk, args: list[str]) -> Reply:
         store.save_zotero_link(link=link)
     log.info("zotero connected in %s: %s (source %s)", call.channel, link.library, link.source)
     again = before is not None and before.library == link.library
-    return Reply(message=words.connected(link=link, again=again))
+    return Reply(message=words.connected(link=link, again=again), sync=True)
 
 
 def _test(*, call: Invocation, desk: ZoteroDesk) -> Reply:
@@ -133,7 +133,7 @@ def _test(*, call: Invocation, desk: ZoteroDesk) -> Reply:
                     reported=False,
                 )
             )
-    return Reply(message=words.tested(link=link, cleared=failing))
+    return Reply(message=words.tested(link=link, cleared=failing), sync=True)
 
 
 def _pause(*, call: Invocation, paused: bool) -> Reply:
@@ -146,7 +146,7 @@ def _pause(*, call: Invocation, paused: bool) -> Reply:
         if not already:
             store.save_zotero_link(link=replace(link, paused=paused))
     said = words.paused if paused else words.resumed
-    return Reply(message=said(link=link, already=already))
+    return Reply(message=said(link=link, already=already), sync=not paused)
 
 
 def _disconnect(*, call: Invocation) -> Reply:

@@ -4,8 +4,9 @@ the write stored by Zotero but its answer not yet read; then a restart: every po
 library once, with one note, in one collection. The fake Zotero holds the chosen write's
 answer until the process is dead.
 
-Two processes on one SQLite file both sync (on SQLite every process leads): each post still
-lands once, as the plans (keys and write token) are shared through the archive."""
+An admin connecting the library in Slack starts the first sync at once, not at the next
+interval. Two processes on one SQLite file both sync (on SQLite every process leads): each post
+still lands once, as the plans (keys and write token) are shared through the archive."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakeslack import FakeSlack
+from tests.fakeslack import FakeSlack, slash_command_payload
 from tests.fakezotero import FakeZotero
-from tests.faults.support import BotProcess, Processes, db_scalar, integrity, wait_until
+from tests.faults.support import ADMIN, BotProcess, Processes, db_scalar, integrity, wait_until
 from tests.faults.zotero_support import (
     API_KEY,
     USER,
@@ -79,4 +80,27 @@ def test_two_processes_on_one_archive_write_each_post_once(
         _until_stored(db, posts=len(posts), process=both[0])
         for process in both:
             assert process.terminate() == 0, process.stderr()
+        assert written_once(zotero, posts=len(posts)) == []
+
+
+def test_connecting_in_slack_syncs_at_once(
+    fake: FakeSlack, processes: Processes, tmp_path: Path
+) -> None:
+    db = tmp_path / "paperclub.db"
+    posts = month_archive(db, linked=False)
+    with FakeZotero() as zotero:
+        zotero.add_key(key=API_KEY, user_id=USER)
+        # An hour between syncs: only the command's wake can write the month within the wait.
+        env = zotero_env(fake, db, zotero, every="3600") | {"PAPERCLUB_ADMINS": ADMIN}
+        bot = processes.start(env=env, cwd=tmp_path, name="bot")
+        fake.wait_connected(timeout=DEADLINE)
+        url = fake.new_response_url()
+        typed = f"watch zotero connect users/{USER} {API_KEY}"
+        payload = slash_command_payload(text=typed, user_id=ADMIN, response_url=url)
+        fake.wait_ack(fake.push("slash_commands", dict(payload)), timeout=DEADLINE)
+        answer = fake.wait_response(url, timeout=DEADLINE)
+        assert "Connected this channel to" in str(answer) and API_KEY not in str(answer)
+        _until_stored(db, posts=len(posts), process=bot)
+        assert bot.terminate() == 0, bot.stderr()
+        assert API_KEY not in bot.stderr()  # the bot logs at DEBUG here
         assert written_once(zotero, posts=len(posts)) == []

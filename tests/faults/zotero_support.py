@@ -32,10 +32,10 @@ WORDS = ("attention", "pipelines", "sparsity", "decoding", "batching", "routing"
 HOSTILE = "<!channel> @everyone <script>alert(1)</script> [x](javascript:alert(1)) 🚀"
 
 
-def month_archive(db: Path, *, days: int = DAYS) -> list[int]:
+def month_archive(db: Path, *, days: int = DAYS, linked: bool = True) -> list[int]:
     """The sample list, C0001 following it but paused (no post of today: the month is all), a
-    post a day for `days` days with votes and a hostile thread, and the channel's link to USER's
-    library; the post ids."""
+    post a day for `days` days with votes and a hostile thread, and (when `linked`) the
+    channel's link to USER's library as `connect` keeps it; the post ids."""
     prepare_database(db, channels=("C0001",))
     database = Database(url=f"sqlite:///{db}")
     posts: list[int] = []
@@ -95,6 +95,8 @@ def month_archive(db: Path, *, days: int = DAYS) -> list[int]:
                         created_at=at,
                     )
                 )
+            if not linked:
+                return posts
             store.save_zotero_link(
                 link=ZoteroLink(
                     channel=CHANNEL,
@@ -110,9 +112,11 @@ def month_archive(db: Path, *, days: int = DAYS) -> list[int]:
     return posts
 
 
-def zotero_env(fake: FakeSlack, db: Path, zotero: FakeZotero) -> dict[str, str]:
+def zotero_env(
+    fake: FakeSlack, db: Path, zotero: FakeZotero, *, every: str = "1"
+) -> dict[str, str]:
     """bot_env without a configured channel (it would resume C0001), syncing with the fake
-    Zotero every second."""
+    Zotero every `every` seconds."""
     return bot_env(
         fake,
         db,
@@ -120,7 +124,7 @@ def zotero_env(fake: FakeSlack, db: Path, zotero: FakeZotero) -> dict[str, str]:
             "PAPERCLUB_CHANNEL": "",
             "PAPERCLUB_SECRET_KEY": SECRET,
             "PAPERCLUB_ZOTERO_API_URL": zotero.url,
-            "PAPERCLUB_ZOTERO_SYNC": "1",
+            "PAPERCLUB_ZOTERO_SYNC": every,
             "PAPERCLUB_SOURCES_PRIVATE": "1",
         },
     )
