@@ -59,8 +59,7 @@ class Room:
     wake_reconcile: Callable[[], None] = lambda: None
     # Checks and seals Zotero keys; None without PAPERCLUB_SECRET_KEY.
     zotero: ZoteroDesk | None = None
-    # Wakes the Zotero sync (a link just connected, tested or resumed).
-    wake_zotero: Callable[[], None] = lambda: None
+    wake_zotero: Callable[[], None] = lambda: None  # a link connected, tested or resumed
 
     def reconcile_soon(self) -> None:
         """This Chat may have missed events (a new gateway session rather than a resume, a

@@ -174,8 +174,11 @@ class DiscordHarness:
 def running(
     *, fake: FakeDiscord, settings: Settings, database: Database
 ) -> Iterator[DiscordHarness]:
-    """Build the wiring with the Discord plug-in, connect, yield, close."""
+    """Build the wiring with the Discord plug-in, connect, yield, close; discord.py's URLs,
+    which the plug-in moves to the fake's, are put back (a test outside tests/discord has no
+    no_thread_leaks to do it, and the next test in its process would reach the fake)."""
     clock = FakeClock(MONDAY_9)
+    urls = endpoints.current()
     wiring = Wiring(settings=settings, database=database, clock=clock, plugins=[QuickPlugin()])
     platform = wiring.platforms["discord"]
     assert isinstance(platform, DiscordPlatform)
@@ -187,6 +190,7 @@ def running(
         )
     finally:
         wiring.close()
+        endpoints.point_at(api_url=urls[0], gateway_url=urls[1])
 
 
 @pytest.fixture
