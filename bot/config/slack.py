@@ -31,7 +31,8 @@ SLACK_VARIABLES: dict[str, str] = {
     "SLACK_API_URL": f"Web API base URL (default {DEFAULT_API_URL}; GovSlack differs).",
     "SLACK_CLIENT_ID": "Client ID: with the secret, many workspaces install the app by OAuth.",
     "SLACK_CLIENT_SECRET": "Client Secret of the app, for OAuth distribution.",
-    "PAPERCLUB_SECRET_KEY": "Fernet keys sealing tokens and Zotero keys, newest first, comma-separated.",
+    "PAPERCLUB_SECRET_KEY": "Fernet keys sealing tokens and Zotero keys, newest first, "
+    "comma-separated.",
     "PAPERCLUB_SLACK_HISTORY_LIMITS": "tiers or non-marketplace (1 history call a minute, 15 "
     "messages a page); default: non-marketplace with SLACK_CLIENT_ID, else tiers.",
 }
