@@ -77,6 +77,8 @@ def test_two_processes_on_one_archive_write_each_post_once(
         zotero.add_key(key=API_KEY, user_id=USER)
         env = zotero_env(fake, db, zotero)
         both = [processes.start(env=env, cwd=tmp_path, name=n) for n in ("one", "two")]
+        # Both running (their signal handlers set), whichever wrote the month.
+        fake.wait_connected(timeout=DEADLINE, total=2)
         _until_stored(db, posts=len(posts), process=both[0])
         for process in both:
             assert process.terminate() == 0, process.stderr()
