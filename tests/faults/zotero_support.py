@@ -32,6 +32,12 @@ WORDS = ("attention", "pipelines", "sparsity", "decoding", "batching", "routing"
 HOSTILE = "<!channel> @everyone <script>alert(1)</script> [x](javascript:alert(1)) 🚀"
 
 
+def spelt(n: int) -> str:
+    """A number as a word of letters ("bcd" for 123), so every paper of a long month has words
+    of its own (the import would take two alike for one paper)."""
+    return "".join(chr(ord("b") + int(digit)) for digit in str(n))
+
+
 def month_archive(db: Path, *, days: int = DAYS, linked: bool = True) -> list[int]:
     """The sample list, C0001 following it but paused (no post of today: the month is all), a
     post a day for `days` days with votes and a hostile thread, and (when `linked`) the
@@ -43,9 +49,9 @@ def month_archive(db: Path, *, days: int = DAYS, linked: bool = True) -> list[in
         drafts = [
             build_draft(
                 origin=f"month:{n}",
-                title=f"Paper on {WORDS[n % len(WORDS)]} {WORDS[n // len(WORDS)]} {n:02d}"
+                title=f"Paper on {WORDS[n % len(WORDS)]} {spelt(n)} {n:02d}"
                 + (f" {HOSTILE}" if n % 5 == 0 else ""),
-                abstract=f"On {WORDS[n % len(WORDS)]} and {WORDS[n // len(WORDS)]}, day {n}.",
+                abstract=f"On {WORDS[n % len(WORDS)]} and {spelt(n)}, day {n}.",
                 authors=("Ada Lovelace", "Grace Hopper"),
                 arxiv_id=f"2611.{n + 10000:05d}",
             )
