@@ -111,6 +111,17 @@ def refused(*, problem: Problem, collection: str | None) -> Message:
                 quiet=True,
             ),
         )
+    if problem == "no_notes":
+        return message(
+            line("That key may not read or write the notes of that user library."),
+            line(
+                "Paper Club writes each paper's discussion as a note: tick Allow notes access"
+                " (under Personal Library) for the key at ",
+                _create_key(),
+                ", then connect again.",
+                quiet=True,
+            ),
+        )
     if problem == "no_collection":
         return message(
             line(

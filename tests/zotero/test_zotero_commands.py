@@ -23,6 +23,7 @@ from tests.zotero.command_rooms import (
     READ_ONLY,
     READING,
     ROOMS,
+    USER,
     Room,
     fake_zotero,
 )
@@ -155,3 +156,19 @@ def test_pause_resume_test_and_disconnect(room: Room, zotero: FakeZotero) -> Non
     assert "not connected to Zotero" in room.say("watch zotero").text
     assert "not connected to Zotero" in room.say("watch zotero disconnect").text
     assert "not connected to Zotero" in room.say("watch zotero test").text
+
+
+def test_a_user_library_key_without_notes_access_is_refused(
+    room: Room, zotero: FakeZotero
+) -> None:
+    """Zotero hides a user library's notes from such a key: every note would fail later."""
+    mine = f"watch zotero connect users/{USER} {GOOD}"
+    zotero.grants[GOOD].notes = False
+    refused = room.say(mine)
+    assert "notes" in refused.text and "Allow notes access" in refused.text
+    assert room.link() is None
+    zotero.grants[GOOD].notes = True
+    assert "Connected this channel to" in room.say(mine).text
+    zotero.grants[GOOD].notes = False  # unticked on zotero.org since
+    tested = room.say("watch zotero test").text
+    assert "Allow notes access" in tested and "works" not in tested
