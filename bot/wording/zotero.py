@@ -222,6 +222,8 @@ def status(*, link: ZoteroLink | None, ready: bool) -> Message:
                 f": {link.last_error[:300] or 'no reason given'}",
             )
         )
+    if link.retry_at is not None:  # failing, or Zotero asked to wait: not synced before then
+        items.append(runs("Next try: ", *_at(when=link.retry_at)))
     return message(
         line("This channel is connected to ", *_library(link=link), "."),
         Listing(items=tuple(items), ordered=False),

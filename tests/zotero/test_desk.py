@@ -100,9 +100,7 @@ def test_what_will_not_do_is_refused_with_its_reason(desk: Desk, fake: FakeZoter
     assert _refused(desk, key=GROUP_KEY, library=group, collection=READING) == "revoked"
 
 
-def test_a_user_library_needs_notes_access_a_group_does_not(
-    desk: Desk, fake: FakeZotero
-) -> None:
+def test_a_user_library_needs_notes_access_a_group_does_not(desk: Desk, fake: FakeZotero) -> None:
     """The server hides a user library's notes from a key without "Allow notes access", so
     the discussion notes could not be written; a group's Read/Write covers its notes."""
     blind = "N0tesN0tesN0tesN0tesN0te"
