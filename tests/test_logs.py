@@ -146,3 +146,36 @@ def test_a_zotero_key_typed_in_a_command_is_redacted_in_every_form() -> None:
 def test_other_zotero_words_pass_unchanged() -> None:
     line = "watch zotero connect groups/123 from Reading list into queue"
     assert redact(text=line) == line
+
+
+def test_a_zotero_key_typed_anywhere_in_the_command_is_redacted() -> None:
+    """Before the library, after `from`, in each form a payload is logged in; a key of Zotero's
+    without a digit (one in 70) too."""
+    key, plain = "P9NiFoyLeZu2bZNvvuQPDWsd", "AbcdEfghJkmnPqrsTuvwXyzA"
+    for line in (
+        f"text: watch zotero connect {key} groups/123 from Reading",  # the wrong way round
+        f"text: watch zotero connect {plain} groups/123",
+        f"watch zotero connect groups/123 from Reading list {key} into tray",
+        f'{{"text": "watch zotero connect \\"Reading\\" {key} users/9", "user": "U1"}}',
+        f"text=watch+zotero+connect+{key}+groups%2F123&user_id=U1",
+        f"text=watch%20zotero%20connect%20from%20x%20{key}&user_id=U1",
+        f"'value': 'zotero connect {key} users/9'",
+    ):
+        shown = redact(text=line)
+        key_there = key if key in line else plain
+        assert key_there not in shown and "[secret]" in shown, line
+
+
+def test_only_key_shaped_words_of_the_connect_command_are_redacted() -> None:
+    """Words of a command that are no key stay (all one case, not 24 characters, numbers),
+    and a key-shaped word outside a connect command is left to the other rules."""
+    for line in (
+        "watch zotero connect groups/123 from Reading list into queue",
+        "watch zotero connect users/4567 from internationalisationlists",  # 24, one case
+        "watch zotero connect groups/123 from INTERNATIONALISATIONLIST",
+        "watch zotero connect groups/123 from ReadingListOfTheClubX",  # 20, mixed
+        "watch zotero connect groups/123456789012345678901234",
+        "text=watch+zotero+connect+groups%2F1&user_id=U1 ReadingListOfTheClubXYZa",  # another field
+        "paper title: ReadingListOfTheClubXYZa and more",
+    ):
+        assert redact(text=line) == line, line

@@ -46,6 +46,7 @@ from bot.db.unit import Offer, Unit
 from bot.db.watches import SqlWatches
 from bot.db.workspaces import SqlWorkspaces
 from bot.db.zotero import SqlZotero
+from bot.db.zotero_link_changes import SqlZoteroLinkChanges
 
 
 class SqlStore:
@@ -263,6 +264,9 @@ class SqlStore:
     zotero_links = Offer(SqlZotero, SqlZotero.zotero_links)
     save_zotero_link = Offer(SqlZotero, SqlZotero.save_zotero_link)
     remove_zotero_link = Offer(SqlZotero, SqlZotero.remove_zotero_link)
+    lock_zotero_link = Offer(SqlZoteroLinkChanges, SqlZoteroLinkChanges.lock_zotero_link)
+    pause_zotero_link = Offer(SqlZoteroLinkChanges, SqlZoteroLinkChanges.pause_zotero_link)
+    clear_zotero_failing = Offer(SqlZoteroLinkChanges, SqlZoteroLinkChanges.clear_zotero_failing)
     posted_papers = Offer(SqlZotero, SqlZotero.posted_papers)
     zotero_copies = Offer(SqlZotero, SqlZotero.zotero_copies)
     plan_zotero_copies = Offer(SqlZotero, SqlZotero.plan_zotero_copies)

@@ -108,6 +108,24 @@ class ZoteroStore(Protocol):
         """Forget the channel's link and its key (its copies are kept); whether it had one."""
         ...
 
+    def lock_zotero_link(self, *, channel: ChannelKey) -> None:
+        """Hold the channel's link until the unit of work ends, a sync's write in flight waited
+        for: a connect reads the link after it, so the save it makes keeps what the sync
+        wrote."""
+        ...
+
+    def pause_zotero_link(self, *, channel: ChannelKey, paused: bool) -> bool:
+        """Set the link's `paused` alone (the sync's columns untouched); whether the channel
+        has a link."""
+        ...
+
+    def clear_zotero_failing(
+        self, *, channel: ChannelKey, sealed_key: str, source_name: str
+    ) -> bool:
+        """Clear the link's failing state and keep `source_name`, the other columns untouched,
+        only while its key is still `sealed_key`; whether it was."""
+        ...
+
     def posted_papers(
         self, *, channel: ChannelKey, after_post: int, limit: int
     ) -> list[PostedPaper]:

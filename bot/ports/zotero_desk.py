@@ -18,10 +18,14 @@ from bot.ports.zotero import LibraryKind
 # no_access: the key may not read the library (or there is no such library);
 # read_only: it may read the library but not write to it (every link writes the channel's
 #   collection);
+# no_notes: a user library's key without "Allow notes access" (the server hides the notes
+#   from it, so the discussion notes could not be written; a group's access covers its notes);
 # no_collection: the library has no collection of that name or key;
 # unavailable: Zotero did not answer usably (down, busy, unreachable);
 # unreadable: the kept key cannot be opened (PAPERCLUB_SECRET_KEY lost the key that sealed it).
-Problem = Literal["revoked", "no_access", "read_only", "no_collection", "unavailable", "unreadable"]
+Problem = Literal[
+    "revoked", "no_access", "read_only", "no_notes", "no_collection", "unavailable", "unreadable"
+]
 
 
 class DeskRefused(Exception):

@@ -37,8 +37,22 @@ _JSON_FIELD = re.compile(rf"""(["'](?:{_FIELDS})["']\s*:\s*["'])[^"']+""")
 # payload logged at DEBUG holds the command's text, plain, JSON or form-encoded ("+", "%20").
 # And the header the bot sends it in, should a library ever log one.
 _GAP = r"(?:\s|\+|%20)+"
-_TYPED_KEY = re.compile(rf"(?i)(zotero{_GAP}connect{_GAP}[^\s+\"']+{_GAP})[A-Za-z0-9]{{16,64}}")
+# The library's word ends at the form field's "&" too (a key-long word of the next field is
+# not the key).
+_TYPED_KEY = re.compile(rf"(?i)(zotero{_GAP}connect{_GAP}[^\s+\"'&]+{_GAP})[A-Za-z0-9]{{16,64}}")
 _ZOTERO_HEADER = re.compile(r"(?i)(zotero-api-key[\"']?\s*[:=,]\s*[\"']?)[A-Za-z0-9]+")
+# A key typed anywhere else in the command (before the library, after `from`): what follows
+# "zotero connect" up to the end of the command as logged (a quote not escaped, the form
+# field's "&", the line's end), and in it any word shaped like a key: Zotero makes them of 24
+# letters and digits at random (dataserver Zotero_Keys::generate, "mixed": a-z, A-Z, 0-9), so
+# a key has both cases but for one in some 200,000, while a word typed in a command seldom is
+# 24 characters of mixed case (a digit is missing from one key in 70: not required). A word
+# may start after a form's escape ("+KEY", "%20KEY").
+_CONNECT_TAIL = re.compile(rf"""(?i)zotero{_GAP}connect(?:\\.|[^"'&\r\n\\]){{0,2000}}""")
+_KEY_WORD = re.compile(
+    r"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2}))"
+    r"(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]{24}(?![A-Za-z0-9])"
+)
 
 
 def redact(*, text: str, secrets: Iterable[str] = ()) -> str:
@@ -52,6 +66,7 @@ def redact(*, text: str, secrets: Iterable[str] = ()) -> str:
     text = _HOOK.sub("[response_url]", text)
     text = _RESPONSE_URL.sub(r"\1[response_url]", text)
     text = _FORM_FIELD.sub(r"\1[secret]", text)
+    text = _CONNECT_TAIL.sub(lambda m: _KEY_WORD.sub("[secret]", m.group(0)), text)
     text = _TYPED_KEY.sub(r"\1[secret]", text)
     text = _ZOTERO_HEADER.sub(r"\1[secret]", text)
     return _JSON_FIELD.sub(r"\1[secret]", text)

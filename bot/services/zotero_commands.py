@@ -96,6 +96,9 @@ def _connect(*, call: Invocation, desk: ZoteroDesk, args: list[str]) -> Reply:
         return Reply(message=words.refused(problem=refused.problem, collection=typed.collection))
     sealed = desk.seal(api_key=typed.api_key)
     with call.uow() as store:
+        # The link as stored now, a sync's write in flight waited for: its collection, cursor
+        # and last sync are kept as the sync left them.
+        store.lock_zotero_link(channel=call.channel)
         before = store.zotero_link(channel=call.channel)
         link = _linked(before=before, checked=checked, sealed=sealed, typed=typed, call=call)
         store.save_zotero_link(link=link)
@@ -119,20 +122,12 @@ def _test(*, call: Invocation, desk: ZoteroDesk) -> Reply:
         log.info("zotero test failed in %s: %s", call.channel, refused)
         return Reply(message=words.refused(problem=refused.problem, collection=link.source_name))
     failing = link.failures > 0 or link.failing_since is not None or link.retry_at is not None
-    with call.uow() as store:
-        now = store.zotero_link(channel=call.channel)
-        if now is not None and now.sealed_key == link.sealed_key:  # not reconnected meanwhile
-            store.save_zotero_link(
-                link=replace(
-                    now,
-                    source_name=checked.source_name or now.source_name,
-                    failures=0,
-                    retry_at=None,
-                    failing_since=None,
-                    last_error="",
-                    reported=False,
-                )
-            )
+    with call.uow() as store:  # only the failing columns: what the sync wrote since stays
+        store.clear_zotero_failing(
+            channel=call.channel,
+            sealed_key=link.sealed_key,  # not reconnected meanwhile
+            source_name=checked.source_name or link.source_name,
+        )
     return Reply(message=words.tested(link=link, cleared=failing), sync=True)
 
 
@@ -143,8 +138,8 @@ def _pause(*, call: Invocation, paused: bool) -> Reply:
         if link is None:
             return Reply(message=words.NOT_CONNECTED)
         already = link.paused == paused
-        if not already:
-            store.save_zotero_link(link=replace(link, paused=paused))
+        if not already:  # `paused` alone: what the sync writes meanwhile stays
+            store.pause_zotero_link(channel=call.channel, paused=paused)
     said = words.paused if paused else words.resumed
     return Reply(message=said(link=link, already=already), sync=not paused)
 

@@ -111,6 +111,17 @@ def refused(*, problem: Problem, collection: str | None) -> Message:
                 quiet=True,
             ),
         )
+    if problem == "no_notes":
+        return message(
+            line("That key may not read or write the notes of that user library."),
+            line(
+                "Paper Club writes each paper's discussion as a note: tick Allow notes access"
+                " (under Personal Library) for the key at ",
+                _create_key(),
+                ", then connect again.",
+                quiet=True,
+            ),
+        )
     if problem == "no_collection":
         return message(
             line(
@@ -211,6 +222,8 @@ def status(*, link: ZoteroLink | None, ready: bool) -> Message:
                 f": {link.last_error[:300] or 'no reason given'}",
             )
         )
+    if link.retry_at is not None:  # failing, or Zotero asked to wait: not synced before then
+        items.append(runs("Next try: ", *_at(when=link.retry_at)))
     return message(
         line("This channel is connected to ", *_library(link=link), "."),
         Listing(items=tuple(items), ordered=False),

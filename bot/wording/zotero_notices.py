@@ -13,7 +13,7 @@ def failing(*, library: str, reason: str) -> Message:
         line(Strong("For the admins: "), f"Zotero sync with {library} has stopped working."),
         line(f"Why: {reason}", quiet=True),
         line(
-            "It is tried again daily by itself; ",
+            "It is tried again by itself; ",
             Code("/paperclub watch zotero connect"),
             " with a new key resumes where it stopped, ",
             Code("/paperclub watch zotero disconnect"),

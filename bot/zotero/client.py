@@ -67,6 +67,7 @@ class ZoteroClient:
             user_library=bool(user.get("library")),
             user_write=bool(user.get("write")),
             groups=groups,
+            notes=bool(user.get("notes")),  # left out when not granted
         )
 
     def changed_items(self, *, since: int, collection: str | None = None) -> Changes:

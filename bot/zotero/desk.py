@@ -98,6 +98,10 @@ class Desk:
                 raise DeskRefused("no_access", detail=f"the key may not read {ref.prefix[1:]}")
             if not access.may_write(library=ref):
                 raise DeskRefused("read_only", detail=f"the key may not write {ref.prefix[1:]}")
+            if ref.kind == "users" and not access.notes:
+                raise DeskRefused(
+                    "no_notes", detail=f"the key may not see {ref.prefix[1:]}'s notes"
+                )
             if collection is None:
                 _reachable(session=session, library=ref)
                 listed: list[dict[str, Any]] = []

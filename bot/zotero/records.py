@@ -54,6 +54,9 @@ class KeyAccess:
     user_write: bool
     # Group id -> may write; "all" groups appear as the single id 0.
     groups: dict[int, bool] = field(default_factory=dict)
+    # The user library's notes ("Allow notes access"): without it the server hides them from
+    # the key (404), so no discussion note could be written. A group's access covers its notes.
+    notes: bool = False
 
     def may_write(self, *, library: LibraryRef) -> bool:
         """Whether the key may write to `library`."""

@@ -47,6 +47,10 @@ class Grant:
     write: bool = True
     groups: dict[int, bool] | None = None  # None: every group, as "all" in the access JSON
     revoked: bool = False
+    # "Allow notes access" of the user's library. Without it the server hides the library's
+    # notes from the key: left out of listings, 404 for one (dataserver PermissionsTest's
+    # testKeyNoteAccess, ItemsController). A group's access covers its notes (Zotero_Key::load).
+    notes: bool = True
 
 
 class FakeZotero(ZoteroServer):
@@ -61,10 +65,16 @@ class FakeZotero(ZoteroServer):
         self._state = threading.Lock()  # one request changes the libraries at a time
 
     def add_key(
-        self, *, key: str, user_id: int, write: bool = True, groups: dict[int, bool] | None = None
+        self,
+        *,
+        key: str,
+        user_id: int,
+        write: bool = True,
+        groups: dict[int, bool] | None = None,
+        notes: bool = True,
     ) -> Grant:
         """An API key for `user_id`'s library (and groups: None for all)."""
-        grant = Grant(key, user_id, f"user{user_id}", write, groups)
+        grant = Grant(key, user_id, f"user{user_id}", write, groups, notes=notes)
         self.grants[key] = grant
         self.library(kind="users", id=user_id)
         return grant
@@ -116,10 +126,27 @@ class FakeZotero(ZoteroServer):
         if method != "GET" and not self._may_write(grant=grant, lib=lib_key):
             return text(status=403, message="Write access denied")
         library = self.library(kind=lib_key[0], id=lib_key[1])
+        hide_notes = lib_key[0] == "users" and not grant.notes
         with self._state:
+            if hide_notes and self._is_note(library=library, match=match):
+                return text(status=404, message="Not found")
             return self._route(
-                method=method, library=library, match=match, params=params, h=lower, body=body
+                method=method,
+                library=library,
+                match=match,
+                params=params,
+                h=lower,
+                body=body,
+                hide_notes=hide_notes,
             )
+
+    @staticmethod
+    def _is_note(*, library: Library, match: re.Match[str]) -> bool:
+        """Whether the path names one note (any method: the server denies it exists)."""
+        if match["what"] != "items" or match["key"] is None:
+            return False
+        found = library.get(kind="items", key=match["key"])
+        return found is not None and found.get("itemType") == "note"
 
     def _may_read(self, *, grant: Grant, lib: tuple[str, int]) -> bool:
         if lib[0] == "users":
@@ -132,8 +159,11 @@ class FakeZotero(ZoteroServer):
         return (grant.groups is None and grant.write) or bool((grant.groups or {}).get(lib[1]))
 
     def _key_info(self, *, grant: Grant) -> Answer:
-        """The key's JSON as /keys/current sends it (dataserver KeysTest)."""
-        user = {"library": True, "files": True, "notes": True, "write": grant.write}
+        """The key's JSON as /keys/current sends it (dataserver KeysTest); a permission not
+        granted is left out, as Zotero_Key::toJSON stores and shows only granted ones."""
+        user = {"library": True, "files": True, "write": grant.write}
+        if grant.notes:
+            user["notes"] = True
         groups: dict[str, Any]
         if grant.groups is None:
             groups = {"all": {"library": True, "write": grant.write}}
@@ -157,8 +187,15 @@ class FakeZotero(ZoteroServer):
         params: dict[str, str],
         h: dict[str, str],
         body: bytes,
+        hide_notes: bool = False,
     ) -> Answer:
         what, key, sub = match["what"], match["key"], match["sub"]
+        # Listings leave out what the key may not see (dataserver Zotero_Items::search).
+        seen = (
+            None
+            if not hide_notes
+            else {d["key"] for d in library.live(kind="items") if d.get("itemType") != "note"}
+        )
         if what == "deleted":
             return self._deleted(library=library, params=params)
         if key is None:
@@ -170,7 +207,7 @@ class FakeZotero(ZoteroServer):
                     base=self.url,
                     h=h,
                     path=match.group(0),
-                    only=None,
+                    only=seen if what == "items" else None,
                 )
             if method == "POST":
                 return self._post(library=library, kind=what, h=h, body=body)
@@ -193,7 +230,7 @@ class FakeZotero(ZoteroServer):
                 base=self.url,
                 h=h,
                 path=match.group(0),
-                only=wanted,
+                only=wanted if seen is None else wanted & seen,
             )
         return self._single(method=method, library=library, kind=what, key=key, h=h, body=body)
 

@@ -70,6 +70,50 @@ def test_keys_current_answers_as_documented_and_refuses_a_revoked_key() -> None:
     assert revoked[0] == listing[0] == 403 and listing[2] == b"Invalid key"
 
 
+def test_a_key_without_notes_access_is_shown_no_note_of_the_users_library() -> None:
+    """As dataserver: /keys/current leaves `notes` out, listings leave the notes out, and one
+    note is 404 whatever the method; a group's access covers its notes."""
+    blind = "N0tesN0tesN0tesN0tesN0te"
+    with _fake_with() as fake:
+        fake.add_key(key=blind, user_id=USER, notes=False, groups={9: True})
+        for kind, lib in (("users", USER), ("groups", 9)):
+            fake.seed(
+                kind=kind, id=lib, objects="items", data=[{"itemType": "book", "key": "BKBK2345"}]
+            )
+            fake.seed(
+                kind=kind,
+                id=lib,
+                objects="items",
+                data=[
+                    {"itemType": "note", "key": "NTNT2345", "parentItem": "BKBK2345", "note": "x"}
+                ],
+            )
+        access = json.loads(call(fake.url + "/keys/current", key=blind)[2])["access"]
+        listed = json.loads(call(fake.url + PREFIX + "/items", key=blind)[2])
+        children = json.loads(call(fake.url + PREFIX + "/items/BKBK2345/children", key=blind)[2])
+        one = call(fake.url + PREFIX + "/items/NTNT2345", key=blind)
+        patch = call(
+            fake.url + PREFIX + "/items/NTNT2345",
+            method="PATCH",
+            body={"note": "y"},
+            key=blind,
+            If_Unmodified_Since_Version="2",
+        )
+        group = json.loads(call(fake.url + "/groups/9/items", key=blind)[2])
+        owner = json.loads(call(fake.url + PREFIX + "/items")[2])
+    assert "notes" not in access["user"] and access["user"]["library"] is True
+    assert [o["key"] for o in listed] == ["BKBK2345"] and children == []
+    assert one[0] == patch[0] == 404
+    assert (
+        sorted(o["key"] for o in group)
+        == sorted(o["key"] for o in owner)
+        == [
+            "BKBK2345",
+            "NTNT2345",
+        ]
+    )
+
+
 def test_authentication_by_header_bearer_and_nothing() -> None:
     with _fake_with() as fake:
         read_only = "R" * 24

@@ -100,6 +100,17 @@ def test_what_will_not_do_is_refused_with_its_reason(desk: Desk, fake: FakeZoter
     assert _refused(desk, key=GROUP_KEY, library=group, collection=READING) == "revoked"
 
 
+def test_a_user_library_needs_notes_access_a_group_does_not(desk: Desk, fake: FakeZotero) -> None:
+    """The server hides a user library's notes from a key without "Allow notes access", so
+    the discussion notes could not be written; a group's Read/Write covers its notes."""
+    blind = "N0tesN0tesN0tesN0tesN0te"
+    fake.add_key(key=blind, user_id=USER, notes=False, groups={GROUP: True})
+    mine = LibraryWanted(kind="users", id=USER)
+    assert _refused(desk, key=blind, library=mine, collection=None) == "no_notes"
+    group = LibraryWanted(kind="groups", id=GROUP)
+    assert desk.check(api_key=blind, library=group, collection=None).library_id == GROUP
+
+
 def test_zotero_down_is_unavailable_not_a_bad_key(desk: Desk, fake: FakeZotero) -> None:
     fake.fail_next(status=500, times=2)
     group = LibraryWanted(kind="groups", id=GROUP)

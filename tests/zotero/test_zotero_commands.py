@@ -23,6 +23,7 @@ from tests.zotero.command_rooms import (
     READ_ONLY,
     READING,
     ROOMS,
+    USER,
     Room,
     fake_zotero,
 )
@@ -129,13 +130,14 @@ def test_pause_resume_test_and_disconnect(room: Room, zotero: FakeZotero) -> Non
             link,
             failures=3,
             failing_since=failing_since,
-            retry_at=MONDAY + timedelta(days=1),
+            retry_at=MONDAY + timedelta(hours=3, minutes=17),
             last_error="the API key may not do this",
             reported=True,
         )
     )
     status = room.say("watch zotero").text
     assert "Failing since" in status and "the API key may not do this" in status
+    assert "Next try" in status and "11:17 UTC" in status
     tested = room.say("watch zotero test").text
     assert "The kept key works" in tested and "failing state is cleared" in tested
     cleared = room.link()
@@ -147,6 +149,7 @@ def test_pause_resume_test_and_disconnect(room: Room, zotero: FakeZotero) -> Non
         "",
     )
     assert not cleared.reported and cleared.sealed_key == link.sealed_key
+    assert "Next try" not in room.say("watch zotero").text
     zotero.revoke(key=GOOD)
     assert "Zotero refuses that API key" in room.say("watch zotero test").text
     gone = room.say("watch zotero disconnect").text
@@ -155,3 +158,17 @@ def test_pause_resume_test_and_disconnect(room: Room, zotero: FakeZotero) -> Non
     assert "not connected to Zotero" in room.say("watch zotero").text
     assert "not connected to Zotero" in room.say("watch zotero disconnect").text
     assert "not connected to Zotero" in room.say("watch zotero test").text
+
+
+def test_a_user_library_key_without_notes_access_is_refused(room: Room, zotero: FakeZotero) -> None:
+    """Zotero hides a user library's notes from such a key: every note would fail later."""
+    mine = f"watch zotero connect users/{USER} {GOOD}"
+    zotero.grants[GOOD].notes = False
+    refused = room.say(mine)
+    assert "notes" in refused.text and "Allow notes access" in refused.text
+    assert room.link() is None
+    zotero.grants[GOOD].notes = True
+    assert "Connected this channel to" in room.say(mine).text
+    zotero.grants[GOOD].notes = False  # unticked on zotero.org since
+    tested = room.say("watch zotero test").text
+    assert "Allow notes access" in tested and "works" not in tested
