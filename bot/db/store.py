@@ -262,6 +262,8 @@ class SqlStore:
     zotero_link = Offer(SqlZotero, SqlZotero.zotero_link)
     zotero_links = Offer(SqlZotero, SqlZotero.zotero_links)
     save_zotero_link = Offer(SqlZotero, SqlZotero.save_zotero_link)
+    save_zotero_sync = Offer(SqlZotero, SqlZotero.save_zotero_sync)
+    plan_zotero_destination = Offer(SqlZotero, SqlZotero.plan_zotero_destination)
     remove_zotero_link = Offer(SqlZotero, SqlZotero.remove_zotero_link)
     posted_papers = Offer(SqlZotero, SqlZotero.posted_papers)
     zotero_copies = Offer(SqlZotero, SqlZotero.zotero_copies)
