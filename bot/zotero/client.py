@@ -1,6 +1,6 @@
 """The Zotero operations Paper Club needs, on one library: check the key, read a collection's
-items changed since a version, find or make a collection, create items (and child notes) once,
-update and delete them under a version precondition.
+items changed since a version, make a collection under a chosen key, create items (and child
+notes) once, update and delete them under a version precondition.
 
 Never twice: a create carries a Zotero-Write-Token and keys chosen before the first try, so
 when a try's answer is lost and the replay is refused (412 "Write token already used", or the
@@ -121,38 +121,39 @@ class ZoteroClient:
 
     # -- collections --------------------------------------------------------------------------
 
-    def collection_key(self, *, name: str) -> str:
-        """The key of the collection called `name`, made when missing (once, even by two
-        replicas at a time: both send the same write token, derived from library and name, and
-        the second is refused and finds the first's). The name is cut and cleaned as Zotero
-        would store it (mapping.collection_name)."""
-        name = collection_name(name=name)
-        found = self._find_collection(name=name)
-        if found is not None:
-            return found
-        seed = f"paperclub collection {self.library.prefix} {name}".encode()
+    def make_collection(self, *, key: str, name: str) -> bool:
+        """Make the collection `key` (chosen and kept by the caller first) called `name`, cut
+        and cleaned as Zotero stores names (mapping.collection_name); whether it is there now.
+        Once, even by two syncs at a time: the write token is derived from library and key,
+        and a replay refused (412), or the key found taken (its object refused 412 or 428, or
+        "exists": the server's token check is not atomic) is looked up by key. False when the
+        token was used and nothing is under the key (made, then deleted in Zotero): the caller
+        chooses another key. No look-up by name: two channels may name theirs alike."""
+        seed = f"paperclub collection {self.library.prefix} {key}".encode()
         token = hashlib.sha256(seed).hexdigest()[:32]
-        for attempt_token in (token, new_write_token()):  # the second: ours was deleted since
-            reply = self._post(path="/collections", objects=[{"name": name}], token=attempt_token)
-            if reply.status == 200:
-                report = json_of(reply=reply)
-                key = (report.get("success") or {}).get("0")
-                if isinstance(key, str):
-                    return key
-                raise WriteFailed(f"collection not made: {report.get('failed')}", status=400)
-            if reply.status != 412:
-                raise WriteFailed(f"collection not made: HTTP {reply.status}", status=reply.status)
-            found = self._find_collection(name=name)
-            if found is not None:
-                return found
-        raise WriteFailed("collection not made: write token refused twice", status=412)
+        body = [{"key": key, "name": collection_name(name=name)}]
+        reply = self._post(path="/collections", objects=body, token=token)
+        if reply.status == 200:
+            report = json_of(reply=reply)
+            if not isinstance(report, dict):
+                raise ZoteroError("a write report that is not a JSON object")
+            if any("0" in (report.get(part) or {}) for part in ("success", "unchanged")):
+                return True
+            failure = (report.get("failed") or {}).get("0") or {}
+            code, message = int(failure.get("code", 0)), str(failure.get("message", ""))
+            if code not in _MAYBE_THERE and "exists" not in message:
+                raise WriteFailed(f"collection not made: {code} {message[:200]}", status=code)
+        elif reply.status != 412:
+            raise WriteFailed(f"collection not made: HTTP {reply.status}", status=reply.status)
+        return self.has_collection(key=key)
 
-    def _find_collection(self, *, name: str) -> str | None:
-        """The oldest collection named exactly `name`, or None."""
-        read = read_all(session=self.session, url=self._url(path="/collections", limit=PAGE_LIMIT))
-        named = [c for c in (read[0] if read else []) if (c.get("data") or {}).get("name") == name]
-        named.sort(key=lambda c: (int(c.get("version", 0)), str(c.get("key"))))
-        return str(named[0]["key"]) if named else None
+    def has_collection(self, *, key: str) -> bool:
+        """Whether the collection `key` exists (not deleted)."""
+        url = self._url(path=f"/collections/{quote(key, safe='')}")
+        reply = self.session.send(method="GET", url=url)
+        if reply.status in (200, 404):
+            return reply.status == 200
+        raise ZoteroError(f"reading collection {key}: HTTP {reply.status}")
 
     # -- writes -------------------------------------------------------------------------------
 
