@@ -24,9 +24,17 @@ from bot.zotero.client import ZoteroClient
 from bot.zotero.errors import ZoteroError
 from bot.zotero.records import LibraryRef
 from bot.zotero.session import ZoteroSession
-from bot.zotero.sync_destination import Needs as DestinationNeeds
+from bot.zotero.sync_collection import Needs as DestinationNeeds
 from bot.zotero.sync_destination import Wrote, write_destination
-from bot.zotero.sync_link import LinkChanged, LinkFailure, current, failed, owed, succeeded
+from bot.zotero.sync_link import (
+    LinkChanged,
+    LinkFailure,
+    current,
+    failed,
+    keep,
+    owed,
+    succeeded,
+)
 from bot.zotero.sync_source import Needs as SourceNeeds
 from bot.zotero.sync_source import read_source
 
@@ -63,7 +71,7 @@ def _failing(
         with uow() as store:
             state = failed(link=current(store=store, link=link), error=error, now=now)
             report = owed(link=state, error=error, now=now)
-            store.save_zotero_link(link=replace(state, reported=state.reported or report))
+            keep(store=store, link=replace(state, reported=state.reported or report))
     except LinkChanged:
         return None
     log.warning("zotero %s: sync failed: %s", link.channel, state.last_error or error)
@@ -93,7 +101,7 @@ def _pass(
     link, imported = read_source(uow=uow, client=client, link=link, now=now)
     link, wrote = write_destination(uow=uow, client=client, link=link)
     with uow() as store:
-        store.save_zotero_link(link=succeeded(link=current(store=store, link=link), now=now))
+        keep(store=store, link=succeeded(link=current(store=store, link=link), now=now))
     return imported, wrote
 
 

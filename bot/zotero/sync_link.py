@@ -61,6 +61,22 @@ def current(*, store: ZoteroStore, link: ZoteroLink) -> ZoteroLink:
     return now
 
 
+def going(*, store: ZoteroStore, link: ZoteroLink) -> ZoteroLink:
+    """`current`, and LinkChanged when the link was paused meanwhile: a pass asks before each
+    page of posts and each create, so a pause or a disconnect stops a long pass."""
+    now = current(store=store, link=link)
+    if now.paused:
+        raise LinkChanged(f"{link.channel} paused")
+    return now
+
+
+def keep(*, store: ZoteroStore, link: ZoteroLink) -> None:
+    """Save the sync's part of `link` (store.save_zotero_sync: nothing an admin sets), and
+    LinkChanged when the stored link is no longer this one."""
+    if not store.save_zotero_sync(link=link):
+        raise LinkChanged(str(link.channel))
+
+
 def needs_person(*, error: Exception) -> str | None:
     """The reason to report for a failure only a person can mend; None for any other."""
     if isinstance(error, KeyRevoked):

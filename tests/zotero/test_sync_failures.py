@@ -49,6 +49,7 @@ def test_429_with_retry_after_sets_the_retry_time_and_is_not_reported(world: Wor
 
 
 def test_a_backoff_sets_the_retry_time_and_is_not_reported(world: World) -> None:
+    month_of_posts(world)
     world.connect()
     world.fake.backoff_next(seconds=900)  # the first answer is good, but says to pause
     busy = world.sync()
@@ -100,6 +101,7 @@ def test_a_key_no_secret_opens_is_reported(world: World) -> None:
 def test_a_server_that_keeps_failing_backs_off_and_is_reported_after_a_day(
     world: World,
 ) -> None:
+    month_of_posts(world)  # each pass has a create to send, after the collection's first
     world.connect()
     waits: list[timedelta] = []
     now = NOW
