@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from bot.zotero.created import Created
 from bot.zotero.errors import VersionConflict, WriteFailed, ZoteroError
 from bot.zotero.mapping import collection_name
 from bot.zotero.paging import PAGE_LIMIT, json_of, read_all, version_of
 from bot.zotero.records import (
     Changes,
-    Created,
     KeyAccess,
     LibraryRef,
     is_object_key,
@@ -185,7 +185,13 @@ class ZoteroClient:
                 if k not in there
             }
             kept = {i: k for i, k in enumerate(keys) if k in there}
-            return Created(keys=kept, failed=missing, version=version)
+            return Created(
+                keys=kept,
+                failed=missing,
+                version=version,
+                found=frozenset(kept),
+                versions={i: there[k] for i, k in kept.items()},
+            )
         if reply.status != 200:
             raise WriteFailed(f"items not written: HTTP {reply.status}", status=reply.status)
         report = json_of(reply=reply)
@@ -199,12 +205,20 @@ class ZoteroClient:
             for i, f in (report.get("failed") or {}).items()
         }
         maybe = [keys[i] for i, (code, _) in failed.items() if code in _MAYBE_THERE]
+        versions: dict[int, int] = {}
         if maybe:
             there, _ = self._existing(keys=maybe)
             for i in [i for i in failed if keys[i] in there]:
                 stored[i] = keys[i]
+                versions[i] = there[keys[i]]
                 del failed[i]
-        return Created(keys=stored, failed=failed, version=version_of(reply=reply))
+        return Created(
+            keys=stored,
+            failed=failed,
+            version=version_of(reply=reply),
+            found=frozenset(versions),
+            versions=versions,
+        )
 
     def update_item(self, *, key: str, changes: dict[str, Any], version: int) -> int:
         """PATCH our fields of an item or note if it is still at `version`; on 412 re-read it

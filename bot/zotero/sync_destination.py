@@ -70,7 +70,9 @@ class _Outcome:
     then), and each object's failure (code, message) when not."""
 
     stored: bool
-    version: int
+    item_version: int
+    note_version: int
+    found: bool  # found stored by a look-up: Zotero holds an earlier request's contents
     item_failed: tuple[int, str] | None
     note_failed: tuple[int, str] | None
 
@@ -86,7 +88,9 @@ def _send(*, to: Target, pairs: Sequence[Pair], token: str | None) -> list[_Outc
     return [
         _Outcome(
             stored=2 * i in created.keys and 2 * i + 1 in created.keys,
-            version=created.version,
+            item_version=created.versions.get(2 * i, created.version),
+            note_version=created.versions.get(2 * i + 1, created.version),
+            found=bool({2 * i, 2 * i + 1} & created.found),
             item_failed=created.failed.get(2 * i),
             note_failed=created.failed.get(2 * i + 1),
         )
@@ -114,9 +118,16 @@ def _create(*, uow: UnitOfWork[Needs], to: Target, pairs: Sequence[Pair]) -> tup
     collection_gone = False
     for (posted, copy, held), outcome in zip(pairs, outcomes, strict=True):
         if outcome.stored:
-            v = outcome.version
+            # Found by a look-up: what Zotero holds is the earlier request's (votes or comments
+            # may have come since), so no digest: the next pass rewrites both.
             stored.append(
-                replace(copy, stored=True, item_version=v, note_version=v, digest=held.digest)
+                replace(
+                    copy,
+                    stored=True,
+                    item_version=outcome.item_version,
+                    note_version=outcome.note_version,
+                    digest="" if outcome.found else held.digest,
+                )
             )
             continue
         collection_gone |= outcome.item_failed is not None and outcome.item_failed[0] == 409
