@@ -220,13 +220,16 @@ class ZoteroClient:
             versions=versions,
         )
 
-    def update_item(self, *, key: str, changes: dict[str, Any], version: int) -> int:
+    def update_item(
+        self, *, key: str, changes: dict[str, Any], version: int, tries: int = 2
+    ) -> int:
         """PATCH our fields of an item or note if it is still at `version`; on 412 re-read it
-        and try once more at its new version. The item's new version; WriteFailed(404) when it
-        was deleted, VersionConflict when it changed again meanwhile."""
+        and try again at its new version, `tries` sends in all (1: a 412 is the caller's to
+        mend, as changes merged from a stale read must be merged again). The item's new
+        version; WriteFailed(404) when it was deleted, VersionConflict when it changed."""
         url = self._url(path=f"/items/{quote(key, safe='')}")
         body = {k: v for k, v in changes.items() if k not in ("key", "version")}
-        for attempt in range(2):
+        for attempt in range(tries):
             reply = self.session.send(
                 method="PATCH",
                 url=url,
@@ -244,7 +247,7 @@ class ZoteroClient:
             current = self.item(key=key)
             if current is None:
                 raise WriteFailed(f"item {key} no longer exists", status=404)
-            if attempt == 0:
+            if attempt + 1 < tries:
                 version = int(current["version"])
         raise VersionConflict(f"item {key} changed again while it was updated")
 
