@@ -14,7 +14,8 @@ from cryptography.fernet import Fernet
 from bot.db.database import Database
 from bot.sealing import TokenCipher
 from bot.zotero.sync import sync_due
-from bot.zotero.sync_link import REVOKED, UNREADABLE, LinkFailure
+from bot.zotero.sync_link import REVOKED, UNEXPECTED, UNREADABLE, LinkFailure
+from tests.fakezotero import Answer
 from tests.services.conftest import key
 from tests.services.support import vote
 from tests.zotero.conftest import KEY, USER
@@ -148,3 +149,23 @@ def test_only_the_channels_asked_for_are_synced(world: World) -> None:
     assert done.synced == 1
     assert world.link(channel=key("C2")).synced_at == NOW
     assert world.link().synced_at is None
+
+
+def test_an_unexpected_error_fails_its_link_alone(world: World) -> None:
+    month_of_posts(world)
+    world.connect()
+    world.connect(channel=key("C2"))
+    world.fake.seed(
+        kind="users", id=USER, objects="collections", data=[{"key": "PAPR2345", "name": "PC"}]
+    )
+    world.change_link(destination="PAPR2345")  # the first link's first request: its creates
+    odd = b'{"success": {"zero": "ABCD2345"}}'  # not an index: a ValueError in the client
+    headers = {"Content-Type": "application/json", "Last-Modified-Version": "1"}
+    world.fake.answer_next(Answer(200, odd, headers))
+    done = world.sync()
+    assert (done.synced, done.created, done.failures) == (1, 0, ())
+    assert world.link(channel=key("C2")).synced_at == NOW
+    failing = world.link()
+    assert (failing.failures, failing.last_error, failing.reported) == (1, UNEXPECTED, False)
+    assert failing.retry_at == NOW + timedelta(minutes=5)
+    assert world.sync(now=NOW + timedelta(minutes=5)).created == 20
