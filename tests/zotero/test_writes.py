@@ -102,7 +102,7 @@ def test_a_create_whose_answer_is_lost_is_not_doubled(zotero: Setup) -> None:
     posts = [r for r in zotero.fake.requests if r.method == "POST"]
     assert zotero.titles() == ["Once", "Twice?"] and sorted(created.keys) == [0, 1]
     assert [p.status for p in posts] == [0, 412] and created.failed == {}
-    assert zotero.waits.slept == [1.0]
+    assert created.found == frozenset({0, 1}) and zotero.waits.slept == [1.0]
 
 
 def test_a_create_replayed_after_a_crash_with_the_kept_token_is_not_doubled(zotero: Setup) -> None:
@@ -122,6 +122,9 @@ def test_a_create_replayed_after_a_crash_with_the_kept_token_is_not_doubled(zote
     assert zotero.titles() == ["Kept"]
     assert resumed.keys == lost_token.keys == {0: items[0]["key"]}
     assert resumed.failed == lost_token.failed == {}
+    # Both found by look-up (412 for the token, 428 for the key), at the object's own version.
+    assert resumed.found == lost_token.found == frozenset({0})
+    assert resumed.versions == lost_token.versions == {0: 1}
 
 
 def test_an_update_on_a_stale_version_rereads_and_keeps_the_owners_edit(zotero: Setup) -> None:
