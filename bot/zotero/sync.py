@@ -3,9 +3,12 @@ queue or tray (sync_source.py), its posted papers and their discussions written 
 collection (sync_destination.py), and how a failing link waits and is reported (sync_link.py).
 
 A link is due when it is not paused and its retry time, if any, has passed. Each link is
-synced on its own: one failing never keeps the others from their pass. Whatever a pass did
-before failing is kept (the source's version with what it imported, each copy as written),
-so the next pass goes on from there.
+synced on its own: one failing, even on a bug or an odd reply, never keeps the others from
+their pass. Whatever a pass did before failing is kept (the source's version with what it
+imported, each copy as written), so the next pass goes on from there. A source collection
+that is gone is reported, but the destination is written all the same. The sync writes only
+its own columns of a link, and only while the link is the one it started with: an admin's
+pause or disconnect during a pass stops it and stays.
 """
 
 from __future__ import annotations

@@ -5,8 +5,10 @@ Never twice: a post without a copy gets its item's and note's keys and a write t
 and committed before anything is sent (PAIRS posts share one token, as one request writes
 them); a replay after a lost answer or a crash sends the same keys and token, and the client
 finds what was stored instead of storing it again. Two replicas planning the same post keep one
-plan (the store keeps the first). An item someone deleted in Zotero is marked gone when a
-rewrite finds it missing, and never made again.
+plan (the store keeps the first). Copies found by a look-up hold what the earlier request
+sent, so they are rewritten by the next pass. An item someone deleted in Zotero is marked gone
+when a rewrite finds it missing, and never made again (sync_rewrite.py); the collection
+(sync_collection.py) is planned and made the same way as the copies.
 """
 
 from __future__ import annotations
