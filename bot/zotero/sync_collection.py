@@ -16,7 +16,7 @@ from bot.zotero.client import ZoteroClient
 from bot.zotero.errors import WriteFailed
 from bot.zotero.records import new_object_key
 from bot.zotero.sync_copies import channel_label, collection_title
-from bot.zotero.sync_link import LinkChanged
+from bot.zotero.sync_link import LinkChanged, going
 
 PLANS = 3  # keys tried in one pass before giving up (each made, then found deleted)
 
@@ -47,8 +47,9 @@ def made(
             key = store.plan_zotero_destination(
                 link=link, replacing=replacing, key=new_object_key()
             )
-        if key is None:
-            raise LinkChanged(str(link.channel))
+            if key is None:
+                raise LinkChanged(str(link.channel))
+            going(store=store, link=link)  # paused meanwhile: nothing made
         if client.make_collection(key=key, name=collection_title(label=label)):
             return key
         replacing = key  # made once and deleted since: another key

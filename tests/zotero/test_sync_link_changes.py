@@ -98,5 +98,6 @@ def test_a_change_committed_while_a_save_waits_stays(postgres_url: str, change: 
             thread.join(60)
             _after(world, change=change)
             assert len(rounds) == 1 and rounds[0].synced == 0
+            assert world.writes() == []  # stopped before its first write (the collection)
     finally:
         database.dispose()
