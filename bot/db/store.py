@@ -263,6 +263,8 @@ class SqlStore:
     zotero_link = Offer(SqlZotero, SqlZotero.zotero_link)
     zotero_links = Offer(SqlZotero, SqlZotero.zotero_links)
     save_zotero_link = Offer(SqlZotero, SqlZotero.save_zotero_link)
+    save_zotero_sync = Offer(SqlZotero, SqlZotero.save_zotero_sync)
+    plan_zotero_destination = Offer(SqlZotero, SqlZotero.plan_zotero_destination)
     remove_zotero_link = Offer(SqlZotero, SqlZotero.remove_zotero_link)
     lock_zotero_link = Offer(SqlZoteroLinkChanges, SqlZoteroLinkChanges.lock_zotero_link)
     pause_zotero_link = Offer(SqlZoteroLinkChanges, SqlZoteroLinkChanges.pause_zotero_link)

@@ -17,6 +17,7 @@ from bot.db.schema import ChannelRow, PaperRow, PostRow
 from bot.db.schema_zotero import ZoteroCopyRow, ZoteroLinkRow
 from bot.db.unit import UnitBound
 from bot.db.watches import channel_id_of, watched_channel_id
+from bot.db.zotero_sync import plan_destination, save_sync_state
 from bot.domain import ChannelKey
 from bot.ports.zotero import LibraryKind, PostedPaper, SourceInto, ZoteroCopy, ZoteroLink
 
@@ -147,6 +148,24 @@ class SqlZotero(UnitBound):
             insert.values(channel_id=channel_id, **values).on_conflict_do_update(
                 index_elements=["channel_id"], set_=values
             )
+        )
+
+    def save_zotero_sync(self, *, link: ZoteroLink) -> bool:
+        """zotero_sync.save_sync_state: the sync's columns, if the link is still this one."""
+        channel_id = channel_id_of(session=self.session, channel=link.channel)
+        return channel_id is not None and save_sync_state(
+            session=self.session, channel_id=channel_id, link=link
+        )
+
+    def plan_zotero_destination(
+        self, *, link: ZoteroLink, replacing: str | None, key: str
+    ) -> str | None:
+        """zotero_sync.plan_destination: the collection key kept, None if the link changed."""
+        channel_id = channel_id_of(session=self.session, channel=link.channel)
+        if channel_id is None:
+            return None
+        return plan_destination(
+            session=self.session, channel_id=channel_id, link=link, replacing=replacing, key=key
         )
 
     def remove_zotero_link(self, *, channel: ChannelKey) -> bool:

@@ -104,6 +104,21 @@ class ZoteroStore(Protocol):
         """Keep the channel's link as given (made, or replacing the one it had)."""
         ...
 
+    def save_zotero_sync(self, *, link: ZoteroLink) -> bool:
+        """Keep a sync's part of the link (source_version, failures, retry_at, failing_since,
+        last_error, reported, synced_at) if the stored link is still this one (same library,
+        sealed key and connect time); whether it was. What an admin sets (paused, source, a
+        new key) is never written over, and a removed link is not made again."""
+        ...
+
+    def plan_zotero_destination(
+        self, *, link: ZoteroLink, replacing: str | None, key: str
+    ) -> str | None:
+        """Make `key` the link's collection if its collection is still `replacing` (None: it
+        has none), and give the collection kept: of two syncs planning at once, both get the
+        first's. None when the stored link is no longer this one."""
+        ...
+
     def remove_zotero_link(self, *, channel: ChannelKey) -> bool:
         """Forget the channel's link and its key (its copies are kept); whether it had one."""
         ...

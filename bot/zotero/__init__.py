@@ -26,6 +26,7 @@ is small (about ten requests), and this package adds no dependency.
 """
 
 from bot.zotero.client import WRITE_MAX, ZoteroClient
+from bot.zotero.created import Created
 from bot.zotero.errors import (
     AccessDenied,
     KeyRevoked,
@@ -38,7 +39,6 @@ from bot.zotero.errors import (
 )
 from bot.zotero.records import (
     Changes,
-    Created,
     KeyAccess,
     LibraryRef,
     new_object_key,

@@ -1,6 +1,6 @@
 """The Zotero operations Paper Club needs, on one library: check the key, read a collection's
-items changed since a version, find or make a collection, create items (and child notes) once,
-update and delete them under a version precondition.
+items changed since a version, make a collection under a chosen key, create items (and child
+notes) once, update and delete them under a version precondition.
 
 Never twice: a create carries a Zotero-Write-Token and keys chosen before the first try, so
 when a try's answer is lost and the replay is refused (412 "Write token already used", or the
@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from bot.zotero.created import Created
 from bot.zotero.errors import VersionConflict, WriteFailed, ZoteroError
 from bot.zotero.mapping import collection_name
 from bot.zotero.paging import PAGE_LIMIT, json_of, read_all, version_of
 from bot.zotero.records import (
     Changes,
-    Created,
     KeyAccess,
     LibraryRef,
     is_object_key,
@@ -122,38 +122,39 @@ class ZoteroClient:
 
     # -- collections --------------------------------------------------------------------------
 
-    def collection_key(self, *, name: str) -> str:
-        """The key of the collection called `name`, made when missing (once, even by two
-        replicas at a time: both send the same write token, derived from library and name, and
-        the second is refused and finds the first's). The name is cut and cleaned as Zotero
-        would store it (mapping.collection_name)."""
-        name = collection_name(name=name)
-        found = self._find_collection(name=name)
-        if found is not None:
-            return found
-        seed = f"paperclub collection {self.library.prefix} {name}".encode()
+    def make_collection(self, *, key: str, name: str) -> bool:
+        """Make the collection `key` (chosen and kept by the caller first) called `name`, cut
+        and cleaned as Zotero stores names (mapping.collection_name); whether it is there now.
+        Once, even by two syncs at a time: the write token is derived from library and key,
+        and a replay refused (412), or the key found taken (its object refused 412 or 428, or
+        "exists": the server's token check is not atomic) is looked up by key. False when the
+        token was used and nothing is under the key (made, then deleted in Zotero): the caller
+        chooses another key. No look-up by name: two channels may name theirs alike."""
+        seed = f"paperclub collection {self.library.prefix} {key}".encode()
         token = hashlib.sha256(seed).hexdigest()[:32]
-        for attempt_token in (token, new_write_token()):  # the second: ours was deleted since
-            reply = self._post(path="/collections", objects=[{"name": name}], token=attempt_token)
-            if reply.status == 200:
-                report = json_of(reply=reply)
-                key = (report.get("success") or {}).get("0")
-                if isinstance(key, str):
-                    return key
-                raise WriteFailed(f"collection not made: {report.get('failed')}", status=400)
-            if reply.status != 412:
-                raise WriteFailed(f"collection not made: HTTP {reply.status}", status=reply.status)
-            found = self._find_collection(name=name)
-            if found is not None:
-                return found
-        raise WriteFailed("collection not made: write token refused twice", status=412)
+        body = [{"key": key, "name": collection_name(name=name)}]
+        reply = self._post(path="/collections", objects=body, token=token)
+        if reply.status == 200:
+            report = json_of(reply=reply)
+            if not isinstance(report, dict):
+                raise ZoteroError("a write report that is not a JSON object")
+            if any("0" in (report.get(part) or {}) for part in ("success", "unchanged")):
+                return True
+            failure = (report.get("failed") or {}).get("0") or {}
+            code, message = int(failure.get("code", 0)), str(failure.get("message", ""))
+            if code not in _MAYBE_THERE and "exists" not in message:
+                raise WriteFailed(f"collection not made: {code} {message[:200]}", status=code)
+        elif reply.status != 412:
+            raise WriteFailed(f"collection not made: HTTP {reply.status}", status=reply.status)
+        return self.has_collection(key=key)
 
-    def _find_collection(self, *, name: str) -> str | None:
-        """The oldest collection named exactly `name`, or None."""
-        read = read_all(session=self.session, url=self._url(path="/collections", limit=PAGE_LIMIT))
-        named = [c for c in (read[0] if read else []) if (c.get("data") or {}).get("name") == name]
-        named.sort(key=lambda c: (int(c.get("version", 0)), str(c.get("key"))))
-        return str(named[0]["key"]) if named else None
+    def has_collection(self, *, key: str) -> bool:
+        """Whether the collection `key` exists (not deleted)."""
+        url = self._url(path=f"/collections/{quote(key, safe='')}")
+        reply = self.session.send(method="GET", url=url)
+        if reply.status in (200, 404):
+            return reply.status == 200
+        raise ZoteroError(f"reading collection {key}: HTTP {reply.status}")
 
     # -- writes -------------------------------------------------------------------------------
 
@@ -185,7 +186,13 @@ class ZoteroClient:
                 if k not in there
             }
             kept = {i: k for i, k in enumerate(keys) if k in there}
-            return Created(keys=kept, failed=missing, version=version)
+            return Created(
+                keys=kept,
+                failed=missing,
+                version=version,
+                found=frozenset(kept),
+                versions={i: there[k] for i, k in kept.items()},
+            )
         if reply.status != 200:
             raise WriteFailed(f"items not written: HTTP {reply.status}", status=reply.status)
         report = json_of(reply=reply)
@@ -199,20 +206,31 @@ class ZoteroClient:
             for i, f in (report.get("failed") or {}).items()
         }
         maybe = [keys[i] for i, (code, _) in failed.items() if code in _MAYBE_THERE]
+        versions: dict[int, int] = {}
         if maybe:
             there, _ = self._existing(keys=maybe)
             for i in [i for i in failed if keys[i] in there]:
                 stored[i] = keys[i]
+                versions[i] = there[keys[i]]
                 del failed[i]
-        return Created(keys=stored, failed=failed, version=version_of(reply=reply))
+        return Created(
+            keys=stored,
+            failed=failed,
+            version=version_of(reply=reply),
+            found=frozenset(versions),
+            versions=versions,
+        )
 
-    def update_item(self, *, key: str, changes: dict[str, Any], version: int) -> int:
+    def update_item(
+        self, *, key: str, changes: dict[str, Any], version: int, tries: int = 2
+    ) -> int:
         """PATCH our fields of an item or note if it is still at `version`; on 412 re-read it
-        and try once more at its new version. The item's new version; WriteFailed(404) when it
-        was deleted, VersionConflict when it changed again meanwhile."""
+        and try again at its new version, `tries` sends in all (1: a 412 is the caller's to
+        mend, as changes merged from a stale read must be merged again). The item's new
+        version; WriteFailed(404) when it was deleted, VersionConflict when it changed."""
         url = self._url(path=f"/items/{quote(key, safe='')}")
         body = {k: v for k, v in changes.items() if k not in ("key", "version")}
-        for attempt in range(2):
+        for attempt in range(tries):
             reply = self.session.send(
                 method="PATCH",
                 url=url,
@@ -230,7 +248,7 @@ class ZoteroClient:
             current = self.item(key=key)
             if current is None:
                 raise WriteFailed(f"item {key} no longer exists", status=404)
-            if attempt == 0:
+            if attempt + 1 < tries:
                 version = int(current["version"])
         raise VersionConflict(f"item {key} changed again while it was updated")
 

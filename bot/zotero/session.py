@@ -40,7 +40,7 @@ class ZoteroSession:
     """Sends requests to `base` (API_BASE; a fake's URL in tests, with `allow_private`) with
     `api_key`. `contact` goes in the User-Agent. Thread-safe: the backoff is shared."""
 
-    api_key: str
+    api_key: str = field(repr=False)
     base: str = API_BASE
     contact: str = ""
     allow_private: bool = False

@@ -5,8 +5,10 @@ Never twice: a post without a copy gets its item's and note's keys and a write t
 and committed before anything is sent (PAIRS posts share one token, as one request writes
 them); a replay after a lost answer or a crash sends the same keys and token, and the client
 finds what was stored instead of storing it again. Two replicas planning the same post keep one
-plan (the store keeps the first). An item someone deleted in Zotero is marked gone when a
-rewrite finds it missing, and never made again.
+plan (the store keeps the first). Copies found by a look-up hold what the earlier request
+sent, so they are rewritten by the next pass. An item someone deleted in Zotero is marked gone
+when a rewrite finds it missing, and never made again (sync_rewrite.py); the collection
+(sync_collection.py) is planned and made the same way as the copies.
 """
 
 from __future__ import annotations
@@ -14,26 +16,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
 
-from bot.ports import NamesStore, UnitOfWork
-from bot.ports.names import CHANNEL, PERSON
-from bot.ports.zotero import PostedPaper, ZoteroCopy, ZoteroLink, ZoteroStore
+from bot.ports import UnitOfWork
+from bot.ports.zotero import PostedPaper, ZoteroCopy, ZoteroLink
 from bot.zotero.client import WRITE_MAX, ZoteroClient
-from bot.zotero.errors import VersionConflict, WriteFailed
 from bot.zotero.records import new_object_key, new_write_token
-from bot.zotero.sync_copies import (
-    Contents,
-    channel_label,
-    collection_title,
-    contents,
-    merged_tags,
-    new_objects,
-    note_changed,
-    tags_changed,
-    written,
-)
-from bot.zotero.sync_link import current
+from bot.zotero.sync_collection import Needs, Target, made, target
+from bot.zotero.sync_copies import Contents, contents, new_objects
+from bot.zotero.sync_link import going
+from bot.zotero.sync_rewrite import rewrite
 
 log = logging.getLogger("paperclub")
 
@@ -44,27 +35,12 @@ _TAKEN = 412  # a create's object code when its token was used and it was not st
 Pair = tuple[PostedPaper, ZoteroCopy, Contents]  # a post, its planned copy, what it should hold
 
 
-class Needs(ZoteroStore, NamesStore, Protocol):
-    """The roles a destination write uses."""
-
-
 @dataclass(frozen=True, slots=True)
 class Wrote:
     """What a destination pass wrote: items created, copies rewritten (tags or note)."""
 
     created: int = 0
     updated: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class _Target:
-    """Where the copies go, and what the channel and its people are called there."""
-
-    client: ZoteroClient
-    link: ZoteroLink
-    collection: str
-    label: str
-    people: dict[str, str]
 
 
 def _plan(
@@ -96,12 +72,14 @@ class _Outcome:
     then), and each object's failure (code, message) when not."""
 
     stored: bool
-    version: int
+    item_version: int
+    note_version: int
+    found: bool  # found stored by a look-up: Zotero holds an earlier request's contents
     item_failed: tuple[int, str] | None
     note_failed: tuple[int, str] | None
 
 
-def _send(*, to: _Target, pairs: Sequence[Pair], token: str | None) -> list[_Outcome]:
+def _send(*, to: Target, pairs: Sequence[Pair], token: str | None) -> list[_Outcome]:
     """One create request of items and their notes (a fresh token when `token` is None)."""
     objects = [
         one
@@ -112,7 +90,9 @@ def _send(*, to: _Target, pairs: Sequence[Pair], token: str | None) -> list[_Out
     return [
         _Outcome(
             stored=2 * i in created.keys and 2 * i + 1 in created.keys,
-            version=created.version,
+            item_version=created.versions.get(2 * i, created.version),
+            note_version=created.versions.get(2 * i + 1, created.version),
+            found=bool({2 * i, 2 * i + 1} & created.found),
             item_failed=created.failed.get(2 * i),
             note_failed=created.failed.get(2 * i + 1),
         )
@@ -125,9 +105,9 @@ def _taken(*, outcome: _Outcome) -> bool:
     return any(f is not None and f[0] == _TAKEN for f in (outcome.item_failed, outcome.note_failed))
 
 
-def _create(*, uow: UnitOfWork[Needs], to: _Target, pairs: Sequence[Pair]) -> tuple[int, bool]:
-    """Create planned copies that share a token; how many were stored, and whether the
-    channel's collection was found gone (an item refused with 409: its collection is missing)."""
+def _create(*, uow: UnitOfWork[Needs], to: Target, pairs: Sequence[Pair]) -> tuple[set[int], bool]:
+    """Create planned copies that share a token; the posts stored, and whether the channel's
+    collection was found gone (an item refused with 409: its collection is missing)."""
     outcomes = _send(to=to, pairs=pairs, token=pairs[0][1].write_token)
     # A token used before whose objects are not stored: it wrote part of an earlier group, or
     # these failed then. The planned keys still guard against doubles: sent with a fresh token.
@@ -140,9 +120,16 @@ def _create(*, uow: UnitOfWork[Needs], to: _Target, pairs: Sequence[Pair]) -> tu
     collection_gone = False
     for (posted, copy, held), outcome in zip(pairs, outcomes, strict=True):
         if outcome.stored:
-            v = outcome.version
+            # Found by a look-up: what Zotero holds is the earlier request's (votes or comments
+            # may have come since), so no digest: the next pass rewrites both.
             stored.append(
-                replace(copy, stored=True, item_version=v, note_version=v, digest=held.digest)
+                replace(
+                    copy,
+                    stored=True,
+                    item_version=outcome.item_version,
+                    note_version=outcome.note_version,
+                    digest="" if outcome.found else held.digest,
+                )
             )
             continue
         collection_gone |= outcome.item_failed is not None and outcome.item_failed[0] == 409
@@ -151,72 +138,27 @@ def _create(*, uow: UnitOfWork[Needs], to: _Target, pairs: Sequence[Pair]) -> tu
     with uow() as store:
         for copy in stored:
             store.save_zotero_copy(channel=to.link.channel, library=to.link.library, copy=copy)
-    return len(stored), collection_gone
+    return {copy.post_id for copy in stored}, collection_gone
 
 
-def _update(*, uow: UnitOfWork[Needs], to: _Target, copy: ZoteroCopy, held: Contents) -> bool:
-    """Rewrite what changed of a stored copy (the item's tags, the note); whether anything was
-    written. An object missing in Zotero marks the copy gone; a conflict that outlived a
-    re-read waits for the next pass."""
-    item_version, note_version = copy.item_version, copy.note_version
-    tags = note = gone = False
-    try:
-        if tags_changed(copy=copy, contents=held):
-            # Read first: a PATCH of `tags` replaces the whole list, and people may have added
-            # their own tags to the item since it was written.
-            found = to.client.item(key=copy.item_key)
-            if found is None:
-                raise WriteFailed(f"item {copy.item_key} no longer exists", status=404)
-            data = found.get("data") or {}
-            item_version = to.client.update_item(
-                key=copy.item_key,
-                changes={"tags": merged_tags(current=list(data.get("tags") or []), ours=held.tags)},
-                version=int(found.get("version", item_version)),
-            )
-            tags = True
-        if note_changed(copy=copy, contents=held):
-            note_version = to.client.update_item(
-                key=copy.note_key, changes={"note": held.note}, version=note_version
-            )
-            note = True
-    except WriteFailed as refused:
-        gone = refused.status == 404
-        if not gone:
-            log.warning(
-                "zotero %s: post %d not rewritten: %s", to.link.channel, copy.post_id, refused
-            )
-    except VersionConflict as conflict:
-        log.info(
-            "zotero %s: post %d waits for the next sync: %s",
-            to.link.channel,
-            copy.post_id,
-            conflict,
-        )
-    digest = written(copy=copy, contents=held, tags=tags, note=note)
-    kept = replace(
-        copy, item_version=item_version, note_version=note_version, digest=digest, gone=gone
-    )
-    if kept == copy:
-        return False
-    with uow() as store:
-        store.save_zotero_copy(channel=to.link.channel, library=to.link.library, copy=kept)
-    return kept.digest != copy.digest
-
-
-def _target(*, uow: UnitOfWork[Needs], client: ZoteroClient, link: ZoteroLink) -> _Target:
-    """The channel's names, and its collection (made when the link has none yet, and kept)."""
-    workspace = link.channel.workspace_key
-    with uow(write=False) as store:
-        channels = store.names_in(workspace=workspace, kind=CHANNEL)
-        people = store.names_in(workspace=workspace, kind=PERSON)
-    label = channel_label(names=channels, channel_id=link.channel.channel)
-    collection = link.destination
-    if collection is None:
-        collection = client.collection_key(name=collection_title(label=label))
-        with uow() as store:
-            link = replace(current(store=store, link=link), destination=collection)
-            store.save_zotero_link(link=link)
-    return _Target(client=client, link=link, collection=collection, label=label, people=people)
+def _create_all(*, uow: UnitOfWork[Needs], to: Target, pairs: Sequence[Pair]) -> tuple[Target, int]:
+    """Create planned copies that share a token, once more in a new collection when theirs
+    was found gone (deleted in Zotero, or planned by a pass that died before making it): the
+    target then, and how many were stored. Before each request the link is asked for: a pause
+    or a disconnect stops the pass."""
+    created = 0
+    for attempt in range(2):
+        with uow(write=False) as store:
+            going(store=store, link=to.link)
+        done, collection_gone = _create(uow=uow, to=to, pairs=pairs)
+        created += len(done)
+        pairs = [pair for pair in pairs if pair[0].post_id not in done]
+        if not collection_gone or attempt:
+            break
+        log.warning("zotero %s: the channel's collection is gone: another", to.link.channel)
+        key = made(uow=uow, client=to.client, link=to.link, label=to.label, gone=to.collection)
+        to = replace(to, collection=key)
+    return to, created
 
 
 def write_destination(
@@ -224,11 +166,12 @@ def write_destination(
 ) -> tuple[ZoteroLink, Wrote]:
     """Write the channel's posted papers that have no copy yet, and rewrite the copies whose
     votes or comments changed: the link as saved, and what was written."""
-    to = _target(uow=uow, client=client, link=link)
+    to = target(uow=uow, client=client, link=link)
     created = updated = 0
     after = 0
     while True:
         with uow(write=False) as store:
+            going(store=store, link=link)  # a pause or a disconnect stops a long pass
             page = store.posted_papers(channel=link.channel, after_post=after, limit=PAGE)
             ids = [posted.post_id for posted in page]
             copies = store.zotero_copies(channel=link.channel, library=link.library, post_ids=ids)
@@ -248,23 +191,12 @@ def write_destination(
                     (posted, copy, wanted[posted.post_id])
                 )
             elif copy.digest != wanted[posted.post_id].digest:
-                updated += _update(uow=uow, to=to, copy=copy, held=wanted[posted.post_id])
+                updated += rewrite(uow=uow, to=to, copy=copy, held=wanted[posted.post_id])
         for group in unstored.values():
             for start in range(0, len(group), PAIRS):
-                count, collection_gone = _create(uow=uow, to=to, pairs=group[start : start + PAIRS])
+                to, count = _create_all(uow=uow, to=to, pairs=group[start : start + PAIRS])
                 created += count
-                if collection_gone:
-                    return _collection_gone(uow=uow, link=to.link), Wrote(created, updated)
         after = page[-1].post_id
         if len(page) < PAGE:
             break
     return to.link, Wrote(created=created, updated=updated)
-
-
-def _collection_gone(*, uow: UnitOfWork[Needs], link: ZoteroLink) -> ZoteroLink:
-    """Forget the channel's collection, deleted in Zotero: the next pass makes it again."""
-    log.warning("zotero %s: the channel's collection is gone; it is made again", link.channel)
-    with uow() as store:
-        link = replace(current(store=store, link=link), destination=None)
-        store.save_zotero_link(link=link)
-    return link

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from bot.domain import ChannelKey
 from bot.ports.zotero import ZoteroLink, ZoteroStore
 from bot.sealing import UnreadableToken
-from bot.zotero.errors import AccessDenied, KeyRevoked, Missing, ZoteroBusy
+from bot.zotero.errors import AccessDenied, KeyRevoked, Missing, ZoteroBusy, ZoteroError
 
 FIX_FIRST = timedelta(days=1)  # a failure a person must mend is tried daily meanwhile
 BACKOFF_FIRST = timedelta(minutes=5)  # after the first transient failure; doubled each time
@@ -29,6 +29,7 @@ REVOKED = "Zotero no longer accepts the API key (revoked or deleted): connect a 
 DENIED = "the API key may not do this in the library (read, or write for the destination)"
 MISSING = "the source collection is no longer in Zotero: connect again from another"
 UNREADABLE = "the stored API key cannot be opened (PAPERCLUB_SECRET_KEY changed): connect again"
+UNEXPECTED = "the sync failed unexpectedly (the bot's log says why); it is tried again"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,22 @@ def current(*, store: ZoteroStore, link: ZoteroLink) -> ZoteroLink:
     return now
 
 
+def going(*, store: ZoteroStore, link: ZoteroLink) -> ZoteroLink:
+    """`current`, and LinkChanged when the link was paused meanwhile: a pass asks before each
+    page of posts and each create, so a pause or a disconnect stops a long pass."""
+    now = current(store=store, link=link)
+    if now.paused:
+        raise LinkChanged(f"{link.channel} paused")
+    return now
+
+
+def keep(*, store: ZoteroStore, link: ZoteroLink) -> None:
+    """Save the sync's part of `link` (store.save_zotero_sync: nothing an admin sets), and
+    LinkChanged when the stored link is no longer this one."""
+    if not store.save_zotero_sync(link=link):
+        raise LinkChanged(str(link.channel))
+
+
 def needs_person(*, error: Exception) -> str | None:
     """The reason to report for a failure only a person can mend; None for any other."""
     if isinstance(error, KeyRevoked):
@@ -81,7 +98,11 @@ def failed(*, link: ZoteroLink, error: Exception, now: datetime) -> ZoteroLink:
     reason = needs_person(error=error)
     if reason is None:
         wait = min(BACKOFF_FIRST * 2 ** min(link.failures, 16), BACKOFF_MAX)
-        reason = f"Zotero could not be reached or answered oddly: {error}"
+        reason = (
+            f"Zotero could not be reached or answered oddly: {error}"
+            if isinstance(error, ZoteroError)
+            else UNEXPECTED  # a bug or an odd reply: its details are for the log only
+        )
     else:
         wait = FIX_FIRST
     return replace(

@@ -22,7 +22,7 @@ from bot.services import adding
 from bot.sources.candidates import Candidate, make_candidate
 from bot.zotero.client import ZoteroClient
 from bot.zotero.mapping import item_draft
-from bot.zotero.sync_link import current
+from bot.zotero.sync_link import going, keep
 
 log = logging.getLogger("paperclub")
 
@@ -72,7 +72,7 @@ def read_source(
     if changes.version == link.source_version and not drafts:
         return link, 0
     with uow() as store:
-        fresh = current(store=store, link=link)
+        fresh = going(store=store, link=link)
         if fresh.source != link.source:  # another collection was chosen meanwhile
             return fresh, 0
         if fresh.into == "queue":
@@ -87,7 +87,7 @@ def read_source(
                 else 0
             )
         saved = replace(fresh, source_version=changes.version)
-        store.save_zotero_link(link=saved)
+        keep(store=store, link=saved)
     if brought:
         log.info("zotero %s: %d new paper(s) into the %s", link.channel, brought, fresh.into)
     return saved, brought

@@ -83,6 +83,13 @@ class FakeZotero(ZoteroServer):
         """The key stops working: every request with it is 403 "Invalid key"."""
         self.grants[key].revoked = True
 
+    def forget_write_tokens(self) -> None:
+        """Forget the write tokens used: as the real server's check lets through a request
+        that started before the token's first request committed (read at request start,
+        stored after commit), the next reuse is not refused."""
+        with self._state:
+            self._tokens.clear()
+
     def library(self, *, kind: str, id: int) -> Library:
         """The library /`kind`/`id` (made empty on first use)."""
         found = self.libraries.get((kind, id))

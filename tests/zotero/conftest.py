@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.zotero import LibraryRef, ZoteroClient, ZoteroSession
+from bot.zotero import LibraryRef, ZoteroClient, ZoteroSession, new_object_key
 from tests.fakezotero import FakeZotero
 
 KEY = "P9NiFoyLeZu2bZNvvuQPDWsd"
@@ -73,3 +73,10 @@ def zotero() -> Iterator[Setup]:
         fake.add_key(key=KEY, user_id=USER)
         waits = Waits()
         yield Setup(fake=fake, client=make_client(fake=fake, waits=waits), waits=waits)
+
+
+def collection(*, client: ZoteroClient, name: str) -> str:
+    """A new collection called `name`, made by the client under a key of its own; the key."""
+    key = new_object_key()
+    assert client.make_collection(key=key, name=name)
+    return key

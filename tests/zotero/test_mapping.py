@@ -10,10 +10,11 @@ from pathlib import Path
 
 from bot.domain import CommentView, Paper, PaperStatus, PostView, VoteCount
 from bot.domain.keys import ChannelKey
+from bot.zotero import new_object_key
 from bot.zotero.mapping import TAG_MAX, creator, item_draft, paper_item, tag_list
 from bot.zotero.note import NOTE_MAX, discussion_html, discussion_note
 
-from .conftest import USER, Setup
+from .conftest import USER, Setup, collection
 
 SAMPLES = Path(__file__).resolve().parents[1] / "fakezotero" / "samples"
 HOSTILE = "<script>alert(1)</script> <!channel> <@U123> *bold* & 🧪 \x00\x07"
@@ -165,15 +166,15 @@ def test_a_note_links_only_an_http_permalink_and_says_when_nobody_spoke() -> Non
 
 
 def test_an_item_and_its_hostile_note_round_trip_through_the_fake(zotero: Setup) -> None:
-    collection = zotero.client.collection_key(name=HOSTILE)
+    into = collection(client=zotero.client, name=HOSTILE)
     comments = (CommentView(user="U1", message_id="1", text=HOSTILE, edited=False),)
-    item = paper_item(paper=_paper(title=HOSTILE), tags=[HOSTILE], collections=[collection])
+    item = paper_item(paper=_paper(title=HOSTILE), tags=[HOSTILE], collections=[into])
     created = zotero.client.create_items(items=[item])
     html = discussion_html(
         title=HOSTILE, post=_post(permalink=None, comments=comments), channel_name="#papers"
     )
     note = zotero.client.create_items(items=[discussion_note(parent=created.keys[0], html=html)])
-    changes = zotero.client.changed_items(since=0, collection=collection)
+    changes = zotero.client.changed_items(since=0, collection=into)
     stored_note = zotero.fake.library(kind="users", id=USER).get(kind="items", key=note.keys[0])
     draft = item_draft(item=changes.objects[0])
     assert draft is not None and draft.title == HOSTILE[:-2].strip()
@@ -196,12 +197,13 @@ def test_values_over_zoteros_limits_are_cut_to_fit_and_accepted(zotero: Setup) -
     )
 
 
-def test_a_hostile_collection_name_is_found_again_not_made_twice(zotero: Setup) -> None:
+def test_a_hostile_collection_name_is_made_once_cut_and_clean(zotero: Setup) -> None:
     name = HOSTILE + "\r\n" + "c" * 300
-    first = zotero.client.collection_key(name=name)
-    again = zotero.client.collection_key(name=name)
+    key = new_object_key()
+    assert zotero.client.make_collection(key=key, name=name)
+    assert zotero.client.make_collection(key=key, name=name)
     stored = zotero.fake.library(kind="users", id=USER).live(kind="collections")
-    assert first == again and len(stored) == 1 and len(stored[0]["name"]) == TAG_MAX
+    assert [c["key"] for c in stored] == [key] and len(stored[0]["name"]) == TAG_MAX
     assert "\x00" not in stored[0]["name"] and "\n" not in stored[0]["name"]
 
 

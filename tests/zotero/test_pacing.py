@@ -7,7 +7,7 @@ import pytest
 
 from bot.zotero import ZoteroBusy, ZoteroUnavailable
 
-from .conftest import USER, Setup
+from .conftest import KEY, USER, Setup
 
 
 def test_a_backoff_pauses_the_next_request_not_the_answer_it_came_with(zotero: Setup) -> None:
@@ -66,3 +66,8 @@ def test_a_429_without_retry_after_is_retried_after_a_pause(zotero: Setup) -> No
     zotero.fake.fail_next(status=429)
     assert zotero.client.check_key().user_id == USER
     assert zotero.waits.slept == [1.0]
+
+
+def test_a_sessions_repr_never_shows_its_key(zotero: Setup) -> None:
+    shown = repr(zotero.client.session) + repr(zotero.client)
+    assert KEY not in shown and "ZoteroSession(" in shown

@@ -10,7 +10,7 @@ import pytest
 from bot.zotero import AccessDenied, KeyRevoked, LibraryRef, Missing, ZoteroError
 from tests.fakezotero import Answer, FakeZotero
 
-from .conftest import KEY, USER, Setup, Waits, make_client
+from .conftest import KEY, USER, Setup, Waits, collection, make_client
 
 
 def _papers(n: int, *, collection: str | None = None, start: int = 0) -> list[dict[str, Any]]:
@@ -46,7 +46,7 @@ def test_a_revoked_key_is_its_own_error_and_a_read_only_key_another(zotero: Setu
 
 
 def test_a_collections_items_since_a_version_over_every_page(zotero: Setup) -> None:
-    key = zotero.client.collection_key(name="Reading group")
+    key = collection(client=zotero.client, name="Reading group")
     for start in range(0, 230, 50):
         zotero.fake.seed(
             kind="users",
@@ -128,7 +128,7 @@ def test_a_link_outside_the_api_is_not_followed(zotero: Setup) -> None:
 
 
 def test_a_collection_deleted_in_zotero_is_reported_missing(zotero: Setup) -> None:
-    key = zotero.client.collection_key(name="#gone")
+    key = collection(client=zotero.client, name="#gone")
     zotero.fake.library(kind="users", id=USER).delete(kind="collections", key=key)
     with pytest.raises(Missing):
         zotero.client.changed_items(since=0, collection=key)

@@ -14,7 +14,8 @@ from cryptography.fernet import Fernet
 from bot.db.database import Database
 from bot.sealing import TokenCipher
 from bot.zotero.sync import sync_due
-from bot.zotero.sync_link import REVOKED, UNREADABLE, LinkFailure
+from bot.zotero.sync_link import REVOKED, UNEXPECTED, UNREADABLE, LinkFailure
+from tests.fakezotero import Answer
 from tests.services.conftest import key
 from tests.services.support import vote
 from tests.zotero.conftest import KEY, USER
@@ -49,6 +50,7 @@ def test_429_with_retry_after_sets_the_retry_time_and_is_not_reported(world: Wor
 
 
 def test_a_backoff_sets_the_retry_time_and_is_not_reported(world: World) -> None:
+    month_of_posts(world)
     world.connect()
     world.fake.backoff_next(seconds=900)  # the first answer is good, but says to pause
     busy = world.sync()
@@ -100,6 +102,7 @@ def test_a_key_no_secret_opens_is_reported(world: World) -> None:
 def test_a_server_that_keeps_failing_backs_off_and_is_reported_after_a_day(
     world: World,
 ) -> None:
+    month_of_posts(world)  # each pass has a create to send, after the collection's first
     world.connect()
     waits: list[timedelta] = []
     now = NOW
@@ -146,3 +149,23 @@ def test_only_the_channels_asked_for_are_synced(world: World) -> None:
     assert done.synced == 1
     assert world.link(channel=key("C2")).synced_at == NOW
     assert world.link().synced_at is None
+
+
+def test_an_unexpected_error_fails_its_link_alone(world: World) -> None:
+    month_of_posts(world)
+    world.connect()
+    world.connect(channel=key("C2"))
+    world.fake.seed(
+        kind="users", id=USER, objects="collections", data=[{"key": "PAPR2345", "name": "PC"}]
+    )
+    world.change_link(destination="PAPR2345")  # the first link's first request: its creates
+    odd = b'{"success": {"zero": "ABCD2345"}}'  # not an index: a ValueError in the client
+    headers = {"Content-Type": "application/json", "Last-Modified-Version": "1"}
+    world.fake.answer_next(Answer(200, odd, headers))
+    done = world.sync()
+    assert (done.synced, done.created, done.failures) == (1, 0, ())
+    assert world.link(channel=key("C2")).synced_at == NOW
+    failing = world.link()
+    assert (failing.failures, failing.last_error, failing.reported) == (1, UNEXPECTED, False)
+    assert failing.retry_at == NOW + timedelta(minutes=5)
+    assert world.sync(now=NOW + timedelta(minutes=5)).created == 20

@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 
 from bot.db.database import Database
+from bot.domain import Post
 from bot.ports.zotero import ZoteroCopy
 from bot.zotero import new_object_key, new_write_token
 from bot.zotero.sync import SyncRound
@@ -28,15 +29,16 @@ def world(database: Database) -> Iterator[World]:
         yield opened
 
 
-def _ready(world: World) -> None:
+def _ready(world: World) -> list[Post]:
     """A month posted and a link whose collection exists: a pass's first request is the
-    create of the month's items."""
-    month_of_posts(world)
+    create of the month's items. The month's posts."""
+    posts = month_of_posts(world)
     world.fake.seed(
         kind="users", id=USER, objects="collections", data=[{"key": COLLECTION, "name": "PC"}]
     )
     world.connect()
     world.change_link(destination=COLLECTION)
+    return posts
 
 
 def _creates(world: World) -> list[Request]:
@@ -60,13 +62,13 @@ def test_a_create_whose_answer_was_lost_is_replayed_and_found(world: World) -> N
     assert (lost.status, replay.status) == (0, 412)  # the replay's token was used: looked up
     assert lost.header("Zotero-Write-Token") == replay.header("Zotero-Write-Token")
     _once_each(world)
-    # The versions kept from the look-up are the library's: a rewrite re-reads and succeeds.
+    # Found by a look-up, they are written again by the next pass (with what came since).
     [first, *_] = sorted(_copies(world))
     with world.database(write=False) as store:
         post = store.post_by_id(post_id=first)
     assert post is not None
     vote(world.database, post, user="U3", value=1, event="after-replay", now=NOW)
-    assert world.sync(now=NOW + timedelta(minutes=5)).updated == 1
+    assert world.sync(now=NOW + timedelta(minutes=5)).updated == 20
     assert "👍 2" in tags_of(
         world.library.get(kind="items", key=_copies(world)[first].item_key) or {}
     )
@@ -153,4 +155,30 @@ def test_two_syncs_at_once_write_each_post_once(any_world: World) -> None:
     _once_each(world)
     assert all(c.stored for c in _copies(world).values())
     assert world.sync(now=NOW + timedelta(minutes=10)).created == 0
+    _once_each(world)
+
+
+def test_copies_found_after_a_lost_answer_are_rewritten_with_what_changed_since(
+    world: World,
+) -> None:
+    posts = _ready(world)
+    world.attempts = 1  # the answer lost and not replayed: as if the process died then
+    world.fake.drop_next()
+    assert world.sync().synced == 0
+    # Meanwhile a vote, and someone else's write moves the library's version on.
+    vote(world.database, posts[0], user="U3", value=1, event="before-replay", now=NOW)
+    world.fake.seed(kind="users", id=USER, objects="collections", data=[{"name": "Theirs"}])
+    world.attempts = 4
+    replayed = world.sync(now=NOW + timedelta(minutes=10))
+    assert (replayed.synced, replayed.created) == (1, 20)
+    copy = _copies(world)[posts[0].id]
+    item = world.library.get(kind="items", key=copy.item_key)
+    note = world.library.get(kind="items", key=copy.note_key)
+    assert item is not None and note is not None
+    assert "👍 1" in tags_of(item)  # Zotero holds what the lost request sent
+    assert (copy.item_version, copy.note_version) == (item["version"], note["version"])
+    assert copy.digest == ""  # so the next pass writes what changed since
+    assert world.sync(now=NOW + timedelta(minutes=20)).updated == 20
+    item = world.library.get(kind="items", key=copy.item_key)
+    assert item is not None and "👍 2" in tags_of(item)
     _once_each(world)

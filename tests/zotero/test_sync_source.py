@@ -16,8 +16,9 @@ from bot.ingest.drafts import MAX_TITLE
 from bot.services import listing
 from bot.services.adding import queue_draft
 from tests.services.conftest import follow
+from tests.services.support import vote
 from tests.zotero.conftest import USER
-from tests.zotero.sync_support import C1, NEW_YEAR, NOW, World, opened_world
+from tests.zotero.sync_support import C1, NEW_YEAR, NOW, World, month_of_posts, opened_world
 
 READING = "READ2345"  # the source collection's key
 ELSEWHERE = "ELSE2345"
@@ -174,13 +175,22 @@ def test_a_link_without_a_source_reads_nothing(world: World) -> None:
     assert not any("/items/top" in r.path for r in world.fake.requests)
 
 
-def test_a_source_collection_deleted_in_zotero_is_reported(world: World) -> None:
+def test_a_source_collection_deleted_in_zotero_is_reported_and_the_destination_written(
+    world: World,
+) -> None:
     _seed(world)
+    posts = month_of_posts(world)
     world.connect(source="GONE2345", into="queue")
     round_ = world.sync()
-    assert round_.synced == 0 and len(round_.failures) == 1
+    assert (round_.synced, round_.created, len(round_.failures)) == (1, 20, 1)
     assert "source collection" in round_.failures[0].reason
-    assert world.link().retry_at == NOW + timedelta(days=1)
+    link = world.link()
+    assert (link.failures, link.reported, link.retry_at) == (1, True, None)
+    assert all(c.stored for c in world.copies(posts=posts).values())
+    vote(world.database, posts[0], user="U3", value=1, event="after-source-gone", now=NOW)
+    later = world.sync(now=NOW + timedelta(minutes=15))  # the source still gone: said once
+    assert (later.synced, later.updated, later.failures) == (1, 1, ())
+    assert world.link().reported
 
 
 def test_a_hostile_item_is_a_plain_suggestion(world: World) -> None:

@@ -12,31 +12,34 @@ import pytest
 from bot.zotero import VersionConflict, WriteFailed, new_object_key, new_write_token
 from tests.fakezotero import Answer, FakeZotero
 
-from .conftest import KEY, USER, Setup, Waits, make_client
+from .conftest import KEY, USER, Setup, Waits, collection, make_client
 
 
 def _paper(title: str = "A paper", **more: Any) -> dict[str, Any]:
     return {"itemType": "preprint", "title": title, **more}
 
 
-def test_a_collection_is_found_or_made_once(zotero: Setup) -> None:
-    made = zotero.client.collection_key(name="#journal-club")
-    found = zotero.client.collection_key(name="#journal-club")
-    other = zotero.client.collection_key(name="#other")
-    names = [c["name"] for c in zotero.fake.library(kind="users", id=USER).live(kind="collections")]
-    assert made == found != other and sorted(names) == ["#journal-club", "#other"]
+def test_a_collection_is_made_once_under_its_key(zotero: Setup) -> None:
+    key, other = new_object_key(), new_object_key()
+    assert zotero.client.make_collection(key=key, name="#journal-club")
+    assert zotero.client.make_collection(key=key, name="#journal-club")  # a replay: found
+    assert zotero.client.make_collection(key=other, name="#journal-club")  # another channel's
+    stored = zotero.fake.library(kind="users", id=USER).live(kind="collections")
+    assert sorted(c["key"] for c in stored) == sorted([key, other])
+    assert {c["name"] for c in stored} == {"#journal-club"}
 
 
 def test_two_replicas_make_one_collection() -> None:
     with FakeZotero() as fake:
         fake.add_key(key=KEY, user_id=USER)
         start = threading.Barrier(2)
-        keys: list[str] = []
+        made: list[bool] = []
+        key = new_object_key()
 
         def replica() -> None:
             client = make_client(fake=fake, waits=Waits())
             start.wait()
-            keys.append(client.collection_key(name="#papers"))
+            made.append(client.make_collection(key=key, name="#papers"))
 
         threads = [threading.Thread(target=replica) for _ in range(2)]
         for thread in threads:
@@ -44,23 +47,36 @@ def test_two_replicas_make_one_collection() -> None:
         for thread in threads:
             thread.join()
         stored = fake.library(kind="users", id=USER).live(kind="collections")
-    assert len(stored) == 1 and keys == [stored[0]["key"]] * 2
+    assert made == [True, True] and [c["key"] for c in stored] == [key]
 
 
-def test_a_collection_deleted_by_its_owner_is_made_again(zotero: Setup) -> None:
-    first = zotero.client.collection_key(name="#papers")
+def test_a_replay_the_token_check_let_through_finds_the_collection(zotero: Setup) -> None:
+    key = new_object_key()
+    assert zotero.client.make_collection(key=key, name="#papers")
+    zotero.fake.forget_write_tokens()  # the second request started before the first committed
+    assert zotero.client.make_collection(key=key, name="#papers")
+    # Its object refused (the key taken, 428), then looked up by key.
+    replay, look_up = zotero.fake.requests[-2:]
+    assert (replay.method, replay.status, look_up.method) == ("POST", 200, "GET")
+    assert look_up.path == f"/users/{USER}/collections/{key}"
+    stored = zotero.fake.library(kind="users", id=USER).live(kind="collections")
+    assert [c["key"] for c in stored] == [key]
+
+
+def test_a_collection_deleted_by_its_owner_is_not_there_under_its_key(zotero: Setup) -> None:
+    first = collection(client=zotero.client, name="#papers")
     library = zotero.fake.library(kind="users", id=USER)
     library.delete(kind="collections", key=first)
-    again = zotero.client.collection_key(name="#papers")
-    assert again != first and [c["key"] for c in library.live(kind="collections")] == [again]
+    assert zotero.client.make_collection(key=first, name="#papers") is False
+    assert library.live(kind="collections") == []
 
 
 def test_an_item_and_its_note_are_created_in_one_write(zotero: Setup) -> None:
-    collection = zotero.client.collection_key(name="#papers")
+    into = collection(client=zotero.client, name="#papers")
     parent = new_object_key()
     created = zotero.client.create_items(
         items=[
-            _paper(key=parent, collections=[collection], tags=[{"tag": "2024-05-01"}]),
+            _paper(key=parent, collections=[into], tags=[{"tag": "2024-05-01"}]),
             {"itemType": "note", "parentItem": parent, "note": "<p>Said</p>"},
             {"itemType": "note", "parentItem": "NNNN2345", "note": "orphan"},
         ]
@@ -68,7 +84,7 @@ def test_an_item_and_its_note_are_created_in_one_write(zotero: Setup) -> None:
     stored = zotero.fake.library(kind="users", id=USER).get(kind="items", key=parent)
     assert created.keys[0] == parent and set(created.keys) == {0, 1}
     assert created.failed[2][0] == 400 and created.version == 2
-    assert stored is not None and stored["collections"] == [collection]
+    assert stored is not None and stored["collections"] == [into]
     assert zotero.titles() == ["A paper", f"note:{parent}"]
     post = next(r for r in zotero.fake.requests if r.method == "POST" and "/items" in r.path)
     assert len(post.header("Zotero-Write-Token") or "") == 32
@@ -86,7 +102,7 @@ def test_a_create_whose_answer_is_lost_is_not_doubled(zotero: Setup) -> None:
     posts = [r for r in zotero.fake.requests if r.method == "POST"]
     assert zotero.titles() == ["Once", "Twice?"] and sorted(created.keys) == [0, 1]
     assert [p.status for p in posts] == [0, 412] and created.failed == {}
-    assert zotero.waits.slept == [1.0]
+    assert created.found == frozenset({0, 1}) and zotero.waits.slept == [1.0]
 
 
 def test_a_create_replayed_after_a_crash_with_the_kept_token_is_not_doubled(zotero: Setup) -> None:
@@ -106,6 +122,9 @@ def test_a_create_replayed_after_a_crash_with_the_kept_token_is_not_doubled(zote
     assert zotero.titles() == ["Kept"]
     assert resumed.keys == lost_token.keys == {0: items[0]["key"]}
     assert resumed.failed == lost_token.failed == {}
+    # Both found by look-up (412 for the token, 428 for the key), at the object's own version.
+    assert resumed.found == lost_token.found == frozenset({0})
+    assert resumed.versions == lost_token.versions == {0: 1}
 
 
 def test_an_update_on_a_stale_version_rereads_and_keeps_the_owners_edit(zotero: Setup) -> None:
