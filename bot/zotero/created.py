@@ -1,6 +1,6 @@
 """What a create of items hands back (client.create_items): what was stored, what was refused,
 and which objects were found stored by a look-up rather than by this request, with their own
-versions (records.Created, which this replaces, had neither)."""
+versions."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What the Zotero client hands back: which library, what a key may do, what changed since a
-version, what a write stored."""
+version (what a write stored: created.py)."""
 
 from __future__ import annotations
 
@@ -71,14 +71,4 @@ class Changes:
     were read at: the cursor to ask `since` next time."""
 
     objects: tuple[dict[str, Any], ...]
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    """A multi-object write's outcome by input position: the key of each object stored (or found
-    stored by an earlier try), each failure's (code, message), and the library version after."""
-
-    keys: dict[int, str]
-    failed: dict[int, tuple[int, str]]
     version: int
