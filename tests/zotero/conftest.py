@@ -1,14 +1,20 @@
-"""A fake Zotero with one key, and a client of it whose waits are recorded, not slept."""
+"""A fake Zotero with one key, a client of it whose waits are recorded, not slept, and the
+sync's world over a migrated archive (`world`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pytest
 
+from bot.db.database import Database
 from bot.zotero import LibraryRef, ZoteroClient, ZoteroSession, new_object_key
 from tests.fakezotero import FakeZotero
+
+if TYPE_CHECKING:
+    from tests.zotero.sync_support import World
 
 KEY = "P9NiFoyLeZu2bZNvvuQPDWsd"
 USER = 123456
@@ -80,3 +86,12 @@ def collection(*, client: ZoteroClient, name: str) -> str:
     key = new_object_key()
     assert client.make_collection(key=key, name=name)
     return key
+
+
+@pytest.fixture
+def world(database: Database) -> Iterator[World]:
+    """The sync's world (tests/zotero/sync_support.py) over a migrated SQLite archive."""
+    from tests.zotero.sync_support import opened_world  # it imports this module's names
+
+    with opened_world(database=database) as opened:
+        yield opened

@@ -4,12 +4,8 @@ died between the plan and the make is mended by the next."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
-import pytest
-
-from bot.db.database import Database
 from tests.services.conftest import follow, key
 from tests.services.support import deliver
 from tests.zotero.sync_support import (
@@ -18,17 +14,10 @@ from tests.zotero.sync_support import (
     World,
     month_of_posts,
     name_things,
-    opened_world,
     queue,
 )
 
 ELSEWHERE = key("C9")  # named "general" too, as a Discord channel of the same club may be
-
-
-@pytest.fixture
-def world(database: Database) -> Iterator[World]:
-    with opened_world(database=database) as opened:
-        yield opened
 
 
 def test_two_channels_named_alike_in_one_library_get_a_collection_each(world: World) -> None:

@@ -4,11 +4,6 @@ post's tags or note once and nothing else; an item deleted in Zotero is never ma
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from bot.db.database import Database
 from tests.services.support import deliver, vote
 from tests.zotero.conftest import USER
 from tests.zotero.sync_support import (
@@ -17,17 +12,10 @@ from tests.zotero.sync_support import (
     edit,
     month_of_posts,
     name_things,
-    opened_world,
     queue,
     tags_of,
     unsay,
 )
-
-
-@pytest.fixture
-def world(database: Database) -> Iterator[World]:
-    with opened_world(database=database) as opened:
-        yield opened
 
 
 def test_a_month_of_posts_lands_once_in_the_channels_collection(world: World) -> None:

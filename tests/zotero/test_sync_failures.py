@@ -5,13 +5,10 @@ day; a paused link is not synced."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
-import pytest
 from cryptography.fernet import Fernet
 
-from bot.db.database import Database
 from bot.sealing import TokenCipher
 from bot.zotero.sync import sync_due
 from bot.zotero.sync_link import REVOKED, UNEXPECTED, UNREADABLE, LinkFailure
@@ -19,15 +16,9 @@ from tests.fakezotero import Answer
 from tests.services.conftest import key
 from tests.services.support import vote
 from tests.zotero.conftest import KEY, USER
-from tests.zotero.sync_support import C1, NOW, World, month_of_posts, opened_world
+from tests.zotero.sync_support import C1, NOW, World, month_of_posts
 
 LIBRARY = f"users/{USER}"
-
-
-@pytest.fixture
-def world(database: Database) -> Iterator[World]:
-    with opened_world(database=database) as opened:
-        yield opened
 
 
 def test_429_with_retry_after_sets_the_retry_time_and_is_not_reported(world: World) -> None:

@@ -4,11 +4,6 @@ plain in tags and the collection's name (each within Zotero's 255 characters); n
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from bot.db.database import Database
 from bot.domain import PaperDraft
 from bot.ingest.drafts import build_draft
 from bot.services.adding import queue_draft
@@ -21,7 +16,6 @@ from tests.zotero.sync_support import (
     WEEKDAYS_OF_JANUARY,
     World,
     name_things,
-    opened_world,
     say,
     tags_of,
 )
@@ -36,12 +30,6 @@ COMMENTS = (
     "x" * 10_000,
 )
 CHANNEL_NAME = "<!channel> 🦘 <@U1> " + "y" * 300
-
-
-@pytest.fixture
-def world(database: Database) -> Iterator[World]:
-    with opened_world(database=database) as opened:
-        yield opened
 
 
 def test_hostile_text_stays_inert_in_the_note_tags_and_collection(world: World) -> None:

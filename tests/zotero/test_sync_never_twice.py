@@ -23,12 +23,6 @@ from tests.zotero.sync_support import C1, NOW, World, month_of_posts, opened_wor
 COLLECTION = "CLLC2345"
 
 
-@pytest.fixture
-def world(database: Database) -> Iterator[World]:
-    with opened_world(database=database) as opened:
-        yield opened
-
-
 def _ready(world: World) -> list[Post]:
     """A month posted and a link whose collection exists: a pass's first request is the
     create of the month's items. The month's posts."""

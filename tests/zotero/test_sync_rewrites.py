@@ -5,19 +5,9 @@ the item and the PATCH of its tags (412) is kept: the item is read and merged ag
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
-import pytest
-
-from bot.db.database import Database
 from tests.services.support import vote
-from tests.zotero.sync_support import NOW, World, month_of_posts, opened_world, tags_of
-
-
-@pytest.fixture
-def world(database: Database) -> Iterator[World]:
-    with opened_world(database=database) as opened:
-        yield opened
+from tests.zotero.sync_support import NOW, World, month_of_posts, tags_of
 
 
 def test_a_note_deleted_alone_leaves_the_items_tags_kept_up_to_date(world: World) -> None:

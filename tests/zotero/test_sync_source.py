@@ -4,13 +4,9 @@ only for what changed since the version read, and an unchanged collection import
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
-import pytest
-
-from bot.db.database import Database
 from bot.domain import PaperDraft
 from bot.ingest.drafts import MAX_TITLE
 from bot.services import listing
@@ -18,16 +14,10 @@ from bot.services.adding import queue_draft
 from tests.services.conftest import follow
 from tests.services.support import vote
 from tests.zotero.conftest import USER
-from tests.zotero.sync_support import C1, NEW_YEAR, NOW, World, month_of_posts, opened_world
+from tests.zotero.sync_support import C1, NEW_YEAR, NOW, World, month_of_posts
 
 READING = "READ2345"  # the source collection's key
 ELSEWHERE = "ELSE2345"
-
-
-@pytest.fixture
-def world(database: Database) -> Iterator[World]:
-    with opened_world(database=database) as opened:
-        yield opened
 
 
 def _held(world: World) -> None:

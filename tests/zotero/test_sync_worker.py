@@ -5,25 +5,15 @@ the fake Zotero."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
-import pytest
-
-from bot.db.database import Database
 from bot.runtime.zotero_syncing import ZoteroWorker
 from tests.services.support import vote
 from tests.slack.conftest import FakeClock
 from tests.zotero.conftest import KEY
-from tests.zotero.sync_support import C1, NOW, World, month_of_posts, opened_world
+from tests.zotero.sync_support import C1, NOW, World, month_of_posts
 
 WAIT = 10.0
-
-
-@pytest.fixture
-def world(database: Database) -> Iterator[World]:
-    with opened_world(database=database) as opened:
-        yield opened
 
 
 def _worker(world: World, *, leading: list[bool], clock: FakeClock) -> ZoteroWorker:
