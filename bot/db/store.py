@@ -272,4 +272,4 @@ class SqlStore:
     posted_papers = Offer(SqlZotero, SqlZotero.posted_papers)
     zotero_copies = Offer(SqlZotero, SqlZotero.zotero_copies)
     plan_zotero_copies = Offer(SqlZotero, SqlZotero.plan_zotero_copies)
-    save_zotero_copy = Offer(SqlZotero, SqlZotero.save_zotero_copy)
+    save_zotero_copies = Offer(SqlZotero, SqlZotero.save_zotero_copies)

@@ -23,10 +23,8 @@ from bot.ports.zotero import LibraryKind, PostedPaper, SourceInto, ZoteroCopy, Z
 
 _KINDS: dict[str, LibraryKind] = {"users": "users", "groups": "groups"}
 _INTO: dict[str, SourceInto] = {"tray": "tray", "queue": "queue"}
-# Post ids asked about per query, and copies planned per INSERT (11 values each): well under
-# SQLite's bound parameters (32,766).
+# Post ids asked about per query: well under SQLite's bound parameters (32,766).
 _IDS_PER_QUERY = 5_000
-_PLANS_PER_INSERT = 1_000
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -81,15 +79,8 @@ def _link_values(*, link: ZoteroLink) -> dict[str, Any]:
     }
 
 
-def _written(*, copy: ZoteroCopy) -> dict[str, Any]:
-    """What a write changes of a copy (its keys and token are the plan's)."""
-    return {
-        "stored": copy.stored,
-        "item_version": copy.item_version,
-        "note_version": copy.note_version,
-        "digest": copy.digest,
-        "gone": copy.gone,
-    }
+# What a write changes of a copy (its keys and token are the plan's).
+_WRITTEN = ("stored", "item_version", "note_version", "digest", "gone")
 
 
 def _copy_values(*, channel_id: int, library: str, copy: ZoteroCopy) -> dict[str, Any]:
@@ -101,7 +92,7 @@ def _copy_values(*, channel_id: int, library: str, copy: ZoteroCopy) -> dict[str
         "item_key": copy.item_key,
         "note_key": copy.note_key,
         "write_token": copy.write_token,
-        **_written(copy=copy),
+        **{name: getattr(copy, name) for name in _WRITTEN},
     }
 
 
@@ -261,20 +252,24 @@ class SqlZotero(UnitBound):
             _copy_values(channel_id=channel_id, library=library, copy=copy)
             for copy in sorted(copies, key=lambda copy: copy.post_id)
         ]
-        for start in range(0, len(rows), _PLANS_PER_INSERT):
-            chunk = rows[start : start + _PLANS_PER_INSERT]
-            self.session.execute(
-                _upsert(session=self.session).values(chunk).on_conflict_do_nothing()
-            )
+        # Many rows as parameters of one statement: compiled once (a VALUES list of a thousand
+        # rows is compiled anew each time, and cost more than the writes).
+        self.session.execute(_upsert(session=self.session).on_conflict_do_nothing(), rows)
 
-    def save_zotero_copy(self, *, channel: ChannelKey, library: str, copy: ZoteroCopy) -> None:
-        """Keep what was written (stored, versions, digest, gone); the keys and token stay
-        the plan's. A copy never planned is kept whole."""
+    def save_zotero_copies(
+        self, *, channel: ChannelKey, library: str, copies: Sequence[ZoteroCopy]
+    ) -> None:
+        """Keep what was written (stored, versions, digest, gone), one statement for all; the
+        keys and token stay the plan's. A copy never planned is kept whole."""
         channel_id = channel_id_of(session=self.session, channel=channel)
-        if channel_id is None:
+        if channel_id is None or not copies:
             return
+        rows = [
+            _copy_values(channel_id=channel_id, library=library, copy=copy)
+            for copy in sorted(copies, key=lambda copy: copy.post_id)
+        ]
+        insert = _upsert(session=self.session)
+        kept = {name: insert.excluded[name] for name in _WRITTEN}
         self.session.execute(
-            _upsert(session=self.session)
-            .values(_copy_values(channel_id=channel_id, library=library, copy=copy))
-            .on_conflict_do_update(index_elements=_COPY_KEY, set_=_written(copy=copy))
+            insert.on_conflict_do_update(index_elements=_COPY_KEY, set_=kept), rows
         )

@@ -161,6 +161,8 @@ class ZoteroStore(Protocol):
         already (another replica planned it meanwhile) keeps the one it has."""
         ...
 
-    def save_zotero_copy(self, *, channel: ChannelKey, library: str, copy: ZoteroCopy) -> None:
-        """Keep what was written of a copy (stored, versions, digest, gone)."""
+    def save_zotero_copies(
+        self, *, channel: ChannelKey, library: str, copies: Sequence[ZoteroCopy]
+    ) -> None:
+        """Keep what was written of these copies (stored, versions, digest, gone)."""
         ...

@@ -136,8 +136,7 @@ def _create(*, uow: UnitOfWork[Needs], to: Target, pairs: Sequence[Pair]) -> tup
         why = [f"{f[0]} {f[1][:200]}" for f in (outcome.item_failed, outcome.note_failed) if f]
         log.warning("zotero %s: post %d not written: %s", to.link.channel, posted.post_id, why)
     with uow() as store:
-        for copy in stored:
-            store.save_zotero_copy(channel=to.link.channel, library=to.link.library, copy=copy)
+        store.save_zotero_copies(channel=to.link.channel, library=to.link.library, copies=stored)
     return {copy.post_id for copy in stored}, collection_gone
 
 

@@ -90,5 +90,5 @@ def rewrite(*, uow: UnitOfWork[Needs], to: Target, copy: ZoteroCopy, held: Conte
     if kept == copy:
         return False
     with uow() as store:
-        store.save_zotero_copy(channel=to.link.channel, library=to.link.library, copy=kept)
+        store.save_zotero_copies(channel=to.link.channel, library=to.link.library, copies=[kept])
     return kept.digest != copy.digest

@@ -109,13 +109,16 @@ def test_a_copy_keeps_what_was_written_and_its_plan(any_database: Database) -> N
     written = plan(ids[0], stored=True, item_version=2**35, note_version=7, digest="d" * 64)
     with any_database() as store:
         # Keys and token are the plan's: a write that names others changes none of them.
-        store.save_zotero_copy(channel=HERE, library=LIBRARY, copy=replace(written, item_key="X"))
-        # A copy never planned is kept whole.
-        store.save_zotero_copy(channel=HERE, library=LIBRARY, copy=plan(ids[1], gone=True))
+        # A copy never planned is kept whole; both in one call.
+        store.save_zotero_copies(
+            channel=HERE,
+            library=LIBRARY,
+            copies=[plan(ids[1], gone=True), replace(written, item_key="X")],
+        )
     assert _copies(any_database, ids) == {ids[0]: written, ids[1]: plan(ids[1], gone=True)}
     gone = replace(written, gone=True, digest="e" * 64)
     with any_database() as store:
-        store.save_zotero_copy(channel=HERE, library=LIBRARY, copy=gone)
+        store.save_zotero_copies(channel=HERE, library=LIBRARY, copies=[gone])
     assert _copies(any_database, [ids[0]]) == {ids[0]: gone}
 
 
