@@ -132,7 +132,9 @@ class ZoteroClient:
         chooses another key. No look-up by name: two channels may name theirs alike."""
         seed = f"paperclub collection {self.library.prefix} {key}".encode()
         token = hashlib.sha256(seed).hexdigest()[:32]
-        body = [{"key": key, "name": collection_name(name=name)}]
+        # Version 0: a new object under a chosen key (without it Zotero refuses a key-based
+        # write, 428; with it, a key already taken is refused 412 instead of overwritten).
+        body = [{"key": key, "version": 0, "name": collection_name(name=name)}]
         reply = self._post(path="/collections", objects=body, token=token)
         if reply.status == 200:
             report = json_of(reply=reply)
@@ -172,8 +174,11 @@ class ZoteroClient:
         passes the same ones again: what was stored is then found, not doubled."""
         if not 0 < len(items) <= WRITE_MAX:
             raise ValueError(f"between 1 and {WRITE_MAX} items per write, not {len(items)}")
+        # Version 0 on each: new objects under chosen keys (see make_collection).
         keyed = [
-            one if is_object_key(value=one.get("key")) else {**one, "key": new_object_key()}
+            {**one, "version": 0}
+            if is_object_key(value=one.get("key"))
+            else {**one, "key": new_object_key(), "version": 0}
             for one in items
         ]
         keys = [str(one["key"]) for one in keyed]

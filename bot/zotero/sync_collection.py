@@ -40,7 +40,12 @@ def made(
     *, uow: UnitOfWork[Needs], client: ZoteroClient, link: ZoteroLink, label: str, gone: str | None
 ) -> str:
     """The link's collection after planning one in place of `gone` (None: it has none yet):
-    the key kept (ours, or another sync's planned first), made in Zotero under it."""
+    the key kept (ours, or another sync's planned first), made in Zotero under it. A key
+    found missing is made again first: another sync may be making it still, or have died
+    after planning it; only a key made once and deleted since gives way to a new one."""
+    name = collection_title(label=label)
+    if gone is not None and client.make_collection(key=gone, name=name):
+        return gone
     replacing = gone
     for _ in range(PLANS):
         with uow() as store:
@@ -50,7 +55,7 @@ def made(
             if key is None:
                 raise LinkChanged(str(link.channel))
             going(store=store, link=link)  # paused meanwhile: nothing made
-        if client.make_collection(key=key, name=collection_title(label=label)):
+        if client.make_collection(key=key, name=name):
             return key
         replacing = key  # made once and deleted since: another key
     raise WriteFailed("the channel's collection could not be made", status=404)

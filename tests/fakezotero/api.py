@@ -104,7 +104,7 @@ class FakeZotero(ZoteroServer):
             nxt = library.version + 1
             for one in data:
                 library.write_one(
-                    kind=objects, data=dict(one), header_version=None, next_version=nxt
+                    kind=objects, data=dict(one), keyed_needs_version=False, next_version=nxt
                 )
             library.version = nxt
         return nxt

@@ -151,17 +151,26 @@ class Library:
                 raise WriteError(400, "Child items cannot be assigned to collections")
 
     def write_one(
-        self, *, kind: str, data: dict[str, Any], header_version: int | None, next_version: int
+        self, *, kind: str, data: dict[str, Any], keyed_needs_version: bool, next_version: int
     ) -> str:
         """Apply one object of a POST at `next_version`: "created", "updated" or "unchanged";
-        WriteError when refused. Existing objects are merged as PATCH does."""
+        WriteError when refused. Existing objects are merged as PATCH does. A key-based write
+        needs a `version` (0 for a new object) when the request sent no
+        If-Unmodified-Since-Version (dataserver's Zotero_API::checkJSONObjectVersion with
+        requireVersion 1): 428 otherwise, whether or not the key exists."""
         name = KINDS[kind]
         data.update(clean(data))
         key = data.get("key")
         if key is not None and not valid_key(key=key):
             raise WriteError(400, f"'{key}' is not a valid {name.lower()} key")
+        if key is not None and "version" not in data and keyed_needs_version:
+            raise WriteError(
+                428,
+                "Either If-Unmodified-Since-Version or 'version' property must be provided "
+                "for 'key'-based writes",
+            )
         current = self.objects[kind].get(key) if key else None
-        given = data.get("version", header_version if current is not None else None)
+        given = data.get("version")
         if current is None:
             if given not in (None, 0):
                 raise WriteError(

@@ -52,7 +52,9 @@ def multi_write(
                 raise WriteError(
                     400, "Invalid value for index 0 in uploaded data; expected JSON object"
                 )
-            outcome = library.write_one(kind=kind, data=one, header_version=None, next_version=nxt)
+            outcome = library.write_one(
+                kind=kind, data=one, keyed_needs_version=header is None, next_version=nxt
+            )
         except WriteError as refused:
             report["failed"][slot] = {
                 "key": one.get("key", "") if isinstance(one, dict) else "",

@@ -117,11 +117,15 @@ def test_key_based_writes_need_the_right_version() -> None:
             {"key": "HERE2345", "title": "no version"},
             {"key": "HERE2345", "version": 0},
             {"key": "GANE2345", "version": 5, "itemType": "book"},
-            {"key": "NEWK2345", "itemType": "book", "title": "made with our key"},
+            {"key": "NEWK2345", "version": 0, "itemType": "book", "title": "made with our key"},
+            # A new object under a chosen key needs version 0 too (dataserver's
+            # checkJSONObjectVersion: 428 for any key-based write without a version).
+            {"key": "NVRS2345", "itemType": "book", "title": "no version, new key"},
         ]
         report = json.loads(call(fake.url + ITEMS, method="POST", body=objects)[2])
     codes = {i: f["code"] for i, f in report["failed"].items()}
-    assert codes == {"0": 428, "1": 412, "2": 404} and report["success"] == {"3": "NEWK2345"}
+    assert codes == {"0": 428, "1": 412, "2": 404, "4": 428}
+    assert report["success"] == {"3": "NEWK2345"}
 
 
 @pytest.mark.parametrize("method", ["PATCH", "PUT", "DELETE"])
@@ -157,7 +161,7 @@ def test_single_object_writes_need_the_current_version(method: str) -> None:
 def test_a_note_needs_its_parent_and_an_item_a_known_collection() -> None:
     with _fake() as fake:
         objects = [
-            {"key": "PRNT2345", "itemType": "journalArticle", "title": "P"},
+            {"key": "PRNT2345", "version": 0, "itemType": "journalArticle", "title": "P"},
             {"itemType": "note", "parentItem": "PRNT2345", "note": "<p>after its parent</p>"},
             {"itemType": "note", "parentItem": "NNNE2345", "note": "orphan"},
             {"itemType": "book", "title": "B", "collections": ["NNNE2345"]},
