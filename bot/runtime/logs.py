@@ -39,7 +39,12 @@ _JSON_FIELD = re.compile(rf"""(["'](?:{_FIELDS})["']\s*:\s*["'])[^"']+""")
 _GAP = r"(?:\s|\+|%20)+"
 # The library's word ends at the form field's "&" too (a key-long word of the next field is
 # not the key).
-_TYPED_KEY = re.compile(rf"(?i)(zotero{_GAP}connect{_GAP}[^\s+\"'&]+{_GAP})[A-Za-z0-9]{{16,64}}")
+# Possessive, and not eating a "%20" the gap after it would take: a word that could split
+# either way made every log line of "%20"s quadratic or worse (seconds on 10,000 characters).
+_LIBRARY_WORD = r"(?:[^\s+\"'&%]|%(?!20))++"
+_TYPED_KEY = re.compile(
+    rf"(?i)(zotero{_GAP}connect{_GAP}{_LIBRARY_WORD}{_GAP})[A-Za-z0-9]{{16,64}}"
+)
 _ZOTERO_HEADER = re.compile(r"(?i)(zotero-api-key[\"']?\s*[:=,]\s*[\"']?)[A-Za-z0-9]+")
 # A key typed anywhere else in the command (before the library, after `from`): what follows
 # "zotero connect" up to the end of the command as logged (a quote not escaped, the form
