@@ -151,12 +151,17 @@ class ZoteroClient:
         return self.has_collection(key=key)
 
     def has_collection(self, *, key: str) -> bool:
-        """Whether the collection `key` exists (not deleted)."""
+        """Whether the collection `key` exists and is not in the trash (Zotero 7 trashes a
+        collection as `"deleted": true` in its data: papers put there would be out of sight)."""
         url = self._url(path=f"/collections/{quote(key, safe='')}")
         reply = self.session.send(method="GET", url=url)
-        if reply.status in (200, 404):
-            return reply.status == 200
-        raise ZoteroError(f"reading collection {key}: HTTP {reply.status}")
+        if reply.status == 404:
+            return False
+        if reply.status != 200:
+            raise ZoteroError(f"reading collection {key}: HTTP {reply.status}")
+        found = json_of(reply=reply)
+        data = found.get("data") if isinstance(found, dict) else None
+        return not (isinstance(data, dict) and data.get("deleted"))
 
     # -- writes -------------------------------------------------------------------------------
 

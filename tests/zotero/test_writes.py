@@ -71,6 +71,14 @@ def test_a_collection_deleted_by_its_owner_is_not_there_under_its_key(zotero: Se
     assert library.live(kind="collections") == []
 
 
+def test_a_collection_in_the_trash_is_not_there(zotero: Setup) -> None:
+    first = collection(client=zotero.client, name="#papers")
+    library = zotero.fake.library(kind="users", id=USER)
+    assert zotero.client.has_collection(key=first)
+    library.replace(kind="collections", key=first, data={"deleted": True}, patch=True)
+    assert not zotero.client.has_collection(key=first)  # trashed in Zotero 7: out of sight
+
+
 def test_an_item_and_its_note_are_created_in_one_write(zotero: Setup) -> None:
     into = collection(client=zotero.client, name="#papers")
     parent = new_object_key()
