@@ -20,7 +20,7 @@ from bot.sealing import TokenCipher, new_key
 from bot.services import importing
 from tests.fakeslack import FakeSlack
 from tests.fakezotero import FakeZotero
-from tests.faults.support import bot_env, prepare_database
+from tests.faults.support import UTC_DAILY, bot_env, prepare_database
 
 CHANNEL = ChannelKey(platform="slack", workspace="T0001", channel="C0001")
 API_KEY = "P9NiFoyLeZu2bZNvvuQPDWsd"
@@ -39,11 +39,19 @@ def spelt(n: int) -> str:
 
 
 def month_archive(db: Path, *, days: int = DAYS, linked: bool = True) -> list[int]:
-    """The sample list, C0001 following it but paused (no post of today: the month is all), a
-    post a day for `days` days with votes and a hostile thread, and (when `linked`) the
-    channel's link to USER's library as `connect` keeps it; the post ids."""
+    """A migrated SQLite file with the sample list, C0001 following it, and the month
+    (month_of_posts); the post ids."""
     prepare_database(db, channels=("C0001",))
-    database = Database(url=f"sqlite:///{db}")
+    return month_of_posts(url=f"sqlite:///{db}", days=days, linked=linked)
+
+
+def month_of_posts(*, url: str, days: int = DAYS, linked: bool = True) -> list[int]:
+    """On a migrated archive: C0001 following the list but paused (no post of today: the month
+    is all), a post a day for `days` days with votes and a hostile thread, and (when `linked`)
+    the channel's link to USER's library as `connect` keeps it; the post ids."""
+    database = Database(url=url)
+    with database() as store:
+        store.add_channel_if_missing(key=CHANNEL, schedule=UTC_DAILY, private=False)
     posts: list[int] = []
     try:
         drafts = [
