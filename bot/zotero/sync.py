@@ -75,14 +75,16 @@ def _failing(
     source_only: bool = False,
 ) -> LinkFailure | None:
     """Keep the link's failure; the report owed for it, when it is the run's first. A failure
-    of the source alone (`source_only`) sets no retry time: the destination is still written
-    every pass meanwhile."""
+    of the source alone (`source_only`) sets no retry time and counts no failure in a row (the
+    count paces the retries of the whole link): the destination is still written every pass
+    meanwhile."""
     try:
         with uow() as store:
-            state = failed(link=current(store=store, link=link), error=error, now=now)
+            before = current(store=store, link=link)
+            state = failed(link=before, error=error, now=now)
             report = owed(link=state, error=error, now=now)
             if source_only:
-                state = replace(state, retry_at=None)
+                state = replace(state, retry_at=None, failures=before.failures)
             keep(store=store, link=replace(state, reported=state.reported or report))
     except LinkChanged:
         return None
