@@ -5,11 +5,13 @@ full, and `watch`'s option is free text."""
 
 from __future__ import annotations
 
+from bot.messages import message
 from bot.services import admin, zotero_commands
 from bot.services.invocation import Invocation
 from bot.services.reply import Reply
 from bot.sources.watch_text import WatchTextError, read_watch
 from bot.wording import sources as words
+from bot.wording import zotero as zotero_words
 
 
 def command(*, call: Invocation, args: list[str]) -> Reply:
@@ -19,7 +21,11 @@ def command(*, call: Invocation, args: list[str]) -> Reply:
         return zotero_commands.command(call=call, args=args[1:])
     if verb == "list":
         with call.uow(write=False) as store:
-            return Reply(message=words.listed(watches=store.watches(channel=call.channel)))
+            said = words.listed(watches=store.watches(channel=call.channel))
+            link = store.zotero_link(channel=call.channel)
+        if link is not None:
+            said = message(*said.blocks, *zotero_words.in_watch_list(link=link).blocks)
+        return Reply(message=said)
     if verb not in ("add", "remove"):
         return Reply(message=words.USAGE)
     if not admin.is_admin(channel=call.channel, user=call.user, admins=call.admins, chat=call.chat):

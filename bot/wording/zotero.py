@@ -168,6 +168,22 @@ def _source(*, link: ZoteroLink) -> tuple[Run, ...]:
     )
 
 
+def in_watch_list(*, link: ZoteroLink) -> Message:
+    """The line /paperclub watch adds for the channel's Zotero link."""
+    paused = " (paused)" if link.paused else ""
+    return message(
+        line(
+            Strong("Zotero: "),
+            *_library(link=link),
+            f"{paused}; ",
+            *_source(link=link),
+            ". ",
+            Code("/paperclub watch zotero"),
+            " tells more.",
+        )
+    )
+
+
 def _at(*, when: datetime) -> tuple[Run, ...]:
     return (When(day=when.date()), Plain(f" {when:%H:%M} UTC"))
 

@@ -120,6 +120,9 @@ def test_pause_resume_test_and_disconnect(room: Room, zotero: FakeZotero) -> Non
     paused = room.link()
     assert paused is not None and paused.paused
     assert "paused" in room.say("watch zotero").text
+    listed = room.say("watch").text  # the watch list names the link too, never the key
+    assert "Zotero" in listed and f"groups/{GROUP}" in listed and "paused" in listed
+    assert "Reading List" in listed and GOOD not in listed
     assert "already paused" in room.say("watch zotero pause").text
     assert "Resumed syncing" in room.say("watch zotero resume").text
     link = room.link()
