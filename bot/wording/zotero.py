@@ -173,9 +173,9 @@ def in_watch_list(*, link: ZoteroLink) -> Message:
     paused = " (paused)" if link.paused else ""
     return message(
         line(
-            Strong("Zotero: "),
+            Strong("Linked to "),
             *_library(link=link),
-            f"{paused}; ",
+            f"{paused}: posted papers are written there; ",
             *_source(link=link),
             ". ",
             Code("/paperclub watch zotero"),

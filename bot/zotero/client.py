@@ -110,7 +110,12 @@ class ZoteroClient:
         library = 0
         for start in range(0, len(keys), WRITE_MAX):  # itemKey takes 50 keys at most
             url = self._url(
-                path="/items", itemKey=",".join(keys[start : start + WRITE_MAX]), format="versions"
+                path="/items",
+                itemKey=",".join(keys[start : start + WRITE_MAX]),
+                format="versions",
+                # A key taken by an item in the trash is taken all the same (its create is
+                # refused 412): unseen, its post would be sent again every pass.
+                includeTrashed=1,
             )
             reply = self.session.send(method="GET", url=url)
             versions = json_of(reply=reply)

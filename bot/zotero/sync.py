@@ -83,8 +83,8 @@ def _failing(
             before = current(store=store, link=link)
             state = failed(link=before, error=error, now=now)
             report = owed(link=state, error=error, now=now)
-            if source_only:
-                state = replace(state, retry_at=None, failures=before.failures)
+            if source_only:  # the destination was written: nothing in a row is failing
+                state = replace(state, retry_at=None, failures=0)
             keep(store=store, link=replace(state, reported=state.reported or report))
     except LinkChanged:
         return None

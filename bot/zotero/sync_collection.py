@@ -41,11 +41,22 @@ def made(
 ) -> str:
     """The link's collection after planning one in place of `gone` (None: it has none yet):
     the key kept (ours, or another sync's planned first), made in Zotero under it. A key
-    found missing is made again first: another sync may be making it still, or have died
-    after planning it; only a key made once and deleted since gives way to a new one."""
+    found missing, and still the link's, is made again first: another sync may be making it
+    still, or have died after planning it. One made and deleted since gives way to a new key
+    while Zotero remembers its write token (12 hours); later the old key is made anew, which
+    a person sees the same way (the channel's collection is back)."""
     name = collection_title(label=label)
-    if gone is not None and client.make_collection(key=gone, name=name):
-        return gone
+    if gone is not None:
+        with uow(write=False) as store:
+            kept = going(store=store, link=link).destination  # paused meanwhile: nothing made
+        if kept != gone:  # another sync replaced it already: its key is the one to use
+            return (
+                made(uow=uow, client=client, link=link, label=label, gone=None)
+                if kept is None
+                else kept
+            )
+        if client.make_collection(key=gone, name=name):
+            return gone
     replacing = gone
     for _ in range(PLANS):
         with uow() as store:

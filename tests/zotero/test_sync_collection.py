@@ -6,8 +6,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
+from bot.zotero import LibraryRef, ZoteroClient
+from bot.zotero.sync_collection import made
+from bot.zotero.sync_link import LinkChanged
 from tests.services.conftest import follow, key
 from tests.services.support import deliver
+from tests.zotero.conftest import KEY, USER
 from tests.zotero.sync_support import (
     C1,
     NOW,
@@ -54,3 +60,35 @@ def test_a_collection_planned_but_never_made_is_mended_by_the_next_pass(world: W
     assert collection["key"] == world.link().destination == "DEAD2345"
     assert all(c.stored for c in world.copies(posts=posts).values())
     assert {i["collections"][0] for i in world.items()} == {collection["key"]}
+
+
+def _client(world: World) -> ZoteroClient:
+    return ZoteroClient(session=world.session_for(KEY), library=LibraryRef(kind="users", id=USER))
+
+
+def test_a_key_found_missing_but_replaced_meanwhile_is_not_made_again(world: World) -> None:
+    world.connect()
+    with world.database() as store:  # this pass's key, then another sync's in its place
+        store.plan_zotero_destination(link=world.link(), replacing=None, key="KONE2345")
+        store.plan_zotero_destination(link=world.link(), replacing="KONE2345", key="KTWO2345")
+    kept = made(
+        uow=world.database, client=_client(world), link=world.link(), label="#g", gone="KONE2345"
+    )
+    assert kept == "KTWO2345" and world.link().destination == "KTWO2345"
+    assert world.writes() == []  # the other sync makes its own: nothing sent from here
+
+
+def test_a_link_paused_meanwhile_gets_no_collection_made(world: World) -> None:
+    world.connect()
+    with world.database() as store:
+        store.plan_zotero_destination(link=world.link(), replacing=None, key="KONE2345")
+    world.change_link(paused=True)
+    with pytest.raises(LinkChanged):
+        made(
+            uow=world.database,
+            client=_client(world),
+            link=world.link(),
+            label="#g",
+            gone="KONE2345",
+        )
+    assert world.writes() == []
