@@ -182,13 +182,9 @@ class Library:
             self._store(kind=kind, data=fresh, version=next_version, created=True)
             data["key"] = fresh["key"]
             return "created"
-        if given is None:
-            raise WriteError(
-                428,
-                "Either If-Unmodified-Since-Version or object version property must be "
-                "provided for key-based writes",
-            )
-        if given != current["version"]:
+        # No version of its own: the request's If-Unmodified-Since-Version, checked against the
+        # library already, is the precondition (without one, 428 above).
+        if given is not None and given != current["version"]:
             raise WriteError(
                 412,
                 f"{name} has been modified since specified version "

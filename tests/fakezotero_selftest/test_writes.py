@@ -123,9 +123,17 @@ def test_key_based_writes_need_the_right_version() -> None:
             {"key": "NVRS2345", "itemType": "book", "title": "no version, new key"},
         ]
         report = json.loads(call(fake.url + ITEMS, method="POST", body=objects)[2])
+        # With the library's version as If-Unmodified-Since-Version, no object needs its own.
+        headed = call(
+            fake.url + ITEMS,
+            method="POST",
+            body=[{"key": "HERE2345", "title": "changed under the header"}],
+            If_Unmodified_Since_Version="2",
+        )
     codes = {i: f["code"] for i, f in report["failed"].items()}
     assert codes == {"0": 428, "1": 412, "2": 404, "4": 428}
     assert report["success"] == {"3": "NEWK2345"}
+    assert headed[0] == 200 and json.loads(headed[2])["success"] == {"0": "HERE2345"}
 
 
 @pytest.mark.parametrize("method", ["PATCH", "PUT", "DELETE"])
