@@ -21,6 +21,7 @@ from bot.console.repl import handle_line
 from bot.db.database import Database
 from bot.domain import ChannelKey
 from bot.ports.zotero import ZoteroLink
+from bot.sealing import new_key
 from bot.services.commands.entry import find
 from bot.services.commands.table import TABLE
 from tests.console.on_wiring import console_on_wiring
@@ -240,3 +241,6 @@ def fake_zotero() -> Iterator[FakeZotero]:
         ]
         zotero.seed(kind="groups", id=GROUP, objects="collections", data=collections)
         yield zotero
+
+
+SEALING_KEY = new_key()  # PAPERCLUB_SECRET_KEY of the rooms the command tests open

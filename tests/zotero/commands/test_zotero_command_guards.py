@@ -12,7 +12,6 @@ from datetime import timedelta
 import pytest
 
 from bot.ports.zotero import ZoteroLink
-from bot.sealing import new_key
 from tests.fakezotero import FakeZotero
 from tests.zotero.command_rooms import (
     GOOD,
@@ -21,40 +20,26 @@ from tests.zotero.command_rooms import (
     HOSTILE_NAME,
     MONDAY,
     OTHER_GROUP,
-    PLATFORMS,
     READING,
     ROOMS,
+    SEALING_KEY,
     Room,
     console_room,
-    fake_zotero,
 )
 
-SECRET = new_key()
 CONNECT = f"watch zotero connect groups/{GROUP} {GOOD}"
-
-
-@pytest.fixture
-def zotero() -> Iterator[FakeZotero]:
-    with fake_zotero() as fake:
-        yield fake
-
-
-@pytest.fixture(params=PLATFORMS)
-def room(request: pytest.FixtureRequest, zotero: FakeZotero, sqlite_url: str) -> Iterator[Room]:
-    with ROOMS[request.param](url=sqlite_url, zotero_url=zotero.url, secret=SECRET) as made:
-        yield made
 
 
 @pytest.fixture(params=("slack", "discord"))
 def crowd(request: pytest.FixtureRequest, zotero: FakeZotero, sqlite_url: str) -> Iterator[Room]:
     """A platform where someone who is no admin can type."""
-    with ROOMS[request.param](url=sqlite_url, zotero_url=zotero.url, secret=SECRET) as made:
+    with ROOMS[request.param](url=sqlite_url, zotero_url=zotero.url, secret=SEALING_KEY) as made:
         yield made
 
 
 @pytest.fixture
 def console(zotero: FakeZotero, sqlite_url: str) -> Iterator[Room]:
-    with console_room(url=sqlite_url, zotero_url=zotero.url, secret=SECRET) as made:
+    with console_room(url=sqlite_url, zotero_url=zotero.url, secret=SEALING_KEY) as made:
         yield made
 
 

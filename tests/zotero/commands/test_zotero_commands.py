@@ -6,42 +6,26 @@ disconnect do what they say."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
 
-from bot.sealing import TokenCipher, new_key
+from bot.sealing import TokenCipher
 from tests.fakezotero import FakeZotero
 from tests.zotero.command_rooms import (
     GOOD,
     GROUP,
     MONDAY,
-    PLATFORMS,
     READ_ONLY,
     READING,
-    ROOMS,
+    SEALING_KEY,
     USER,
     Room,
-    fake_zotero,
 )
 
-SECRET = new_key()
 CONNECT = f"watch zotero connect groups/{GROUP} {GOOD} from reading list into queue"
-
-
-@pytest.fixture
-def zotero() -> Iterator[FakeZotero]:
-    with fake_zotero() as fake:
-        yield fake
-
-
-@pytest.fixture(params=PLATFORMS)
-def room(request: pytest.FixtureRequest, zotero: FakeZotero, sqlite_url: str) -> Iterator[Room]:
-    with ROOMS[request.param](url=sqlite_url, zotero_url=zotero.url, secret=SECRET) as made:
-        yield made
 
 
 def _hear_everything_we_log(caplog: pytest.LogCaptureFixture) -> None:
@@ -77,7 +61,7 @@ def test_a_key_that_may_write_is_kept_sealed_and_never_shown(
     )
     [sealed] = _stored_keys(room)
     assert GOOD not in sealed and sealed == link.sealed_key
-    assert TokenCipher(keys=(SECRET,)).open(value=sealed) == GOOD
+    assert TokenCipher(keys=(SEALING_KEY,)).open(value=sealed) == GOOD
     status = room.say("watch zotero")
     assert "connected to" in status.text and f"groups/{GROUP}" in status.text
     assert "Reading List" in status.text and "running" in status.text
