@@ -26,6 +26,8 @@ from bot.zotero.sync_link import going, keep
 
 log = logging.getLogger("paperclub")
 
+PART = 200  # papers brought in per unit of work
+
 
 class Needs(ZoteroStore, SourcesStore, adding.Needs, Protocol):
     """The roles a source read uses."""
@@ -60,6 +62,16 @@ def _queued(*, store: Needs, link: ZoteroLink, drafts: Sequence[PaperDraft], now
     return queued
 
 
+def _brought(*, store: Needs, link: ZoteroLink, drafts: Sequence[PaperDraft], now: datetime) -> int:
+    """Bring drafts into the channel's queue or tray, as the link says; how many came in."""
+    if link.into == "queue":
+        return _queued(store=store, link=link, drafts=drafts, now=now)
+    found = [c for c in (candidate(draft=d) for d in drafts) if c is not None]
+    if not found:
+        return 0
+    return store.add_suggestions(channel=link.channel, watch_id=None, candidates=found, now=now)
+
+
 def read_source(
     *, uow: UnitOfWork[Needs], client: ZoteroClient, link: ZoteroLink, now: datetime
 ) -> tuple[ZoteroLink, int]:
@@ -71,23 +83,21 @@ def read_source(
     drafts = [d for d in (item_draft(item=o) for o in changes.objects) if d is not None]
     if changes.version == link.source_version and not drafts:
         return link, 0
-    with uow() as store:
-        fresh = going(store=store, link=link)
-        if fresh.source != link.source:  # another collection was chosen meanwhile
-            return fresh, 0
-        if fresh.into == "queue":
-            brought = _queued(store=store, link=fresh, drafts=drafts, now=now)
-        else:
-            found = [c for c in (candidate(draft=d) for d in drafts) if c is not None]
-            brought = (
-                store.add_suggestions(
-                    channel=fresh.channel, watch_id=None, candidates=found, now=now
-                )
-                if found
-                else 0
-            )
-        saved = replace(fresh, source_version=changes.version)
-        keep(store=store, link=saved)
+    brought = 0
+    # A few hundred papers a unit of work: a first read of a large collection must not hold
+    # the archive's write lock for seconds (clicks and votes wait behind it). The version is
+    # kept with the last part; a crash before it reads the whole change again, and the dedupe
+    # makes that harmless.
+    parts = [drafts[start : start + PART] for start in range(0, len(drafts), PART)] or [[]]
+    for number, part in enumerate(parts, start=1):
+        with uow() as store:
+            fresh = going(store=store, link=link)
+            if fresh.source != link.source:  # another collection was chosen meanwhile
+                return fresh, brought
+            brought += _brought(store=store, link=fresh, drafts=part, now=now)
+            if number == len(parts):
+                saved = replace(fresh, source_version=changes.version)
+                keep(store=store, link=saved)
     if brought:
-        log.info("zotero %s: %d new paper(s) into the %s", link.channel, brought, fresh.into)
+        log.info("zotero %s: %d new paper(s) into the %s", link.channel, brought, saved.into)
     return saved, brought

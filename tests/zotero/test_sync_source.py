@@ -203,3 +203,23 @@ def test_a_hostile_item_is_a_plain_suggestion(world: World) -> None:
         [found] = store.suggestions(channel=C1, states=("waiting",), limit=10)
     assert found.candidate.title.startswith("<!channel> <@U1> @everyone <script>x</script>")
     assert len(found.candidate.title) <= MAX_TITLE
+
+
+def test_a_large_collection_comes_in_whole_in_parts(world: World) -> None:
+    from bot.zotero.records import new_object_key
+    from bot.zotero.sync_source import PART
+
+    world.fake.seed(
+        kind="users", id=USER, objects="collections", data=[{"key": READING, "name": "Reading"}]
+    )
+    many = 2 * PART + 50  # three units of work; the fake pages them 100 at a time
+    items = [
+        _item(new_object_key(), f"Large collection paper {n}", DOI=f"10.1000/large.{n}")
+        for n in range(many)
+    ]
+    read_at = world.fake.seed(kind="users", id=USER, objects="items", data=items)
+    world.connect(source=READING, into="queue")
+    first = world.sync()
+    assert (first.imported, first.failures) == (many, ())
+    assert world.link().source_version == read_at  # kept with the last part
+    assert world.sync(now=NOW + timedelta(minutes=5)).imported == 0  # read since: nothing new
