@@ -133,3 +133,30 @@ def test_no_module_reads_a_variable_config_does_not_know() -> None:
     source = "\n".join(p.read_text() for p in (ROOT / "bot").rglob("*.py"))
     used = set(re.findall(r'"((?:SLACK|DISCORD|PAPERCLUB)_[A-Z_]+)"', source))
     assert used <= set(VARIABLES), sorted(used - set(VARIABLES))
+
+
+@pytest.mark.parametrize("name", ["PAPERCLUB_ZOTERO_SYNC", "PAPERCLUB_SOURCES_POLL"])
+@pytest.mark.parametrize("text", ["0", "x", "86401", "nan"])
+def test_seconds_out_of_range_are_refused_naming_the_variable(
+    name: str, text: str, tmp_path: Path
+) -> None:
+    with pytest.raises(ConfigError, match=rf"^{name} must be seconds \(1-86400\), got '{text}'"):
+        load_settings(environ={name: text}, env_file=tmp_path / "none", cwd=tmp_path)
+
+
+def test_zotero_settings_are_read_once() -> None:
+    settings = load_settings(
+        environ={
+            "PAPERCLUB_ZOTERO_API_URL": "http://127.0.0.1:9/zotero/",
+            "PAPERCLUB_ZOTERO_SYNC": "90",
+        },
+        env_file=Path("/nonexistent/.env"),
+    )
+    assert (settings.zotero_api, settings.zotero_sync_seconds) == (
+        "http://127.0.0.1:9/zotero",
+        90.0,
+    )
+    with pytest.raises(ConfigError, match=r"^PAPERCLUB_ZOTERO_API_URL must be an http"):
+        load_settings(
+            environ={"PAPERCLUB_ZOTERO_API_URL": "ftp://x"}, env_file=Path("/nonexistent/.env")
+        )

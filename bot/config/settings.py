@@ -231,7 +231,7 @@ def _validate(*, values: Mapping[str, str], cwd: Path) -> Settings:
             ("PAPERCLUB_CROSSREF_API_URL", DEFAULT_CROSSREF_API),
         )
     }
-    zotero_api, zotero_sync = zotero_settings(get=get, error=ConfigError)
+    zotero_api, zotero_sync = zotero_settings(get=get)
     timeout_text = get("PAPERCLUB_LOOKUP_TIMEOUT") or "3"
     try:
         timeout = float(timeout_text)

@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.config.values import seconds
+
 SOURCES_VARIABLES: dict[str, str] = {
     "PAPERCLUB_ARXIV_FEED_URL": "arXiv's announcement feeds (default https://rss.arxiv.org).",
     "PAPERCLUB_SOURCES_PRIVATE": "1: watches may read loopback or private addresses (tests).",
@@ -39,10 +41,5 @@ def sources_settings(*, get: _GetFn, error: type[ValueError]) -> SourcesSettings
     if private not in _YES | _NO:
         raise error(f"PAPERCLUB_SOURCES_PRIVATE must be 1 or 0, got {private!r}.")
     poll_text = get("PAPERCLUB_SOURCES_POLL") or "60"
-    try:
-        poll = float(poll_text)
-    except ValueError:
-        poll = -1.0
-    if not 1 <= poll <= 86_400:
-        raise error(f"PAPERCLUB_SOURCES_POLL must be seconds (1-86400), got {poll_text!r}.")
+    poll = seconds(name="PAPERCLUB_SOURCES_POLL", text=poll_text, low=1, high=86_400)
     return SourcesSettings(arxiv_feed_url=url, allow_private=private in _YES, poll=poll)

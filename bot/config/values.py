@@ -39,6 +39,17 @@ def http_url(*, name: str, text: str) -> str:
     return text
 
 
+def seconds(*, name: str, text: str, low: float, high: float) -> float:
+    """A number of seconds from `low` to `high`, or a ConfigError naming the variable."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be seconds ({low:g}-{high:g}), got {text!r}.")
+    return value
+
+
 def reactions(*, name: str, text: str) -> frozenset[str]:
     """Reaction names, with or without colons: `+1,thumbsup` or `:+1:, :thumbsup:`."""
     names = frozenset(part.strip().strip(":") for part in text.split(",") if part.strip(":, "))

@@ -4,8 +4,9 @@ is kept only sealed, with PAPERCLUB_SECRET_KEY (Settings.secret_keys)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
+
+from bot.config.values import http_url, seconds
 
 ZOTERO_VARIABLES: dict[str, str] = {
     "PAPERCLUB_ZOTERO_API_URL": "Zotero's Web API (default https://api.zotero.org).",
@@ -17,17 +18,10 @@ DEFAULT_SYNC_SECONDS = 300.0  # a vote shows in Zotero within five minutes; a qu
 _GetFn = Callable[[str], "str | None"]
 
 
-def zotero_settings(*, get: _GetFn, error: type[ValueError]) -> tuple[str, float]:
-    """The API's base URL and the seconds between syncs, checked, raising `error` naming the
-    variable."""
-    url = (get("PAPERCLUB_ZOTERO_API_URL") or DEFAULT_ZOTERO_API).rstrip("/")
-    if not re.match(r"^https?://[^\s/]+", url):
-        raise error(f"PAPERCLUB_ZOTERO_API_URL must be an http(s) URL, got {url!r}.")
+def zotero_settings(*, get: _GetFn) -> tuple[str, float]:
+    """The API's base URL and the seconds between syncs, checked (ConfigError naming the
+    variable)."""
+    name = "PAPERCLUB_ZOTERO_API_URL"
+    url = http_url(name=name, text=(get(name) or DEFAULT_ZOTERO_API).rstrip("/"))
     text = get("PAPERCLUB_ZOTERO_SYNC") or str(DEFAULT_SYNC_SECONDS)
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 1 <= seconds <= 86_400:
-        raise error(f"PAPERCLUB_ZOTERO_SYNC must be seconds (1-86400), got {text!r}.")
-    return url, seconds
+    return url, seconds(name="PAPERCLUB_ZOTERO_SYNC", text=text, low=1, high=86_400)
