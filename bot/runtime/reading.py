@@ -16,9 +16,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Protocol
 
-from bot.ports import ArchiveUnavailable, Chat, ChatError, Clock, UnitOfWork
+from bot.ports import ArchiveUnavailable, Chat, Clock, UnitOfWork
 from bot.ports.fetching import Fetcher
 from bot.runtime.polling import PollingThread
+from bot.runtime.telling import tell
 from bot.services import sources_read
 from bot.sources.watch_text import SourceBases
 from bot.wording import sources as words
@@ -86,14 +87,8 @@ class SourcesWorker:
         if done.asked:
             log.info("read %d source(s): %d new suggestion(s)", done.asked, done.kept)
         for failure in done.failures:
-            chat = chats.get(failure.watch.channel.platform)
-            if chat is None:
-                continue
             said = words.failing(watch=failure.watch, reason=failure.reason)
-            try:
-                chat.send_notice(channel=failure.watch.channel, message=said)
-            except ChatError as error:
-                log.error("could not report a failing watch: %s (%s)", error.code, error.hint)
+            tell(chats=chats, channel=failure.watch.channel, message=said, what="a failing watch")
         self._warm(platforms=sorted(chats))
 
     def _warm(self, *, platforms: list[str]) -> None:

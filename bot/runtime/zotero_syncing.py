@@ -14,8 +14,9 @@ import logging
 import threading
 from collections.abc import Callable
 
-from bot.ports import Chat, ChatError, Clock, UnitOfWork
+from bot.ports import Chat, Clock, UnitOfWork
 from bot.runtime.polling import PollingThread
+from bot.runtime.telling import tell
 from bot.sealing import TokenCipher
 from bot.wording import zotero_notices as words
 from bot.zotero import ZoteroSession
@@ -97,14 +98,8 @@ class ZoteroWorker:
                 done.imported,
             )
         for failure in done.failures:
-            chat = chats.get(failure.channel.platform)
-            if chat is None:
-                continue
             said = words.failing(library=failure.library, reason=failure.reason)
-            try:
-                chat.send_notice(channel=failure.channel, message=said)
-            except ChatError as error:
-                log.error("could not report a failing Zotero link: %s (%s)", error.code, error.hint)
+            tell(chats=chats, channel=failure.channel, message=said, what="a failing Zotero link")
 
     def close(self) -> None:
         """Stop after the request in flight."""
