@@ -17,7 +17,7 @@ from bot.db.schema import ChannelRow, PaperRow, PostRow
 from bot.db.schema_zotero import ZoteroCopyRow, ZoteroLinkRow
 from bot.db.unit import UnitBound
 from bot.db.watches import channel_id_of, watched_channel_id
-from bot.db.zotero_sync import plan_destination, save_sync_state
+from bot.db.zotero_sync import plan_destination, save_sync_state, sync_values
 from bot.domain import ChannelKey
 from bot.ports.zotero import LibraryKind, PostedPaper, SourceInto, ZoteroCopy, ZoteroLink
 
@@ -57,7 +57,8 @@ def _to_link(*, row: ZoteroLinkRow, channel: ChannelKey) -> ZoteroLink:
 
 
 def _link_values(*, link: ZoteroLink) -> dict[str, Any]:
-    """Every column of a link's row but its channel's."""
+    """Every column of a link's row but its channel's: the connect's, the destination, and
+    the sync's own (zotero_sync.sync_values)."""
     return {
         "library_kind": link.library_kind,
         "library_id": link.library_id,
@@ -65,17 +66,11 @@ def _link_values(*, link: ZoteroLink) -> dict[str, Any]:
         "source": link.source,
         "source_name": link.source_name,
         "into": link.into,
-        "source_version": link.source_version,
         "destination": link.destination,
         "paused": link.paused,
         "connected_by": link.connected_by,
         "connected_at": link.connected_at,
-        "failures": link.failures,
-        "retry_at": link.retry_at,
-        "failing_since": link.failing_since,
-        "last_error": link.last_error,
-        "reported": link.reported,
-        "synced_at": link.synced_at,
+        **sync_values(link=link),
     }
 
 
@@ -238,6 +233,20 @@ class SqlZotero(UnitBound):
                 )
         return found
 
+    def _copy_rows(
+        self, *, channel: ChannelKey, library: str, copies: Sequence[ZoteroCopy]
+    ) -> list[dict[str, Any]]:
+        """The copies' whole rows in post id order, as parameters of one statement (compiled
+        once: a VALUES list of a thousand rows is compiled anew each time, and cost more than
+        the writes); none when the channel has no row."""
+        channel_id = channel_id_of(session=self.session, channel=channel) if copies else None
+        if channel_id is None:
+            return []
+        return [
+            _copy_values(channel_id=channel_id, library=library, copy=copy)
+            for copy in sorted(copies, key=lambda copy: copy.post_id)
+        ]
+
     def plan_zotero_copies(
         self, *, channel: ChannelKey, library: str, copies: Sequence[ZoteroCopy]
     ) -> None:
@@ -245,29 +254,18 @@ class SqlZotero(UnitBound):
         for the first's commit on the primary key, then keeps nothing of its own (the sync
         reads the copies again and writes with the plan kept). Sorted by post id, so two
         replicas planning overlapping pages take the keys in one order (no deadlock)."""
-        channel_id = channel_id_of(session=self.session, channel=channel)
-        if channel_id is None or not copies:
-            return
-        rows = [
-            _copy_values(channel_id=channel_id, library=library, copy=copy)
-            for copy in sorted(copies, key=lambda copy: copy.post_id)
-        ]
-        # Many rows as parameters of one statement: compiled once (a VALUES list of a thousand
-        # rows is compiled anew each time, and cost more than the writes).
-        self.session.execute(_upsert(session=self.session).on_conflict_do_nothing(), rows)
+        rows = self._copy_rows(channel=channel, library=library, copies=copies)
+        if rows:
+            self.session.execute(_upsert(session=self.session).on_conflict_do_nothing(), rows)
 
     def save_zotero_copies(
         self, *, channel: ChannelKey, library: str, copies: Sequence[ZoteroCopy]
     ) -> None:
         """Keep what was written (stored, versions, digest, gone), one statement for all; the
         keys and token stay the plan's. A copy never planned is kept whole."""
-        channel_id = channel_id_of(session=self.session, channel=channel)
-        if channel_id is None or not copies:
+        rows = self._copy_rows(channel=channel, library=library, copies=copies)
+        if not rows:
             return
-        rows = [
-            _copy_values(channel_id=channel_id, library=library, copy=copy)
-            for copy in sorted(copies, key=lambda copy: copy.post_id)
-        ]
         insert = _upsert(session=self.session)
         kept = {name: insert.excluded[name] for name in _WRITTEN}
         self.session.execute(

@@ -25,7 +25,7 @@ def _same(*, channel_id: int, link: ZoteroLink) -> list[ColumnElement[bool]]:
     ]
 
 
-def _sync_values(*, link: ZoteroLink) -> dict[str, Any]:
+def sync_values(*, link: ZoteroLink) -> dict[str, Any]:
     """The columns a sync owns (the destination is planned apart: plan_destination)."""
     return {
         "source_version": link.source_version,
@@ -43,7 +43,7 @@ def save_sync_state(*, session: Session, channel_id: int, link: ZoteroLink) -> b
     done = session.execute(
         update(ZoteroLinkRow)
         .where(*_same(channel_id=channel_id, link=link))
-        .values(**_sync_values(link=link))
+        .values(**sync_values(link=link))
         .execution_options(synchronize_session=False)
     )
     return bool(getattr(done, "rowcount", 0))
