@@ -11,7 +11,7 @@ from types import TracebackType
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
-from tests.loopback_http import LoopbackServer
+from tests.loopback_http import LoopbackServer, Serving
 
 from . import answers
 from .answers import Answer
@@ -86,22 +86,14 @@ class FakeScholar:
         self._stalls: dict[str, deque[float]] = {service: deque() for service in SERVICES}
         # Set on exit so stalled answers end at once instead of holding shutdown hostage.
         self._stopping = threading.Event()
-        self._server: LoopbackServer[FakeScholar] | None = None
-        self._thread: threading.Thread | None = None
+        self._serving: Serving[FakeScholar] | None = None
 
     def __enter__(self) -> FakeScholar:
         """Start serving on a free loopback port."""
-        if self._server is not None:
+        if self._serving is not None:
             raise RuntimeError("FakeScholar is already running")
         self._stopping.clear()
-        self._server = LoopbackServer(fake=self, handler=_Handler)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            name="fakescholar",
-            daemon=True,
-        )
-        self._thread.start()
+        self._serving = Serving(fake=self, handler=_Handler, name="fakescholar")
         return self
 
     def __exit__(
@@ -112,18 +104,16 @@ class FakeScholar:
     ) -> None:
         """Stop serving, release stalled answers, join every thread, close the socket."""
         self._stopping.set()
-        if self._server is not None and self._thread is not None:
-            self._server.shutdown()
-            self._server.server_close()  # joins the handler threads
-            self._thread.join()
-        self._server = self._thread = None
+        if self._serving is not None:
+            self._serving.close()
+        self._serving = None
 
     @property
     def base_url(self) -> str:
         """http://127.0.0.1:PORT of the running fake."""
-        if self._server is None:
+        if self._serving is None:
             raise RuntimeError("FakeScholar is not running: use it as a context manager")
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return self._serving.url
 
     @property
     def arxiv_url(self) -> str:

@@ -16,7 +16,7 @@ from types import TracebackType
 from typing import Any, NamedTuple, Self
 from urllib.parse import urlsplit
 
-from tests.loopback_http import LoopbackServer
+from tests.loopback_http import LoopbackServer, Serving
 
 REASONS = {
     200: "OK",
@@ -114,22 +114,14 @@ class SourceServer:
         self.max_in_flight = 0
         self._counted = threading.local()  # whether this handler thread's request counted off
         self._stopping = threading.Event()
-        self._server: LoopbackServer[SourceServer] | None = None
-        self._thread: threading.Thread | None = None
+        self._serving: Serving[SourceServer] | None = None
 
     def __enter__(self) -> Self:
         """Start serving on a free loopback port."""
-        if self._server is not None:
+        if self._serving is not None:
             raise RuntimeError(f"{type(self).__name__} is already running")
         self._stopping.clear()
-        self._server = LoopbackServer(fake=self, handler=_Handler)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            name=f"fake-{self.name}",
-            daemon=True,
-        )
-        self._thread.start()
+        self._serving = Serving(fake=self, handler=_Handler, name=f"fake-{self.name}")
         return self
 
     def __exit__(
@@ -143,18 +135,16 @@ class SourceServer:
         with self._lock:
             for hold in self._held:
                 hold.go.set()
-        if self._server is not None and self._thread is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._thread.join()
-        self._server = self._thread = None
+        if self._serving is not None:
+            self._serving.close()
+        self._serving = None
 
     @property
     def url(self) -> str:
         """http://127.0.0.1:PORT of the running fake, no trailing slash."""
-        if self._server is None:
+        if self._serving is None:
             raise RuntimeError(f"{type(self).__name__} is not running: use it as a context manager")
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return self._serving.url
 
     @property
     def requests(self) -> list[Request]:

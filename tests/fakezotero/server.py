@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 from typing import Any, NamedTuple, Self
 
-from tests.loopback_http import LoopbackServer
+from tests.loopback_http import LoopbackServer, Serving
 
 REASONS = {
     200: "OK",
@@ -108,16 +108,11 @@ class ZoteroServer:
         self._log: list[Request] = []
         self._faults: deque[_Fault] = deque()
         self._holds: list[Hold] = []
-        self._server: LoopbackServer[ZoteroServer] | None = None
-        self._thread: threading.Thread | None = None
+        self._serving: Serving[ZoteroServer] | None = None
 
     def __enter__(self) -> Self:
         """Start serving on a free loopback port."""
-        self._server = LoopbackServer(fake=self, handler=_Handler)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
+        self._serving = Serving(fake=self, handler=_Handler, name="fake-zotero")
         return self
 
     def __exit__(
@@ -127,18 +122,16 @@ class ZoteroServer:
         tb: TracebackType | None,
     ) -> None:
         """Stop serving and join every thread."""
-        if self._server is not None and self._thread is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._thread.join()
-        self._server = self._thread = None
+        if self._serving is not None:
+            self._serving.close()
+        self._serving = None
 
     @property
     def url(self) -> str:
         """http://127.0.0.1:PORT of the running fake, no trailing slash."""
-        if self._server is None:
+        if self._serving is None:
             raise RuntimeError("the fake is not running: use it as a context manager")
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return self._serving.url
 
     @property
     def requests(self) -> list[Request]:
