@@ -21,6 +21,18 @@ HOSTILE_AUTHORS = ('Eve "Quote" O\'Hara', "Barnes and Noble", "<b>Bold</b> Autho
 ARXIV_ID = "2401.00001"
 DOI = "10.1234/ab-c#d?e&f"
 PRIVATE_ARXIV = "Privatearxiv paper posted only in the private channel"
+# The public paper's Highwire tags, in page order, as a reference manager reads them.
+PUBLIC_META = (
+    ("citation_title", HOSTILE_TITLE),
+    *(("citation_author", name) for name in HOSTILE_AUTHORS),
+    ("citation_publication_date", "2024/01"),
+    ("citation_date", "2024/01"),
+    ("citation_doi", DOI),
+    ("citation_arxiv_id", ARXIV_ID),
+    ("citation_abstract_html_url", f"https://arxiv.org/abs/{ARXIV_ID}"),
+    ("citation_pdf_url", f"https://arxiv.org/pdf/{ARXIV_ID}"),
+    ("citation_abstract", f"An abstract with {HOSTILE_TITLE}"),
+)
 
 
 @dataclass(frozen=True)
