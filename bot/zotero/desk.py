@@ -34,13 +34,6 @@ def _normal(*, name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _may_read(*, access: KeyAccess, library: LibraryRef) -> bool:
-    """Whether /keys/current lets the key read `library`."""
-    if library.kind == "users":
-        return library.id == access.user_id and access.user_library
-    return library.id in access.groups or 0 in access.groups
-
-
 def _library(*, access: KeyAccess, wanted: LibraryWanted) -> LibraryRef:
     """The library typed, a profile URL's user name read as the key's own library."""
     if wanted.kind == "username":
@@ -94,7 +87,7 @@ class Desk:
         try:
             access = ZoteroClient(session=session, library=LibraryRef("users", 0)).check_key()
             ref = _library(access=access, wanted=library)
-            if not _may_read(access=access, library=ref):
+            if not access.may_read(library=ref):
                 raise DeskRefused("no_access", detail=f"the key may not read {ref.prefix[1:]}")
             if not access.may_write(library=ref):
                 raise DeskRefused("read_only", detail=f"the key may not write {ref.prefix[1:]}")

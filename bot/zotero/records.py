@@ -58,6 +58,12 @@ class KeyAccess:
     # the key (404), so no discussion note could be written. A group's access covers its notes.
     notes: bool = False
 
+    def may_read(self, *, library: LibraryRef) -> bool:
+        """Whether the key may read `library`."""
+        if library.kind == "users":
+            return library.id == self.user_id and self.user_library
+        return library.id in self.groups or 0 in self.groups
+
     def may_write(self, *, library: LibraryRef) -> bool:
         """Whether the key may write to `library`."""
         if library.kind == "users":
